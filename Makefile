@@ -1,0 +1,60 @@
+# Blackjack Trivia — the two set-up commands are `make run` and `make test`.
+# Both are idempotent: the virtualenv is (re)installed only when pyproject.toml changes.
+
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+PYTEST_ARGS ?=
+
+.PHONY: run test lint format coverage bench accelerated clean-venv
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+# Stamp files remember what was installed for which pyproject.toml.
+$(VENV)/.installed-app: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[test,dev]"
+	@touch $(VENV)/.installed-app $@
+
+# axe-core for the accessibility scans; skipped quietly where npm is absent (the browser
+# tests then skip the scan outside CI and fail it under CI=true).
+node_modules/.installed: package.json package-lock.json
+	@if command -v npm >/dev/null; then \
+		npm ci --no-audit --no-fund --silent && touch $@; \
+	else echo "npm not found: accessibility scans will be skipped"; fi
+
+run: $(VENV)/.installed-app
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_default_questions
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+# The whole suite, browser tests included, with the rules engine's coverage gate.
+test: $(VENV)/.installed-test node_modules/.installed
+	$(BIN)/python -m pytest --cov=game/rules --cov-report=term:skip-covered \
+		--cov-fail-under=95 $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: $(VENV)/.installed-test
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+# The optional mypyc build of the engine's hot modules (game/rules/accelerated.py), rebuilt
+# only when their sources changed; the simulator uses it with --accelerated.
+accelerated: $(VENV)/.installed-test
+	$(BIN)/python bench/build_accelerated.py --if-needed
+
+bench: accelerated
+	@for script in bench/*_bench.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
+
+clean-venv:
+	rm -rf $(VENV)

@@ -1,0 +1,599 @@
+"""The rules pages: RULES.md rewritten for players (issue 8).
+
+Public pages, no login. Pay-table ratios, option defaults and the "needs" between
+options are read from the rules engine, never retyped here, so the pages cannot drift
+from what the game pays; only the wording (labels, examples) lives in this module.
+
+Other templates link to a topic with :func:`rules_url` (or ``{% rules_link %}`` from
+``game/templatetags/rules_links.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import path, reverse
+
+from game.rules.money import display_cents
+from game.rules.options import NEEDS, Options
+from game.rules.sidebet_edges import DEFAULT_DECK_COUNT, edge_percent, house_edge
+from game.rules.sidebets import (
+    EXTRA_BET_BLACKJACK,
+    HOUSE_MONEY,
+    LUCKY_LADIES,
+    PAY_TABLES,
+    PERFECT_11S,
+    PERFECT_PAIR,
+    TWENTY_ONE_PLUS_THREE,
+)
+
+# --- where each topic lives -------------------------------------------------------------
+
+# URL names of the pages (the index keeps the plain name "rules").
+INDEX, PLAY, TRIVIA, SIDE_BETS, OPTIONS = (
+    "rules",
+    "rules_play",
+    "rules_trivia",
+    "rules_side_bets",
+    "rules_options",
+)
+
+# Side-bet name as the engine spells it -> anchor on the side-bets page. The anchors are
+# part of the public contract (the table and the side-bet menu link to them).
+SIDE_BET_ANCHORS: dict[str, str] = {
+    PERFECT_PAIR: "perfect-pair",
+    TWENTY_ONE_PLUS_THREE: "twenty-one-plus-three",
+    PERFECT_11S: "perfect-11s",
+    EXTRA_BET_BLACKJACK: "extra-bet-blackjack",
+    HOUSE_MONEY: "house-money",
+    LUCKY_LADIES: "lucky-ladies",
+}
+
+# Topic -> (URL name, anchor or ""). Keys are normalised by _topic_key.
+TOPICS: dict[str, tuple[str, str]] = {
+    "index": (INDEX, ""),
+    "rules": (INDEX, ""),
+    "basics": (INDEX, "table-and-money"),
+    "money": (INDEX, "table-and-money"),
+    "shoe": (INDEX, "the-shoe"),
+    "hand_values": (INDEX, "hand-values"),
+    "natural": (INDEX, "naturals"),
+    "charlie": (INDEX, "charlies"),
+    "game_over": (INDEX, "game-over"),
+    "play": (PLAY, ""),
+    "round": (PLAY, "order-of-a-round"),
+    "order": (PLAY, "order-of-a-round"),
+    "actions": (PLAY, "your-actions"),
+    "hit": (PLAY, "hit-and-stand"),
+    "stand": (PLAY, "hit-and-stand"),
+    "doubling": (PLAY, "doubling"),
+    "double": (PLAY, "doubling"),
+    "splitting": (PLAY, "splitting"),
+    "split": (PLAY, "splitting"),
+    "resplitting": (PLAY, "resplitting"),
+    "surrender": (PLAY, "surrender"),
+    "insurance": (PLAY, "insurance"),
+    "even_money": (PLAY, "even-money"),
+    "peek": (PLAY, "dealer-peek"),
+    "dealer": (PLAY, "dealer-rules"),
+    "dealer_rules": (PLAY, "dealer-rules"),
+    "outcomes": (PLAY, "outcomes"),
+    "payouts": (PLAY, "payouts"),
+    "trivia": (TRIVIA, "trivia-mode"),
+    "trivia_mode": (TRIVIA, "trivia-mode"),
+    "credits": (TRIVIA, "credits"),
+    "side_bets": (SIDE_BETS, ""),
+    "options": (OPTIONS, ""),
+    **{bet: (SIDE_BETS, anchor) for bet, anchor in SIDE_BET_ANCHORS.items()},
+}
+
+
+def _topic_key(topic: str) -> str:
+    """Accept "Even Money", "even-money" and "even_money" alike; "21+3" stays as is."""
+    return topic.strip().lower().replace("-", "_").replace(" ", "_")
+
+
+def rules_url(topic: str) -> str:
+    """The URL of a rules topic, e.g. ``rules_url("house_money")`` ->
+    ``/rules/side-bets/#house-money``. Unknown topics raise ValueError so that a typo
+    in a template fails its test instead of linking nowhere."""
+    try:
+        url_name, anchor = TOPICS[_topic_key(topic)]
+    except KeyError:
+        raise ValueError(f"no rules page for topic {topic!r}") from None
+    url = reverse(url_name)
+    return f"{url}#{anchor}" if anchor else url
+
+
+# --- pay tables -------------------------------------------------------------------------
+
+EXAMPLE_STAKE_CENTS = 1000  # every "a $10 bet returns" column
+
+# (label, explanation with an example) per condition id, in the engine's order.
+CONDITION_TEXT: dict[str, dict[str, tuple[str, str]]] = {
+    PERFECT_PAIR: {
+        "two_perfect_pairs": (
+            "Two perfect pairs",
+            "Your two cards are a perfect pair and so are the dealer's: "
+            "your 8♣ 8♣ and the dealer's J♥ J♥.",
+        ),
+        "perfect_pair": (
+            "Perfect pair",
+            "Either pair is a perfect pair — yours or the dealer's: your 8♣ 8♣, "
+            "or the dealer's J♥ J♥ whatever you hold.",
+        ),
+        "colored_pair": (
+            "Colored pair",
+            "Your two cards: same rank, same colour, different suits: 8♥ 8♦.",
+        ),
+        "mixed_pair": (
+            "Mixed pair",
+            "Your two cards: same rank, one red and one black: 8♥ 8♣.",
+        ),
+    },
+    TWENTY_ONE_PLUS_THREE: {
+        "suited_trips_high": (
+            "Suited trips, queens, kings or aces",
+            "Three identical queens, kings or aces: Q♠ Q♠ with a Q♠ upcard.",
+        ),
+        "suited_trips": (
+            "Suited trips, 2 through jacks",
+            "Three identical cards from 2 to jack: 7♦ 7♦ with a 7♦ upcard.",
+        ),
+        "straight_flush": (
+            "Straight flush",
+            "Three consecutive ranks in one suit: 5♣ 6♣ with a 7♣ upcard.",
+        ),
+        "three_of_a_kind": (
+            "Three of a kind",
+            "Three cards of one rank, not all one suit: 9♠ 9♥ with a 9♦ upcard.",
+        ),
+        "straight": (
+            "Straight",
+            "Three consecutive ranks: Q♦ K♠ with an A♣ upcard, or A♥ 2♣ with a 3♦. "
+            "K-A-2 is not a straight.",
+        ),
+        "flush": ("Flush", "All three cards of one suit: 2♥ 9♥ with a J♥ upcard."),
+    },
+    PERFECT_11S: {
+        "jackpot_ace_king_spades": (
+            "Jackpot Ace with the king of spades",
+            "The Jackpot Ace A♠ with K♠.",
+        ),
+        "jackpot_ace_king": (
+            "Jackpot Ace with another king",
+            "The Jackpot Ace A♠ with K♥, K♦ or K♣.",
+        ),
+        "suited_11_three_infinities": (
+            "Suited 11, three infinities",
+            "A suited 11 and all three dice show the infinity: 5♠ 6♠, ∞ ∞ ∞.",
+        ),
+        "suited_11_two_infinities": (
+            "Suited 11, two infinities",
+            "A suited 11 and two of the dice show the infinity: 4♦ 7♦, ∞ ∞ 3.",
+        ),
+        "suited_11": (
+            "Suited 11",
+            "Two cards of one suit totalling 11, with fewer than two infinities: 3♥ 8♥.",
+        ),
+        "colored_11": (
+            "Colored 11",
+            "11 in two suits of the same colour: 5♥ 6♦, or A♣ K♠.",
+        ),
+        "mixed_11": ("Mixed 11", "11 in one red and one black card: 2♠ 9♥."),
+    },
+    HOUSE_MONEY: {
+        "suited_ace_king": ("Suited ace-king", "An ace and a king of one suit: A♦ K♦."),
+        "straight_flush": (
+            "Straight flush",
+            "Two consecutive ranks in one suit: 9♣ 10♣, J♠ Q♠ or A♥ 2♥.",
+        ),
+        "pair": ("Pair", "Two cards of the same rank: 6♠ 6♥. (10♠ K♠ is not a pair.)"),
+        "straight": (
+            "Straight",
+            "Two consecutive ranks in different suits: 7♦ 8♣, K♥ A♠ or A♣ 2♦.",
+        ),
+    },
+    LUCKY_LADIES: {
+        "queen_hearts_pair_dealer_hearts_natural": (
+            "Queen of hearts pair, dealer blackjack in hearts",
+            "Q♥ Q♥ with the dealer's A♥ K♥.",
+        ),
+        "queen_hearts_pair_dealer_suited_natural": (
+            "Queen of hearts pair, dealer suited blackjack",
+            "Q♥ Q♥ with the dealer's A♣ J♣.",
+        ),
+        "queen_hearts_pair_dealer_natural": (
+            "Queen of hearts pair, dealer blackjack",
+            "Q♥ Q♥ with the dealer's A♠ 10♦.",
+        ),
+        "queen_hearts_pair": (
+            "Queen of hearts pair",
+            "Your hand is exactly two queens of hearts: Q♥ Q♥.",
+        ),
+        "queen_pair": ("Pair of queens", "Your hand is exactly two queens: Q♠ Q♦."),
+        "matched_20": ("Matched 20", "A two-card 20 of one rank and one suit: K♣ K♣."),
+        "suited_20": ("Suited 20", "A 20, all its cards of one suit: 10♠ 4♠ 6♠."),
+        "ranked_20": ("Ranked 20", "A two-card 20 of one rank: J♥ J♠."),
+        "any_20": ("Any 20", "Any 20: 9♦ A♣, or 5♠ 7♥ 8♣."),
+        "queen_of_hearts": (
+            "Queen of hearts",
+            "Your hand holds the Q♥, whatever its total: Q♥ 8♣ 3♦.",
+        ),
+        "queen": ("Queen", "Your hand holds a queen, whatever its total: Q♣ 5♦."),
+    },
+    EXTRA_BET_BLACKJACK: {
+        "hand_wins": (
+            "Hand 1 wins",
+            "Hand 1 wins, blackjack included. The 20% fee is not returned.",
+        ),
+        "hand_pushes": (
+            "Hand 1 pushes",
+            "Hand 1 ties the dealer: the extra bet is returned, the fee is not.",
+        ),
+    },
+}
+
+
+@dataclass(frozen=True)
+class PayLine:
+    condition: str
+    label: str
+    example: str
+    pays: str
+    example_return: str
+
+
+@dataclass(frozen=True)
+class SideBetEdge:
+    """A side bet's house edge as the page words it."""
+
+    percent: str  # "3.2389%", or "−31.1171%" when the bet favours the player
+    favours_player: bool
+    return_per_100: str  # what $100 staked comes back as, on average
+
+
+def ratio_text(numerator: int, denominator: int) -> str:
+    if numerator == 0:
+        return "Bet returned"
+    return f"{numerator} to {denominator}"
+
+
+def _example_return(numerator: int, denominator: int) -> str:
+    # R-PAY-1: profit rounded down to the cent; winnings = stake + profit.
+    profit = EXAMPLE_STAKE_CENTS * numerator // denominator
+    return display_cents(EXAMPLE_STAKE_CENTS + profit)
+
+
+def pay_lines(bet: str) -> tuple[PayLine, ...]:
+    """The bet's pay table in the engine's order, with the player-facing wording."""
+    texts = CONDITION_TEXT[bet]
+    return tuple(
+        PayLine(condition, *texts[condition], ratio_text(a, b), _example_return(a, b))
+        for condition, (a, b) in PAY_TABLES[bet]
+    )
+
+
+def _minus(text: str) -> str:
+    """A true minus sign reads better (and screen readers say "minus")."""
+    return text.replace("-", "\u2212")
+
+
+def side_bet_edge(bet: str, deck_count: int = DEFAULT_DECK_COUNT) -> SideBetEdge:
+    # house_edge is lru_cached: only the first request per deck count pays the ~0.5 s.
+    edge = house_edge(bet, deck_count)
+    # $100 = 10,000 cents; Fraction.__round__ is exact (half to even).
+    per_100_cents = round((1 - edge) * 10_000)
+    return SideBetEdge(
+        percent=_minus(edge_percent(edge)),
+        favours_player=edge < Fraction(0),
+        return_per_100=display_cents(per_100_cents),
+    )
+
+
+# --- options ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OptionDoc:
+    key: str
+    label: str
+    values: str
+    default: str
+    explanation: str
+    needs: tuple[str, ...]  # menu labels of the options this one switches on
+
+
+# Key -> (menu label, values in words, what it does). Grouped as the Options menu is.
+OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
+    (
+        "Trivia",
+        (
+            (
+                "trivia_mode",
+                "Trivia mode",
+                "On / Off",
+                "Every Hit and Double Down first asks a trivia question, and you play with "
+                "trivia credits. Off: Hit and Double act at once and credits are not used.",
+            ),
+        ),
+    ),
+    (
+        "Table",
+        (
+            (
+                "blackjack_payout",
+                "Blackjack pays",
+                "3 to 2, 2 to 1, 6 to 5",
+                "What a blackjack (natural) pays. On $10: 3 to 2 wins $15, 2 to 1 wins $20, "
+                "6 to 5 wins $12.",
+            ),
+            (
+                "deck_count",
+                "Decks in the shoe",
+                "1 to 8",
+                "How many 52-card decks are shuffled together.",
+            ),
+            (
+                "min_bet",
+                "Minimum bet",
+                "an amount",
+                "The smallest base bet (and side bet). A bank below it ends the game.",
+            ),
+            ("max_bet", "Maximum bet", "an amount", "The largest base bet."),
+            (
+                "starting_bank",
+                "Starting bank",
+                "an amount",
+                "The bank a new game starts with.",
+            ),
+            (
+                "side_bets",
+                "Side bets",
+                "On / Off",
+                "Shows or hides the side-bet menu. Insurance and even money have their own "
+                "options.",
+            ),
+            (
+                "seats",
+                "Seats",
+                "1 to 3",
+                "Play up to three boxes, each with its own base bet and side bets, played left "
+                "to right against one dealer hand.",
+            ),
+        ),
+    ),
+    (
+        "Dealer",
+        (
+            (
+                "dealer_stands_on",
+                "Dealer",
+                "S17, H17, S16, H16",
+                "When the dealer stops drawing (see the dealer rules).",
+            ),
+            (
+                "dealer_peek",
+                "Dealer peeks for blackjack",
+                "On / Off",
+                "On: with an ace or ten-card up, the dealer checks for blackjack at once. "
+                "Off: a dealer blackjack is found only at the end, and then takes every bet "
+                "on the table, doubles and splits included.",
+            ),
+            (
+                "charlie",
+                "Charlie",
+                "5 cards, 7 cards, off",
+                "A hand that reaches this many cards without busting is a Charlie: it stops "
+                "and wins 1 to 1 (a push if the dealer makes one too). "
+                "The old “Disable Five Card Charlie” box is 7. Off: no Charlie and no "
+                "limit on cards.",
+            ),
+        ),
+    ),
+    (
+        "Splitting and doubling",
+        (
+            (
+                "split_any_ten",
+                "Split any two ten-cards",
+                "On / Off",
+                "Lets you split any two ten-cards (10♠ K♦), not only two of the same rank.",
+            ),
+            ("split_aces", "Splitting aces allowed", "On / Off", "Lets you split two aces."),
+            (
+                "double_after_split",
+                "Double after split",
+                "On / Off",
+                "Lets you double down on a hand that came from a split.",
+            ),
+            (
+                "double_after_split_aces",
+                "Double after splitting aces",
+                "On / Off",
+                "Lets you double down on a hand that came from splitting aces.",
+            ),
+            (
+                "one_card_after_split_aces",
+                "One card only to each split ace",
+                "On / Off",
+                "Each hand made by splitting aces gets one card and stands (unless it can "
+                "resplit aces and you do).",
+            ),
+            (
+                "resplit",
+                "Resplitting allowed (up to 4 hands)",
+                "On / Off",
+                "A hand that came from a split may be split again, up to four hands.",
+            ),
+            (
+                "resplit_aces",
+                "Resplitting aces allowed",
+                "On / Off",
+                "A split hand holding two aces may be split again. (The old menu's "
+                "“Resplitting After Split Aces” is this same option.)",
+            ),
+            (
+                "double_on",
+                "Double down on",
+                "any two cards, 9 to 11, 10 or 11",
+                "Which totals (hard or soft) you may double on.",
+            ),
+        ),
+    ),
+    (
+        "Surrender and core side bets",
+        (
+            (
+                "surrender",
+                "Surrender",
+                "late, early, early against a ten-card only, off",
+                "When you may give up a hand for half your bet back (see surrender).",
+            ),
+            (
+                "insurance",
+                "Insurance offered",
+                "On / Off",
+                "Whether insurance is offered when the dealer shows an ace.",
+            ),
+            (
+                "even_money",
+                "Even money offered",
+                "On / Off",
+                "Whether even money is offered when you have blackjack against an ace.",
+            ),
+        ),
+    ),
+)
+
+_VALUE_WORDS: dict[str, dict[Any, str]] = {
+    "blackjack_payout": {"3:2": "3 to 2", "2:1": "2 to 1", "6:5": "6 to 5"},
+    "charlie": {5: "5 cards (Five Card Charlie)", 7: "7 cards", "off": "Off"},
+    "surrender": {
+        "late": "Late",
+        "early": "Early",
+        "early_non_ace": "Early against a ten-card",
+        "off": "Off",
+    },
+    "double_on": {"any": "Any two cards", "9-11": "9 to 11", "10-11": "10 or 11"},
+}
+_MONEY_OPTIONS = ("min_bet", "max_bet", "starting_bank")
+
+
+def default_text(key: str, defaults: Options) -> str:
+    """An option's default as words, read from the engine's Options()."""
+    value = getattr(defaults, key)
+    if isinstance(value, bool):
+        return "On" if value else "Off"
+    if key in _MONEY_OPTIONS:
+        return display_cents(value)
+    return _VALUE_WORDS.get(key, {}).get(value, str(value))
+
+
+def option_groups() -> list[tuple[str, list[OptionDoc]]]:
+    defaults = Options()
+    return [
+        (
+            title,
+            [
+                OptionDoc(
+                    key,
+                    label,
+                    values,
+                    default_text(key, defaults),
+                    text,
+                    tuple(option_label(name) for name in NEEDS.get(key, ())),
+                )
+                for key, label, values, text in options
+            ],
+        )
+        for title, options in OPTION_GROUPS
+    ]
+
+
+def option_label(key: str) -> str:
+    for _, options in OPTION_GROUPS:
+        for option_key, label, _values, _text in options:
+            if option_key == key:
+                return label
+    raise KeyError(key)
+
+
+# --- views ------------------------------------------------------------------------------
+
+
+def _pages_context(current: str) -> dict[str, Any]:
+    """The list of rules pages for the shared navigation; ``current`` is marked."""
+    pages = (
+        (INDEX, "The basics"),
+        (PLAY, "Playing a round"),
+        (TRIVIA, "Trivia mode"),
+        (SIDE_BETS, "Side bets"),
+        (OPTIONS, "Options"),
+    )
+    return {
+        "rules_pages": [
+            {"url": reverse(name), "title": title, "current": name == current}
+            for name, title in pages
+        ]
+    }
+
+
+def rules_index(request: HttpRequest) -> HttpResponse:
+    defaults = Options()
+    context = {
+        **_pages_context(INDEX),
+        "starting_bank": display_cents(defaults.starting_bank),
+        "min_bet": display_cents(defaults.min_bet),
+        "max_bet": display_cents(defaults.max_bet),
+    }
+    return render(request, "rules/index.html", context)
+
+
+def rules_play(request: HttpRequest) -> HttpResponse:
+    return render(request, "rules/play.html", _pages_context(PLAY))
+
+
+def rules_trivia(request: HttpRequest) -> HttpResponse:
+    return render(request, "rules/trivia.html", _pages_context(TRIVIA))
+
+
+# Context keys must be template-friendly, so "21+3" becomes its anchor's spelling.
+def _context_key(bet: str) -> str:
+    return SIDE_BET_ANCHORS[bet].replace("-", "_")
+
+
+def rules_side_bets(request: HttpRequest) -> HttpResponse:
+    bets = {_context_key(bet): {"lines": pay_lines(bet)} for bet in PAY_TABLES}
+    for bet in (PERFECT_PAIR, TWENTY_ONE_PLUS_THREE, PERFECT_11S, HOUSE_MONEY):
+        bets[_context_key(bet)]["edge"] = side_bet_edge(bet)
+    context = {
+        **_pages_context(SIDE_BETS),
+        "bets": bets,
+        "deck_count": DEFAULT_DECK_COUNT,
+        "anchors": {_context_key(bet): anchor for bet, anchor in SIDE_BET_ANCHORS.items()},
+    }
+    return render(request, "rules/side_bets.html", context)
+
+
+def rules_options(request: HttpRequest) -> HttpResponse:
+    implied = [
+        (option_label(key), [option_label(n) for n in needed]) for key, needed in NEEDS.items()
+    ]
+    context = {**_pages_context(OPTIONS), "groups": option_groups(), "implied": implied}
+    return render(request, "rules/options.html", context)
+
+
+# Included from blackjack_site/urls.py under "rules/" (before the game's URLs, so these
+# pages answer /rules/).
+urlpatterns = [
+    path("", rules_index, name=INDEX),
+    path("play/", rules_play, name=PLAY),
+    path("trivia/", rules_trivia, name=TRIVIA),
+    path("side-bets/", rules_side_bets, name=SIDE_BETS),
+    path("options/", rules_options, name=OPTIONS),
+]

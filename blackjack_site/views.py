@@ -1,0 +1,47 @@
+"""Site-wide pages: home, sign up and the player's "My games" list."""
+
+from __future__ import annotations
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import UserCreationForm
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
+
+
+def _safe_next(request: HttpRequest) -> str | None:
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return None
+
+
+def signup(request: HttpRequest) -> HttpResponse:
+    if request.user.is_authenticated:
+        return redirect("my_games")
+    form = UserCreationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        login(request, user)
+        return redirect(_safe_next(request) or "my_games")
+    status = 400 if request.method == "POST" else 200
+    return render(
+        request,
+        "registration/signup.html",
+        {"form": form, "next": _safe_next(request)},
+        status=status,
+    )
+
+
+@login_required
+def my_games(request: HttpRequest) -> HttpResponse:
+    from game.selectors import games_for_player  # noqa: PLC0415 - game app owns the query
+
+    return render(request, "my_games.html", {"games": games_for_player(request.user)})
