@@ -1,0 +1,1834 @@
+"""The round state machine of RULES.md §4–8 (side bets of §9 wired in at their moments).
+
+One :class:`Game` holds the bank, credits, options, shoe and the current (or last)
+:class:`Round`. Every player action is a method that
+
+1. checks legality with the same ``_why_not_*`` function the legal-action query
+   uses, raising :class:`IllegalAction` *before* anything changes;
+2. mutates the game in place (no copies on the hot path);
+3. advances the round through the phases that need no input;
+4. returns the list of events it produced (``[]`` when ``record_events`` is off).
+
+Hidden information: the hole card and the shoe order live in the state (the server
+keeps them) but never appear in :meth:`Game.public_view` or in an event before the
+hole card is turned over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import replace
+from typing import Any, Final
+
+from game.rules import sidebets as sb
+from game.rules.cards import RANK_VALUE, TEN_CARD_RANKS, is_ace, is_ten_card, standard_deck
+from game.rules.hands import dealer_hits, hand_total, is_two_card_natural
+from game.rules.money import display_cents, format_cents, half_down, parse_amount, payout_profit
+from game.rules.options import Options
+from game.rules.records import (
+    ALL_ACTIONS,
+    ALLOWED,
+    BETTING,
+    DEALER_TURN,
+    DEALING,
+    EARLY_SURRENDER,
+    EVEN_MONEY,
+    EXTRA_BET,
+    HOUSE_MONEY_PARLAY,
+    INSURANCE,
+    LOSE,
+    NATURAL,
+    PEEK,
+    PLAY_ACTIONS,
+    PLAYER_TURN,
+    PUSH,
+    ROUND_OVER,
+    SETTLEMENT,
+    SURRENDER,
+    WIN,
+    Event,
+    GameOver,
+    IllegalAction,
+    TriviaOutcome,
+)
+from game.rules.shoe import Rng, Shoe, default_rng
+
+MAX_HANDS: Final = 4  # R-5.5
+DICE: Final = 3
+
+# The play actions by their index in PLAY_ACTIONS (play_mask sets bit 1 << index).
+PLAY_HIT: Final = 0
+PLAY_STAND: Final = 1
+PLAY_DOUBLE: Final = 2
+PLAY_SPLIT: Final = 3
+PLAY_SURRENDER: Final = 4
+
+# The stages of a round in their order (RULES.md §4): Round.step is one of these, and
+# Game._advance runs them from there; each returns True when it waits for the player.
+STEP_AFTER_DEAL: Final = 0  # side bets on the first cards (R-4.3)
+STEP_EXTRA_BET: Final = 1  # R-4.4
+STEP_INSURANCE: Final = 2  # R-4.5
+STEP_EARLY_SURRENDER: Final = 3  # R-4.6
+STEP_PEEK: Final = 4  # R-4.7
+STEP_PARLAY: Final = 5  # R-4.7a
+STEP_NATURAL: Final = 6  # R-4.8
+STEP_PLAYER_TURN: Final = 7  # R-4.9, R-4.10
+STEP_DEALER_TURN: Final = 8  # R-4.11, R-6
+STEP_SETTLEMENT: Final = 9  # R-7
+_STAGE_COUNT: Final = 10
+
+
+# Blackjack value of every card code (ace = 1), Jackpot Ace included: one dict lookup
+# per card instead of indexing the rank first (the hot path of every total). Keyed by
+# the very strings the shoe deals (standard_deck's), so a lookup matches by identity.
+CARD_VALUE: Final[dict[str, int]] = {code: RANK_VALUE[code[0]] for code in standard_deck()}
+CARD_VALUE["AS*"] = 1
+# Upcard ranks with which the dealer can hold a natural (an ace or a ten-card).
+_NATURAL_UPCARD_RANKS: Final = TEN_CARD_RANKS | {"A"}
+
+
+class TableRules:
+    """The options the round's hot path reads, as plain typed attributes.
+
+    Taken from :class:`Options` once per options change (:meth:`Game.set_options`), so
+    legality checks and settlement read a slot instead of a dataclass field or property;
+    the compiled build reads them as native fields. Options stays the one source.
+    """
+
+    __slots__ = (
+        "min_bet",
+        "max_bet",
+        "deck_count",
+        "trivia_mode",
+        "side_bets",
+        "dealer_rule",
+        "dealer_peek",
+        "insurance",
+        "even_money",
+        "surrender",
+        "double_on",
+        "double_after_split",
+        "double_after_split_aces",
+        "one_card_after_split_aces",
+        "split_any_ten",
+        "split_aces",
+        "resplit",
+        "resplit_aces",
+        "blackjack_profit",
+        "blackjack_stake",
+        "charlie_limit",
+    )
+
+    def __init__(self, options: Options) -> None:
+        self.min_bet: int = options.min_bet
+        self.max_bet: int = options.max_bet
+        self.deck_count: int = options.deck_count
+        self.trivia_mode: bool = options.trivia_mode
+        self.side_bets: bool = options.side_bets
+        self.dealer_rule: str = options.dealer_stands_on
+        self.dealer_peek: bool = options.dealer_peek
+        self.insurance: bool = options.insurance
+        self.even_money: bool = options.even_money
+        self.surrender: str = options.surrender
+        self.double_on: str = options.double_on
+        self.double_after_split: bool = options.double_after_split
+        self.double_after_split_aces: bool = options.double_after_split_aces
+        self.one_card_after_split_aces: bool = options.one_card_after_split_aces
+        self.split_any_ten: bool = options.split_any_ten
+        self.split_aces: bool = options.split_aces
+        self.resplit: bool = options.resplit
+        self.resplit_aces: bool = options.resplit_aces
+        # The natural's payout ratio, profit:stake (R-PAY-2), e.g. 3:2.
+        profit, stake = options.blackjack_ratio
+        self.blackjack_profit: int = profit
+        self.blackjack_stake: int = stake
+        self.charlie_limit: int | None = options.charlie_limit
+
+
+class Hand:
+    """One player hand. ``status``: open, stood, bust, charlie, surrendered, natural.
+
+    ``hard`` (every ace counted 1) and ``has_ace`` follow ``cards``: the engine adds
+    cards only through :meth:`add` and re-counts after a split, so a total costs no
+    loop over the cards. They are derived, never stored (see :data:`HAND_FIELDS`).
+    """
+
+    __slots__ = (
+        "cards",
+        "bet",
+        "split",
+        "split_aces",
+        "acted",
+        "status",
+        "doubled",
+        "stand_reason",
+        "result",
+        "how",
+        "winnings",
+        "hard",
+        "has_ace",
+    )
+
+    def __init__(self, cards: list[str], bet: int, *, split: bool = False) -> None:
+        self.cards = cards
+        self.recount()
+        self.bet = bet
+        self.split = split  # formed by a split: 21 is never a natural (R-3.4)
+        self.split_aces = False  # formed by splitting aces (R-5.6)
+        self.acted = False  # "only as the first action on a hand"
+        self.status = "open"
+        self.doubled = False
+        self.stand_reason: str | None = None
+        self.result: str | None = None
+        self.how: str | None = None
+        self.winnings = 0
+
+    @property
+    def open(self) -> bool:
+        return self.status == "open"
+
+    def add(self, card: str) -> None:
+        self.cards.append(card)
+        self.hard += CARD_VALUE[card]
+        if card[0] == "A":
+            self.has_ace = True
+
+    def recount(self) -> None:
+        hard = 0
+        has_ace = False
+        for card in self.cards:
+            hard += CARD_VALUE[card]
+            if card[0] == "A":
+                has_ace = True
+        self.hard = hard
+        self.has_ace = has_ace
+
+    def is_natural(self) -> bool:
+        # R-3.4: two cards, an ace and a ten-card (the only two-card hard 11 with an ace).
+        return not self.split and self.hard == 11 and self.has_ace and len(self.cards) == 2
+
+    def total(self) -> tuple[int, bool]:
+        """R-3.2/R-3.3, as :func:`game.rules.hands.hand_total` (only one ace can count 11)."""
+        hard = self.hard
+        if self.has_ace and hard <= 11:
+            return hard + 10, True
+        return hard, False
+
+    def best_total(self) -> int:
+        hard = self.hard
+        return hard + 10 if self.has_ace and hard <= 11 else hard
+
+    def to_json(self) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in HAND_FIELDS}
+        data["cards"] = list(self.cards)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Hand:
+        hand = cls(list(data["cards"]), data["bet"])
+        for name in HAND_FIELDS[2:]:
+            setattr(hand, name, data[name])
+        return hand
+
+
+# What a hand stores (its JSON form): every slot but the running totals, which are
+# derived from the cards. Spelled out (not sliced from __slots__) so the module also
+# compiles with mypyc; a test checks the two agree.
+HAND_FIELDS = (
+    "cards",
+    "bet",
+    "split",
+    "split_aces",
+    "acted",
+    "status",
+    "doubled",
+    "stand_reason",
+    "result",
+    "how",
+    "winnings",
+)
+
+
+class Round:
+    """Everything about one round; plain attributes so it serialises to JSON as is."""
+
+    __slots__ = (
+        "number",
+        "phase",
+        "step",
+        "bet",
+        "side_stakes",
+        "extra_bet_active",
+        "hands",
+        "current",
+        "dealer",
+        "hole_revealed",
+        "peeked",
+        "insurance",
+        "credits_before",
+        "credits_change",
+        "out_of_credits",
+        "bank_before",
+        "bank_after",
+        "staked",
+        "paid",
+        "side_bets",
+        "pending_side_bets",
+        "extra_bet",
+        "dice",
+        "dealt",
+        "actions",
+        "options",
+        "dealer_result",
+        "ended",
+    )
+
+    def __init__(
+        self,
+        number: int,
+        bet: int,
+        bank_before: int,
+        credits_before: int,
+        *,
+        side_stakes: dict[str, int] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.number = number
+        self.phase = BETTING
+        self.step = 0  # the STEP_* stage where the round goes next (Game._advance)
+        self.bet = bet  # the base bet of hand 1 (a House Money parlay raises it)
+        self.side_stakes: dict[str, int] = {} if side_stakes is None else side_stakes
+        self.extra_bet_active = False
+        self.hands: list[Hand] = []
+        self.current = 0
+        self.dealer: list[str] = []  # hole card first, then upcard, then draws
+        self.hole_revealed = False
+        self.peeked = False  # the dealer looked and found no natural
+        self.insurance: dict[str, Any] | None = None
+        self.credits_before = credits_before
+        self.credits_change = 0
+        self.out_of_credits = False
+        self.bank_before = bank_before
+        self.bank_after: int | None = None
+        self.staked = 0  # every cent taken from the bank this round (bets and fees)
+        self.paid = 0  # every cent paid into the bank this round
+        self.side_bets: list[dict[str, Any]] = []  # settled side bets
+        # Side bets decided but not yet settled: name -> {condition, ratio, cards, ...}.
+        self.pending_side_bets: dict[str, dict[str, Any]] = {}
+        self.extra_bet: dict[str, int] | None = None  # {"stake", "fee"} once placed
+        self.dice: list[int] = []  # Infinity dice rolled this round
+        self.dealt: list[str] = []  # every card in deal order (replay export)
+        self.actions: list[str] = []  # every action in replay spelling
+        self.options: dict[str, Any] = {} if options is None else options
+        self.dealer_result: str | None = None
+        self.ended = False  # ended by End Game (R-1.6)
+
+    @property
+    def upcard(self) -> str:
+        return self.dealer[1]
+
+    @property
+    def over(self) -> bool:
+        return self.phase == ROUND_OVER
+
+    def table_cards(self) -> list[str]:
+        cards = list(self.dealer)
+        for hand in self.hands:
+            cards.extend(hand.cards)
+        return cards
+
+    def money_in_play(self) -> int:
+        """Stakes taken from the bank and not settled yet (fees are never in play)."""
+        cents = sum(hand.bet for hand in self.hands if hand.result is None)
+        insurance = self.insurance
+        if insurance is not None and insurance["result"] is None:
+            cents += insurance["stake"]
+        settled = {record["name"] for record in self.side_bets}
+        cents += sum(stake for name, stake in self.side_stakes.items() if name not in settled)
+        if self.extra_bet is not None and sb.EXTRA_BET_BLACKJACK not in settled:
+            cents += self.extra_bet["stake"]
+        return cents
+
+    def to_json(self) -> dict[str, Any]:
+        data = {name: _plain(getattr(self, name)) for name in ROUND_FIELDS if name != "hands"}
+        data["hands"] = [hand.to_json() for hand in self.hands]
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Round:
+        round_ = cls(data["number"], data["bet"], data["bank_before"], data["credits_before"])
+        for name in ROUND_FIELDS:
+            if name != "hands":
+                setattr(round_, name, _plain(data[name]))
+        round_.hands = [Hand.from_json(hand) for hand in data["hands"]]
+        return round_
+
+    def record(self) -> dict[str, Any]:
+        """The round's result in REPLAY.md output form (amounts as dollar strings)."""
+        dealer_total = hand_total(self.dealer)[0] if self.dealer else 0
+        return {
+            "dealer": {
+                "cards": list(self.dealer),
+                "total": dealer_total,
+                "result": self.dealer_result,
+            },
+            "hands": [
+                {
+                    "cards": list(hand.cards),
+                    "bet": format_cents(hand.bet),
+                    "result": hand.result,
+                    "how": hand.how,
+                    "winnings": format_cents(hand.winnings),
+                }
+                for hand in self.hands
+            ],
+            "side_bets": [_side_bet_output(record) for record in _ordered(self.side_bets)],
+            "insurance": _insurance_output(self.insurance),
+            "credits_change": self.credits_change,
+            "bank_after": None if self.bank_after is None else format_cents(self.bank_after),
+        }
+
+
+# What a round stores (its JSON form): its slots, spelled out for mypyc (see HAND_FIELDS).
+ROUND_FIELDS = (
+    "number",
+    "phase",
+    "step",
+    "bet",
+    "side_stakes",
+    "extra_bet_active",
+    "hands",
+    "current",
+    "dealer",
+    "hole_revealed",
+    "peeked",
+    "insurance",
+    "credits_before",
+    "credits_change",
+    "out_of_credits",
+    "bank_before",
+    "bank_after",
+    "staked",
+    "paid",
+    "side_bets",
+    "pending_side_bets",
+    "extra_bet",
+    "dice",
+    "dealt",
+    "actions",
+    "options",
+    "dealer_result",
+    "ended",
+)
+
+
+class Game:
+    """A game (R-1.1): bank, credits, options, shoe, round number and the current round."""
+
+    __slots__ = (
+        "options",
+        "bank",
+        "credits",
+        "round_number",
+        "game_over",
+        "game_over_reason",
+        "shoe",
+        "round",
+        "rng",
+        "record_events",
+        "dice_queue",
+        "_events",
+        "_options_json",
+        "_table",
+        "_active_stages",
+    )
+
+    STARTING_CREDITS = 10  # R-1.3
+
+    def __init__(
+        self,
+        options: Options | None = None,
+        *,
+        rng: Rng | None = None,
+        bank: int | None = None,
+        credits: int | None = None,
+        shoe: Shoe | None = None,
+        record_events: bool = True,
+    ) -> None:
+        if options is not None and options.seats != 1:
+            raise ValueError("only one seat is supported for now (option seats)")
+        self._use_options(options or Options())
+        self.rng: Rng = rng if rng is not None else default_rng()
+        self.bank = self.options.starting_bank if bank is None else bank
+        self.credits = self.STARTING_CREDITS if credits is None else credits
+        self.round_number = 0
+        self.game_over = False
+        self.game_over_reason: str | None = None
+        self.shoe = shoe if shoe is not None else Shoe.build(self._table.deck_count, self.rng)
+        self.round: Round | None = None
+        self.record_events = record_events
+        # Dice faces to use before asking the rng (replay files give them, REPLAY.md).
+        self.dice_queue: list[int] | None = None
+        self._events: list[Event] | None = None
+        self._check_game_over()
+
+    def _use_options(self, options: Options) -> None:
+        """Set the options and what the hot path derives from them once per change."""
+        self.options = options
+        # Every round's record of its options (shared, never mutated: Round.to_json and
+        # round_replay copy it). A new dict per change, so older rounds keep theirs.
+        self._options_json = options.to_dict()
+        self._table = TableRules(options)
+        self._active_stages = _stage_plan(options)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def round_in_progress(self) -> bool:
+        return self.round is not None and not self.round.over
+
+    def legal_actions(self) -> dict[str, str]:
+        """Every player action with ``"allowed"`` or a reason a person can read."""
+        return {name: self._why_not(name) or ALLOWED for name in ALL_ACTIONS}
+
+    def allowed_actions(self) -> list[str]:
+        return [name for name in ALL_ACTIONS if self._why_not(name) is None]
+
+    def play_actions(self) -> frozenset[str]:
+        """The play actions (hit, stand, double, split, surrender) allowed now.
+
+        The same checks as :meth:`legal_actions`, for the five actions of the player's
+        turn only. The answer is one of a few shared frozensets (their hashes are cached).
+        """
+        return _PLAY_SETS[self.play_mask()]
+
+    def play_mask(self) -> int:
+        """:meth:`play_actions` as bits: ``1 << i`` when ``PLAY_ACTIONS[i]`` is allowed.
+
+        The cheapest legality query (no set, no strings): the simulator's hot loop.
+        """
+        round_ = self.round
+        if self.game_over or round_ is None or round_.phase != PLAYER_TURN:
+            return 0
+        hand = round_.hands[round_.current]
+        mask = 0
+        # Each check called directly (not from a table): see _advance.
+        if self._why_not_hit(round_, hand) is None:
+            mask |= 1 << PLAY_HIT
+        if self._why_not_stand(round_, hand) is None:
+            mask |= 1 << PLAY_STAND
+        if self._why_not_double(round_, hand) is None:
+            mask |= 1 << PLAY_DOUBLE
+        if self._why_not_split(round_, hand) is None:
+            mask |= 1 << PLAY_SPLIT
+        if self._why_not_surrender(round_, hand) is None:
+            mask |= 1 << PLAY_SURRENDER
+        return mask
+
+    def insurance_cost(self) -> int:
+        """R-4.5: half the base bet, rounded down to the cent."""
+        return half_down(self.round.bet) if self.round else 0
+
+    def extra_bet_limits(self) -> tuple[int, int]:
+        """(smallest, largest) extra bet allowed now (R-SB-20: up to 5× the base bet,
+        and the bet plus its fee must be covered by the bank)."""
+        by_bet = sb.extra_bet_max(self.round.bet) if self.round else 0
+        by_bank = self.bank * 5 // 6  # amount + 20% fee ≤ bank, before rounding the fee down
+        while sb.extra_bet_cost(by_bank + 1) <= self.bank:
+            by_bank += 1
+        largest = min(by_bet, by_bank)
+        return self._table.min_bet, largest
+
+    # ------------------------------------------------------------------ betting
+
+    def start_round(
+        self,
+        bet: int,
+        side_bets: Mapping[str, int] | None = None,
+        *,
+        extra_bet: bool = False,
+    ) -> list[Event]:
+        """R-4.1/R-4.2: lock in the bets, take them from the bank and deal."""
+        stakes = self._validate_bets(bet, side_bets, extra_bet)
+        events = self._events = [] if self.record_events else None  # _begin()
+        if self.shoe.needs_reshuffle():
+            self.shoe = Shoe.build(self._table.deck_count, self.rng)
+            self._emit("shoe_shuffled", reason="reshuffle", message="Shuffling a new shoe")
+        self.round_number += 1
+        round_ = Round(
+            self.round_number,
+            bet,
+            self.bank,
+            self.credits,
+            side_stakes=stakes,
+            options=self._options_json,
+        )
+        round_.extra_bet_active = extra_bet
+        self.round = round_
+        self._take(bet + sum(stakes.values()) if stakes else bet)
+        if events is not None:
+            self._emit("bets_placed", bet=bet, side_bets=dict(stakes), extra_bet_active=extra_bet)
+        round_.phase = DEALING
+        hand = Hand([], bet)
+        round_.hands.append(hand)
+        # R-4.2: player, dealer (hole, face down), player, dealer (upcard).
+        if events is None:
+            # The same four draws without the per-card events (the simulator's path).
+            dealer = round_.dealer
+            hand.add(self._draw())
+            dealer.append(self._draw())
+            hand.add(self._draw())
+            dealer.append(self._draw())
+        else:
+            self._deal_to_hand(hand, 0)
+            self._deal_to_dealer(face_down=True)
+            self._deal_to_hand(hand, 0)
+            self._deal_to_dealer(face_down=False)
+        self._advance()
+        return self._finish()
+
+    def _validate_bets(
+        self, bet: int, side_bets: Mapping[str, int] | None, extra_bet: bool
+    ) -> dict[str, int]:
+        if self.game_over:
+            raise GameOver("The game is over; start a new game")
+        if self.round_in_progress:
+            raise IllegalAction("Finish the current round first")
+        options = self._table
+        if isinstance(bet, bool) or not isinstance(bet, int):
+            raise IllegalAction("A bet must be a whole number of cents")
+        if bet < options.min_bet:
+            raise IllegalAction(f"The minimum bet is {display_cents(options.min_bet)}")
+        if bet > options.max_bet:
+            raise IllegalAction(f"The maximum bet is {display_cents(options.max_bet)}")
+        stakes: dict[str, int] = {}
+        if not side_bets and not extra_bet:
+            if bet > self.bank:  # the check below, for the base bet alone
+                raise IllegalAction(
+                    f"Your bank of {display_cents(self.bank)} does not cover bets of "
+                    f"{display_cents(bet)}"
+                )
+            return stakes
+        if side_bets is None:
+            side_bets = {}
+        if not options.side_bets and (extra_bet or any(side_bets.values())):
+            raise IllegalAction("Side bets are switched off at this table")
+        for name, stake in side_bets.items():
+            if name not in sb.STAKED_SIDE_BETS:
+                raise IllegalAction(f"Unknown side bet: {name}")
+            if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+                raise IllegalAction(f"A {name} stake must be a whole number of cents")
+            if stake == 0:
+                continue  # a side bet with no stake is simply not played
+            stakes[name] = stake
+        self.check_bets_being_built(bet, stakes)
+        return stakes
+
+    def check_bets_being_built(self, bet: int, side_stakes: Mapping[str, int]) -> None:
+        """R-1.4 and §9 limits on bets still being built between rounds.
+
+        The base bet at most the table maximum, each side stake at least the table minimum,
+        and all of them covered by the bank. The base bet's minimum is left to the deal: a
+        player may stake side bets before the base bet. Raises IllegalAction.
+        """
+        options = self._table
+        if bet > options.max_bet:
+            raise IllegalAction(f"The maximum bet is {display_cents(options.max_bet)}")
+        for stake in side_stakes.values():
+            if 0 < stake < options.min_bet:
+                raise IllegalAction(f"A side bet must be at least {display_cents(options.min_bet)}")
+        total = bet + sum(side_stakes.values())
+        if total > self.bank:
+            raise IllegalAction(
+                f"Your bank of {display_cents(self.bank)} does not cover bets of "
+                f"{display_cents(total)}"
+            )
+
+    # ------------------------------------------------------------------ player actions
+
+    def hit(self, trivia: TriviaOutcome | None = None) -> list[Event]:
+        """R-5.1 (with R-8.2 in trivia mode)."""
+        self._require("hit")
+        self._check_trivia(trivia, "Hit")
+        self._begin()
+        round_, hand = self._record_action("hit", trivia)
+        index = round_.current
+        if trivia is None or self._answer_trivia(trivia, hand, index):
+            hand.acted = True
+            self._deal_to_hand(hand, index)
+            self._auto_end(hand, index)  # bust, Charlie or 21 ends it (R-4.10, R-5.8)
+        self._advance()
+        return self._finish()
+
+    def stand(self) -> list[Event]:
+        """R-5.2."""
+        self._require("stand")
+        self._begin()
+        round_, hand = self._record_action("stand")
+        self._stand(hand, round_.current, "stand")
+        self._advance()
+        return self._finish()
+
+    def double(self, trivia: TriviaOutcome | None = None) -> list[Event]:
+        """R-5.3: bet doubled first, exactly one card, then the hand stands."""
+        self._require("double")
+        self._check_trivia(trivia, "Double Down")
+        self._begin()
+        round_, hand = self._record_action("double", trivia)
+        index = round_.current
+        if trivia is None or self._answer_trivia(trivia, hand, index):
+            hand.acted = True
+            self._take(hand.bet)
+            hand.bet *= 2
+            hand.doubled = True
+            if self._events is not None:
+                self._emit("hand_doubled", hand=index, bet=hand.bet)
+            self._deal_to_hand(hand, index)
+            self._auto_end(hand, index)  # bust, Charlie or 21 ends it (R-4.10, R-5.8)
+            if hand.status == "open":
+                self._stand(hand, index, "doubled")
+        self._advance()
+        return self._finish()
+
+    def split(self) -> list[Event]:
+        """R-5.4/R-5.5: hand A keeps the first card, hand B (inserted right after) the second;
+        A gets a card, then B, and play goes on with A. No trivia for split cards."""
+        self._require("split")
+        self._begin()
+        round_, hand = self._record_action("split")
+        index = round_.current
+        aces = is_ace(hand.cards[0])
+        self._take(hand.bet)
+        new_hand = Hand([hand.cards.pop()], hand.bet, split=True)
+        hand.recount()
+        hand.split = True
+        hand.acted = False
+        hand.split_aces = new_hand.split_aces = aces
+        round_.hands.insert(index + 1, new_hand)
+        self._emit("hand_split", hand=index, new_hand=index + 1, bet=hand.bet)
+        self._deal_to_hand(hand, index)
+        self._deal_to_hand(new_hand, index + 1)
+        self._advance()
+        return self._finish()
+
+    def surrender(self) -> list[Event]:
+        """R-5.7: the hand ends, half its bet comes back at settlement."""
+        self._require("surrender")
+        self._begin()
+        round_, hand = self._record_action("surrender")
+        self._surrender(hand, round_.current)
+        self._advance()
+        return self._finish()
+
+    def answer_offer(self, offer: str, accept: bool) -> list[Event]:
+        """Answer Insurance, Even Money (R-4.5) or Early Surrender (R-4.6)."""
+        name = f"{offer}:{'accept' if accept else 'decline'}"
+        if offer not in ("insurance", "even_money", "early_surrender"):
+            raise IllegalAction(f"Unknown offer: {offer}")
+        self._require(name)
+        self._begin()
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        round_.actions.append(name)
+        self._emit("offer_answered", offer=offer, accept=accept)
+        if offer == "early_surrender":
+            if accept:
+                self._surrender(round_.hands[0], 0)
+        elif accept:
+            stake = self.insurance_cost()
+            self._take(stake)
+            round_.insurance = {"kind": offer, "stake": stake, "result": None, "winnings": 0}
+        round_.step += 1
+        self._advance()
+        return self._finish()
+
+    def place_extra_bet(self, amount: int | None) -> list[Event]:
+        """R-SB-20: place the extra bet (amount in cents) or decline it (None)."""
+        self._require("extra_bet" if amount is not None else "extra_bet:decline")
+        if amount is not None:
+            self._check_extra_bet_amount(amount)
+        self._begin()
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        if amount is None:
+            round_.actions.append("extra_bet:decline")
+            self._emit("offer_answered", offer="extra_bet", accept=False)
+        else:
+            round_.actions.append(f"extra_bet:{format_cents(amount)}")
+            fee = sb.extra_bet_fee(amount)
+            self._take(amount + fee)
+            round_.extra_bet = {"stake": amount, "fee": fee}
+            self._emit("extra_bet_placed", stake=amount, fee=fee)
+        round_.step += 1
+        self._advance()
+        return self._finish()
+
+    def parlay(self, choice: str) -> list[Event]:
+        """R-SB-31: collect, or parlay the bet, the winnings or all onto hand 1."""
+        self._require(f"parlay:{choice}")
+        self._begin()
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        round_.actions.append(f"parlay:{choice}")
+        self._settle_house_money(choice)
+        round_.step += 1
+        self._advance()
+        return self._finish()
+
+    def roll(self) -> list[Event]:
+        """R-SB-12: roll the three Infinity dice for a suited 11 (decided here, server side)."""
+        self._require("roll")
+        dice = self._roll_dice()
+        self._begin()
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        round_.actions.append("roll")
+        round_.dice.extend(dice)
+        pending = round_.pending_side_bets.pop(sb.PERFECT_11S)
+        win = sb.perfect_11s_with_dice(pending["cards"], dice)
+        self._emit("dice_rolled", dice=list(dice))
+        self._settle_side_bet(sb.PERFECT_11S, round_.side_stakes[sb.PERFECT_11S], win)
+        round_.step += 1
+        self._advance()
+        return self._finish()
+
+    def end_game(self) -> list[Event]:
+        """R-1.6: bets in play in an unfinished round are forfeited; the game is over."""
+        if self.game_over:
+            raise GameOver("The game is over; start a new game")
+        self._begin()
+        round_ = self.round
+        if round_ is not None and not round_.over:
+            for index, hand in enumerate(round_.hands):
+                if hand.result is None:
+                    hand.result, hand.how, hand.winnings = LOSE, "forfeit", 0
+                    self._emit("hand_settled", hand=index, result=LOSE, how="forfeit", winnings=0)
+            if round_.insurance is not None and round_.insurance["result"] is None:
+                round_.insurance["result"] = LOSE
+            settled = {record["name"] for record in round_.side_bets}
+            for name, stake in round_.side_stakes.items():
+                if name not in settled:
+                    self._record_side_bet(name, stake, None)
+            extra = round_.extra_bet
+            if extra is not None and sb.EXTRA_BET_BLACKJACK not in settled:
+                stake, fee = extra["stake"], extra["fee"]
+                self._record_side_bet(sb.EXTRA_BET_BLACKJACK, stake, None, fee=fee)
+            round_.pending_side_bets.clear()
+            round_.ended = True
+            round_.phase = ROUND_OVER
+            round_.bank_after = self.bank
+        self._set_game_over("ended")
+        return self._finish()
+
+    def apply(self, action: str) -> list[Event]:
+        """Apply one action in replay spelling (REPLAY.md), e.g. ``"hit:medium:correct"``."""
+        kind, _, rest = action.partition(":")
+        if kind in ("hit", "double"):
+            trivia = _parse_trivia(rest) if rest else None
+            return self.hit(trivia) if kind == "hit" else self.double(trivia)
+        if not rest:
+            simple: dict[str, Callable[[], list[Event]]] = {
+                "stand": self.stand,
+                "split": self.split,
+                "surrender": self.surrender,
+                "roll": self.roll,
+            }
+            if kind in simple:
+                return simple[kind]()
+        elif kind in ("insurance", "even_money", "early_surrender") and rest in (
+            "accept",
+            "decline",
+        ):
+            return self.answer_offer(kind, rest == "accept")
+        elif kind == "extra_bet":
+            if rest == "decline":
+                return self.place_extra_bet(None)
+            try:
+                amount = parse_amount(rest)
+            except ValueError as error:
+                raise IllegalAction(f"Extra bet: {error}") from None
+            return self.place_extra_bet(amount)
+        elif kind == "parlay" and rest in sb.PARLAY_CHOICES:
+            return self.parlay(rest)
+        raise IllegalAction(f"Unknown action: {action!r}")
+
+    def set_options(self, options: Options) -> list[Event]:
+        """Options change only between rounds (§10); a new deck count rebuilds the shoe."""
+        if self.round_in_progress:
+            raise IllegalAction("Options can be changed only between rounds")
+        if options.seats != 1:
+            raise IllegalAction("only one seat is supported for now (option seats)")
+        self._begin()
+        rebuild = options.deck_count != self.options.deck_count
+        self._use_options(options)
+        if rebuild:
+            self.shoe = Shoe.build(options.deck_count, self.rng)
+            self._emit("shoe_shuffled", reason="deck_count", message="Shuffling a new shoe")
+        self._check_game_over()
+        return self._finish()
+
+    # ------------------------------------------------------------------ legality
+
+    def _require(self, name: str) -> None:
+        reason = self._why_not(name)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def _why_not(self, name: str) -> str | None:
+        """None when ``name`` is allowed now, else the reason a person can read."""
+        if self.game_over:
+            return "The game is over; start a new game"
+        round_ = self.round
+        if round_ is None or round_.phase == ROUND_OVER:
+            return "No round in progress: place a bet and deal"
+        play = _PLAY_INDEX.get(name, -1)  # the common case, without parsing the name
+        kind, answer = name, ""
+        if play < 0:
+            kind, _, answer = name.partition(":")
+            play = _PLAY_INDEX.get(kind, -1)
+        if play >= 0:
+            if round_.phase != PLAYER_TURN:
+                return _waiting_message(round_.phase)
+            return self._why_not_play(play, round_, round_.hands[round_.current])
+        expected_phase = _OFFER_PHASES[kind]
+        if round_.phase != expected_phase or (kind == "roll" and not self._roll_pending()):
+            return _NOT_OFFERED[kind]
+        if answer == "accept" and kind in ("insurance", "even_money"):
+            return self._why_not_insure(kind)
+        if kind == "extra_bet" and answer != "decline":
+            low, high = self.extra_bet_limits()
+            if high < low:
+                return "Your bank does not cover the smallest extra bet and its fee"
+        return None
+
+    def _why_not_play(self, play: int, round_: Round, hand: Hand) -> str | None:
+        """The check of play action ``PLAY_ACTIONS[play]`` (called directly: see _advance)."""
+        if play == PLAY_HIT:
+            return self._why_not_hit(round_, hand)
+        if play == PLAY_STAND:
+            return self._why_not_stand(round_, hand)
+        if play == PLAY_DOUBLE:
+            return self._why_not_double(round_, hand)
+        if play == PLAY_SPLIT:
+            return self._why_not_split(round_, hand)
+        return self._why_not_surrender(round_, hand)
+
+    def _why_not_insure(self, kind: str) -> str | None:
+        cost = self.insurance_cost()
+        label = "Insurance" if kind == "insurance" else "Even Money"
+        if cost <= 0:
+            return f"{label} would cost nothing at this bet"
+        if cost > self.bank:
+            return f"{label} costs {display_cents(cost)}; your bank does not cover it"
+        return None
+
+    def _why_not_hit(self, round_: Round, hand: Hand) -> str | None:
+        if hand.split_aces and self._table.one_card_after_split_aces:
+            return "Only one card is dealt to each split ace"
+        if hand.best_total() >= 21:
+            return "The hand already has 21"
+        return None
+
+    def _why_not_stand(self, round_: Round, hand: Hand) -> str | None:
+        return None
+
+    def _why_not_double(self, round_: Round, hand: Hand) -> str | None:
+        options = self._table
+        if hand.acted or len(hand.cards) != 2:
+            return "Double Down only as the first action on a hand"
+        if hand.split_aces and options.one_card_after_split_aces:
+            return "Only one card is dealt to each split ace"
+        if hand.split_aces and not options.double_after_split_aces:
+            return "Double Down after splitting aces is not allowed at this table"
+        if hand.split and not options.double_after_split:
+            return "Double Down after a split is not allowed at this table"
+        total = hand.best_total()
+        if options.double_on == "9-11" and not 9 <= total <= 11:
+            return "Double Down only on a total of 9, 10 or 11"
+        if options.double_on == "10-11" and not 10 <= total <= 11:
+            return "Double Down only on a total of 10 or 11"
+        if hand.bet > self.bank:
+            return f"Your bank does not cover another bet of {display_cents(hand.bet)}"
+        return None
+
+    def _why_not_split(self, round_: Round, hand: Hand) -> str | None:
+        options = self._table
+        if hand.acted or len(hand.cards) != 2:
+            return "Split only as the first action on a hand"
+        first, second = hand.cards
+        same_rank = first[0] == second[0]
+        if not same_rank and not (
+            options.split_any_ten and is_ten_card(first) and is_ten_card(second)
+        ):
+            if options.split_any_ten:
+                return "Split needs two cards of the same rank or two ten-cards"
+            return "Split needs two cards of the same rank"
+        aces = is_ace(first)
+        if aces and not options.split_aces:
+            return "Splitting aces is not allowed at this table"
+        if hand.split and not options.resplit:
+            return "Resplitting is not allowed at this table"
+        if hand.split and aces and not options.resplit_aces:
+            return "Resplitting aces is not allowed at this table"
+        if len(round_.hands) >= MAX_HANDS:
+            return f"No more than {MAX_HANDS} hands"
+        if hand.bet > self.bank:
+            return f"Your bank does not cover another bet of {display_cents(hand.bet)}"
+        return None
+
+    def _why_not_surrender(self, round_: Round, hand: Hand) -> str | None:
+        if self._table.surrender == "off":
+            return "Surrender is not offered at this table"
+        if hand.acted or len(hand.cards) != 2:
+            return "Surrender only as the first action on a hand"
+        if hand.split_aces and self._table.one_card_after_split_aces:
+            return "Only one card is dealt to each split ace"
+        return None
+
+    def _check_trivia(self, trivia: TriviaOutcome | None, label: str) -> None:
+        trivia_mode = self._table.trivia_mode
+        if trivia_mode and trivia is None:
+            raise IllegalAction(f"{label} needs a trivia answer first (trivia mode)")
+        if not trivia_mode and trivia is not None:
+            raise IllegalAction(f"Trivia mode is off: {label} needs no trivia answer")
+
+    def _check_extra_bet_amount(self, amount: int) -> None:
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise IllegalAction("An extra bet must be a whole number of cents")
+        low, high = self.extra_bet_limits()
+        if amount < low:
+            raise IllegalAction(f"The extra bet must be at least {display_cents(low)}")
+        bet = self.round.bet if self.round is not None else 0
+        if amount > sb.extra_bet_max(bet):
+            limit = display_cents(sb.extra_bet_max(bet))
+            raise IllegalAction(f"The extra bet can be at most 5× the base bet, {limit}")
+        if sb.extra_bet_cost(amount) > self.bank:
+            raise IllegalAction(
+                f"Your bank does not cover an extra bet of {display_cents(amount)} "
+                f"and its fee of {display_cents(sb.extra_bet_fee(amount))}"
+            )
+
+    def _roll_pending(self) -> bool:
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        pending = round_.pending_side_bets.get(sb.PERFECT_11S)
+        return pending is not None and pending.get("needs_dice", False)
+
+    # ------------------------------------------------------------------ the stages
+
+    def _advance(self) -> None:
+        """Run the round forward until it needs the player (or is over)."""
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        active = self._active_stages  # False where these options make a stage a no-op
+        while (step := round_.step) < _STAGE_COUNT:
+            # A chain of ifs, not a table of methods: the compiled build then calls each
+            # stage directly (a method taken from a table is called through Python).
+            if active[step]:
+                if step == STEP_PLAYER_TURN:
+                    waits = self._stage_player_turn(round_)
+                elif step == STEP_DEALER_TURN:
+                    waits = self._stage_dealer_turn(round_)
+                elif step == STEP_SETTLEMENT:
+                    waits = self._stage_settlement(round_)
+                elif step == STEP_NATURAL:
+                    waits = self._stage_natural(round_)
+                elif step == STEP_PEEK:
+                    waits = self._stage_peek(round_)
+                elif step == STEP_INSURANCE:
+                    waits = self._stage_insurance(round_)
+                elif step == STEP_EARLY_SURRENDER:
+                    waits = self._stage_early_surrender(round_)
+                elif step == STEP_AFTER_DEAL:
+                    waits = self._stage_after_deal(round_)
+                elif step == STEP_EXTRA_BET:
+                    waits = self._stage_extra_bet(round_)
+                else:
+                    waits = self._stage_parlay(round_)
+                if waits:
+                    return
+            round_.step += 1
+
+    def _stage_after_deal(self, round_: Round) -> bool:
+        """R-4.3: 21+3, Perfect 11s (maybe waiting for the dice) and House Money."""
+        if not round_.side_stakes:
+            return False
+        hand = round_.hands[0]
+        player_two = tuple(hand.cards)
+        for name in (sb.TWENTY_ONE_PLUS_THREE, sb.HOUSE_MONEY, sb.PERFECT_11S):
+            stake = round_.side_stakes.get(name)
+            if not stake:
+                continue
+            win = sb.evaluate_first_cards(name, player_two, round_.upcard)
+            if name == sb.HOUSE_MONEY and win is not None:
+                # Paid (or parlayed) later: after the peek, R-4.7a.
+                round_.pending_side_bets[name] = _pending(win, stake)
+                self._emit("side_bet_won", name=name, condition=win.condition, settled=False)
+            elif name == sb.PERFECT_11S and win is not None and win.needs_dice:
+                round_.pending_side_bets[name] = {**_pending(win, stake), "needs_dice": True}
+                self._emit("dice_needed", name=name, condition=win.condition)
+                return True
+            else:
+                self._settle_side_bet(name, stake, win)
+        return False
+
+    def _stage_extra_bet(self, round_: Round) -> bool:
+        """R-4.4: offer the extra bet when active and hand 1's first card is a ten-card."""
+        if round_.extra_bet_active and sb.extra_bet_offered(round_.hands[0].cards[0]):
+            round_.phase = EXTRA_BET
+            low, high = self.extra_bet_limits()
+            self._emit("offer", offer="extra_bet", minimum=low, maximum=high)
+            return True
+        return False
+
+    def _stage_insurance(self, round_: Round) -> bool:
+        """R-4.5: Even Money to a natural, Insurance otherwise, against an ace upcard."""
+        if round_.dealer[1][0] != "A":
+            return False
+        natural = round_.hands[0].is_natural()
+        if natural and self._table.even_money:
+            round_.phase = EVEN_MONEY
+        elif not natural and self._table.insurance:
+            round_.phase = INSURANCE
+        else:
+            return False
+        self._emit("offer", offer=round_.phase, cost=self.insurance_cost())
+        return True
+
+    def _stage_early_surrender(self, round_: Round) -> bool:
+        """R-4.6: offered before the peek in early mode (early_non_ace: ten-card upcard)."""
+        mode = self._table.surrender
+        offered = mode == "early" or (mode == "early_non_ace" and is_ten_card(round_.upcard))
+        if offered and not round_.hands[0].is_natural():
+            round_.phase = EARLY_SURRENDER
+            self._emit("offer", offer="early_surrender")
+            return True
+        return False
+
+    def _stage_peek(self, round_: Round) -> bool:
+        """R-4.7: with an ace or ten-card up the dealer checks for a natural."""
+        if not self._table.dealer_peek or round_.dealer[1][0] not in _NATURAL_UPCARD_RANKS:
+            return False
+        round_.phase = PEEK
+        if is_two_card_natural(round_.dealer):
+            self._emit("dealer_peeked", natural=True)
+            self._reveal_hole_card()
+            self._settle_insurance()
+            round_.step = STEP_SETTLEMENT - 1  # the round ends at once
+            return False
+        round_.peeked = True
+        if self._events is not None:
+            self._emit("dealer_peeked", natural=False)
+        if round_.insurance is not None:
+            self._settle_insurance()
+        return False
+
+    def _stage_parlay(self, round_: Round) -> bool:
+        """R-4.7a: House Money won and the dealer has no natural: the parlay choice."""
+        if sb.HOUSE_MONEY not in round_.pending_side_bets:
+            return False
+        if self._dealer_natural_ruled_out():
+            round_.phase = HOUSE_MONEY_PARLAY
+            self._emit("offer", offer="parlay", choices=list(sb.PARLAY_CHOICES))
+            return True
+        # No peek against an ace or ten-card: no parlay can be offered, it is simply paid.
+        self._settle_house_money("collect")
+        return False
+
+    def _stage_natural(self, round_: Round) -> bool:
+        """R-4.8: a player natural against a dealer known to have none ends the round."""
+        hand = round_.hands[0]
+        if hand.status == "open" and hand.is_natural():
+            hand.status = "natural"
+            self._emit("hand_natural", hand=0)
+            if self._dealer_natural_ruled_out():
+                round_.step = STEP_SETTLEMENT - 1
+        return False
+
+    def _stage_player_turn(self, round_: Round) -> bool:
+        """R-4.9/R-4.10: play the hands left to right; True while one waits for the player."""
+        round_.phase = PLAYER_TURN
+        hands = round_.hands
+        while round_.current < len(hands):
+            hand = hands[round_.current]
+            if hand.status == "open":
+                if round_.out_of_credits:
+                    self._stand(hand, round_.current, "out_of_credits")
+                elif not self._auto_end(hand, round_.current):
+                    return True
+            round_.current += 1
+        round_.current = len(hands) - 1
+        return False
+
+    def _stage_dealer_turn(self, round_: Round) -> bool:
+        """R-4.11/R-6: the dealer draws only for a hand whose outcome is still open."""
+        for hand in round_.hands:
+            if hand.status == "stood":
+                break
+        else:
+            return False
+        round_.phase = DEALER_TURN
+        self._reveal_hole_card()
+        rule = self._table.dealer_rule
+        limit = self._table.charlie_limit
+        dealer = round_.dealer
+        # hands.dealer_must_hit, with the all-aces-as-1 sum kept as cards arrive.
+        hard = CARD_VALUE[dealer[0]] + CARD_VALUE[dealer[1]]
+        has_ace = dealer[0][0] == "A" or dealer[1][0] == "A"
+        while (limit is None or len(dealer) < limit) and dealer_hits(hard, has_ace, rule):
+            self._deal_to_dealer(face_down=False)
+            card = dealer[-1]
+            hard += CARD_VALUE[card]
+            has_ace = has_ace or card[0] == "A"
+        return False
+
+    def _stage_settlement(self, round_: Round) -> bool:
+        """R-7.1: reveal, settle every hand and bet in play, pay the bank, end the round."""
+        round_.phase = SETTLEMENT
+        self._reveal_hole_card()
+        if round_.insurance is not None:
+            self._settle_insurance()
+        dealer = round_.dealer
+        total = hand_total(dealer)[0]
+        limit = self._table.charlie_limit
+        # hands.is_charlie on the total just computed.
+        dealer_charlie = limit is not None and len(dealer) >= limit and total <= 21
+        dealer_natural = is_two_card_natural(dealer)
+        if dealer_natural:
+            round_.dealer_result = "natural"
+        elif total > 21:
+            round_.dealer_result = "bust"
+        elif dealer_charlie:
+            round_.dealer_result = "charlie"
+        else:
+            round_.dealer_result = "stand"
+        if self._events is not None:
+            self._emit("dealer_final", cards=list(dealer), total=total, result=round_.dealer_result)
+        for index, hand in enumerate(round_.hands):
+            self._settle_hand(hand, index, total, dealer_charlie, dealer_natural)
+        if round_.side_stakes or round_.extra_bet is not None or round_.pending_side_bets:
+            self._settle_side_bets_at_end()  # nothing to do without side bets
+        self._finish_round()
+        return True
+
+    # ------------------------------------------------------------------ mechanics
+
+    def _deal_to_hand(self, hand: Hand, index: int) -> None:
+        card = self._draw()
+        hand.add(card)
+        if self._events is not None:
+            self._emit("card_dealt", to="player", hand=index, card=card)
+
+    def _deal_to_dealer(self, *, face_down: bool) -> None:
+        card = self._draw()
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        round_.dealer.append(card)
+        if self._events is not None:
+            if face_down:
+                self._emit("card_dealt", to="dealer", face_down=True)
+            else:
+                self._emit("card_dealt", to="dealer", card=card)
+
+    def _draw(self) -> str:
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        shoe = self.shoe
+        position = shoe.position
+        if position >= len(shoe.cards):
+            # R-2.2 mid-round: reshuffle the cards not on the table (fixed shoes raise).
+            shoe.refill(round_.table_cards(), self.rng)
+            self._emit("shoe_shuffled", reason="refill", message="Shuffling a new shoe")
+            position = shoe.position
+        # Shoe.draw inlined: the refill above guarantees a card (this is the hottest call).
+        card = shoe.cards[position]
+        shoe.position = position + 1
+        round_.dealt.append(card)
+        return card
+
+    def _auto_end(self, hand: Hand, index: int) -> bool:
+        """End ``hand`` if the rules end it without a decision; True if it ended."""
+        total = hand.best_total()
+        if total > 21:
+            hand.status = "bust"
+            if self._events is not None:
+                self._emit("hand_bust", hand=index, total=total)
+            return True
+        limit = self._table.charlie_limit
+        if limit is not None and len(hand.cards) >= limit:
+            # R-3.5: the Charlie number of cards without busting (not bust, see above).
+            hand.status = "charlie"
+            if self._events is not None:
+                self._emit("hand_charlie", hand=index, cards=len(hand.cards))
+            return True
+        if total == 21:
+            self._stand(hand, index, "twenty_one")
+            return True
+        if (
+            hand.split_aces
+            and self._table.one_card_after_split_aces
+            and self.round is not None
+            and self._why_not_split(self.round, hand) is not None
+        ):
+            # R-5.6: one card to each split ace, unless it can (and may) resplit aces.
+            self._stand(hand, index, "one_card_after_split_aces")
+            return True
+        return False
+
+    def _stand(self, hand: Hand, index: int, reason: str) -> None:
+        hand.status = "stood"
+        hand.acted = True
+        hand.stand_reason = reason
+        if self._events is not None:
+            self._emit("hand_stood", hand=index, reason=reason, total=hand.best_total())
+
+    def _surrender(self, hand: Hand, index: int) -> None:
+        hand.status = "surrendered"
+        hand.acted = True
+        if self._events is not None:
+            self._emit("hand_surrendered", hand=index)
+
+    def _answer_trivia(self, trivia: TriviaOutcome | None, hand: Hand, index: int) -> bool:
+        """R-8.2/R-8.3/R-8.7: apply the answer; True when the action goes ahead."""
+        if trivia is None:
+            return True
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        change = trivia.credit_change
+        self.credits += change
+        round_.credits_change += change
+        self._emit(
+            "trivia_answered",
+            difficulty=trivia.difficulty,
+            correct=trivia.correct,
+            credits_change=change,
+            credits=self.credits,
+        )
+        if trivia.correct:
+            return True
+        self._stand(hand, index, "trivia_wrong")
+        if self.credits <= 0:
+            round_.out_of_credits = True
+            self._emit("credits_exhausted")
+        return False
+
+    def _record_action(self, name: str, trivia: TriviaOutcome | None = None) -> tuple[Round, Hand]:
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        round_.actions.append(name if trivia is None else f"{name}:{trivia.code()}")
+        return round_, round_.hands[round_.current]
+
+    def _reveal_hole_card(self) -> None:
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        if round_.hole_revealed:
+            return
+        round_.hole_revealed = True
+        if self._events is not None:
+            self._emit(
+                "hole_card_revealed",
+                card=round_.dealer[0],
+                dealer_cards=list(round_.dealer),
+                total=hand_total(round_.dealer)[0],
+            )
+        stake = round_.side_stakes.get(sb.PERFECT_PAIR) if round_.side_stakes else None
+        if stake:
+            # R-SB-1: settled the moment the hole card is shown.
+            win = sb.perfect_pair(round_.hands[0].cards[:2], round_.dealer[:2])
+            self._settle_side_bet(sb.PERFECT_PAIR, stake, win)
+
+    def _dealer_natural_ruled_out(self) -> bool:
+        """Known to have no natural: peeked, or the upcard cannot make one."""
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        return round_.peeked or round_.dealer[1][0] not in _NATURAL_UPCARD_RANKS
+
+    def _settle_insurance(self) -> None:
+        """R-7.4/R-7.5: insurance and even money pay 2:1 if the dealer has a natural."""
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        insurance = round_.insurance
+        if insurance is None or insurance["result"] is not None:
+            return
+        if is_two_card_natural(round_.dealer):
+            insurance["result"] = WIN
+            insurance["winnings"] = insurance["stake"] + payout_profit(insurance["stake"], 2, 1)
+            self._pay(insurance["winnings"])
+        else:
+            insurance["result"] = LOSE
+        self._emit(
+            "insurance_settled",
+            kind=insurance["kind"],
+            result=insurance["result"],
+            winnings=insurance["winnings"],
+        )
+
+    def _settle_hand(
+        self, hand: Hand, index: int, dealer_total: int, dealer_charlie: bool, dealer_natural: bool
+    ) -> None:
+        result, how = _hand_outcome(hand, dealer_total, dealer_charlie, dealer_natural)
+        bet = hand.bet
+        if result == WIN:
+            winnings = bet + bet
+        elif result == NATURAL:
+            table = self._table
+            winnings = bet + payout_profit(bet, table.blackjack_profit, table.blackjack_stake)
+        elif result == PUSH:
+            winnings = bet
+        elif result == SURRENDER:
+            winnings = half_down(bet)
+        else:
+            winnings = 0
+        hand.result, hand.how, hand.winnings = result, how, winnings
+        self._pay(winnings)
+        if self._events is not None:
+            self._emit("hand_settled", hand=index, result=result, how=how, winnings=winnings)
+
+    def _finish_round(self) -> None:
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        round_.phase = ROUND_OVER
+        round_.bank_after = self.bank
+        if self._events is not None:
+            self._emit(
+                "round_over",
+                bank=self.bank,
+                paid=round_.paid,
+                staked=round_.staked,
+                credits_change=round_.credits_change,
+            )
+        self._check_game_over()
+
+    def _check_game_over(self) -> None:
+        """R-1.5: between rounds, bank below the minimum or (trivia) no credits left."""
+        if self.game_over:
+            return
+        if self.bank < self._table.min_bet:
+            self._set_game_over("bank")
+        elif self._table.trivia_mode and self.credits <= 0:
+            self._set_game_over("credits")
+
+    def _set_game_over(self, reason: str) -> None:
+        self.game_over = True
+        self.game_over_reason = reason
+        self._emit("game_over", reason=reason)
+
+    def _take(self, cents: int) -> None:
+        # Legality checks ran first, so this can never take the bank below zero.
+        assert cents <= self.bank, "bank would go negative"
+        round_ = self.round
+        assert round_ is not None  # money moves only within a round
+        self.bank -= cents
+        round_.staked += cents
+
+    def _pay(self, cents: int) -> None:
+        round_ = self.round
+        assert round_ is not None  # money moves only within a round
+        self.bank += cents
+        round_.paid += cents
+
+    def _roll_dice(self) -> list[int]:
+        queue = self.dice_queue
+        if queue is not None:
+            if len(queue) < DICE:
+                raise IllegalAction("The replay has no dice left to roll")
+            dice = queue[:DICE]
+            for face in dice:
+                if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+                    raise IllegalAction(f"Not a die face: {face!r}")
+            del queue[:DICE]
+            return dice
+        return [self.rng.randint(1, 6) for _ in range(DICE)]
+
+    # ------------------------------------------------------------------ side bets
+
+    def _settle_side_bet(
+        self,
+        name: str,
+        stake: int,
+        win: sb.SideBetWin | None,
+    ) -> None:
+        winnings = sb.side_bet_winnings(stake, win)
+        self._pay(winnings)
+        self._record_side_bet(name, stake, win, winnings=winnings)
+
+    def _record_side_bet(
+        self,
+        name: str,
+        stake: int,
+        win: sb.SideBetWin | None,
+        *,
+        winnings: int = 0,
+        fee: int = 0,
+        parlayed: int = 0,
+    ) -> None:
+        if win is None:
+            result = LOSE
+        elif win.is_push:
+            result = PUSH
+        else:
+            result = WIN
+        record = {
+            "name": name,
+            "stake": stake,
+            "result": result,
+            "condition": None if win is None else win.condition,
+            "ratio": None if win is None else list(win.ratio),
+            "winnings": winnings,
+            "fee": fee,
+            "parlayed": parlayed,
+            "cards": [] if win is None else list(win.cards),
+        }
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        round_.side_bets.append(record)
+        self._emit("side_bet_settled", **record)
+
+    def _settle_house_money(self, choice: str) -> None:
+        """R-SB-31: pay House Money, moving the parlayed part onto hand 1's bet."""
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        pending = round_.pending_side_bets.pop(sb.HOUSE_MONEY)
+        stake = pending["stake"]
+        win = sb.SideBetWin(pending["condition"], tuple(pending["ratio"]), tuple(pending["cards"]))
+        paid, parlayed = sb.house_money_parlay(stake, win, choice)
+        self._pay(paid)
+        if parlayed:
+            # Parlayed money rides on hand 1 as part of its base bet (later splits and
+            # doubles use the new bet). It never passes through the bank.
+            round_.hands[0].bet += parlayed
+            round_.bet += parlayed
+        self._record_side_bet(sb.HOUSE_MONEY, stake, win, winnings=paid, parlayed=parlayed)
+        if parlayed:
+            self._emit("bet_parlayed", hand=0, amount=parlayed, bet=round_.hands[0].bet)
+
+    def _settle_side_bets_at_end(self) -> None:
+        """Settlement: House Money still pending, Extra Bet and Lucky Ladies (R-SB-20, -40)."""
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        if sb.HOUSE_MONEY in round_.pending_side_bets:
+            self._settle_house_money("collect")  # dealer natural: simply paid (R-SB-31)
+        hand = round_.hands[0]
+        extra = round_.extra_bet
+        if extra is not None:
+            assert hand.result is not None  # hands are settled before the side bets
+            win = sb.extra_bet_blackjack(hand.result, hand.cards)
+            winnings = sb.side_bet_winnings(extra["stake"], win)
+            self._pay(winnings)
+            self._record_side_bet(
+                sb.EXTRA_BET_BLACKJACK, extra["stake"], win, winnings=winnings, fee=extra["fee"]
+            )
+        stake = round_.side_stakes.get(sb.LUCKY_LADIES)
+        if stake:
+            win = sb.lucky_ladies(hand.cards, round_.dealer)
+            self._settle_side_bet(sb.LUCKY_LADIES, stake, win)
+
+    # ------------------------------------------------------------------ events
+
+    def _begin(self) -> None:
+        self._events = [] if self.record_events else None
+
+    def _finish(self) -> list[Event]:
+        events = self._events
+        self._events = None
+        return events if events is not None else []
+
+    def _emit(self, type_: str, **data: Any) -> None:
+        events = self._events
+        if events is not None:
+            data["type"] = type_
+            events.append(data)
+
+    # ------------------------------------------------------------------ views
+
+    def public_view(self) -> dict[str, Any]:
+        """What the page may see: nothing derived from the hole card before it is shown,
+        and never the shoe order (R-2.3)."""
+        return {
+            "bank": self.bank,
+            "credits": self.credits if self.options.trivia_mode else None,
+            "options": self.options.to_dict(),
+            "round_number": self.round_number,
+            "game_over": self.game_over,
+            "game_over_reason": self.game_over_reason,
+            "cards_in_shoe": self.shoe.remaining(),
+            "round": None if self.round is None else self._public_round(self.round),
+            "legal_actions": self.legal_actions(),
+        }
+
+    def _public_round(self, round_: Round) -> dict[str, Any]:
+        if round_.hole_revealed:
+            total, soft = hand_total(round_.dealer)
+            dealer: dict[str, Any] = {
+                "cards": list(round_.dealer),
+                "hole_revealed": True,
+                "total": total,
+                "soft": soft,
+                "result": round_.dealer_result,
+            }
+        else:
+            upcard = round_.dealer[1:2]
+            total, soft = hand_total(upcard)
+            dealer = {
+                "cards": [None, *upcard],
+                "hole_revealed": False,
+                "upcard_total": total,
+                "upcard_soft": soft,
+            }
+        return {
+            "number": round_.number,
+            "phase": round_.phase,
+            "bet": round_.bet,
+            "side_stakes": dict(round_.side_stakes),
+            "extra_bet_active": round_.extra_bet_active,
+            "extra_bet": None if round_.extra_bet is None else dict(round_.extra_bet),
+            "current_hand": round_.current,
+            "hands": [_public_hand(hand) for hand in round_.hands],
+            "dealer": dealer,
+            # Only "no natural" can be known while play goes on (R-4.7).
+            "dealer_peeked_no_natural": round_.peeked,
+            "insurance": None if round_.insurance is None else dict(round_.insurance),
+            "side_bets": [dict(record) for record in round_.side_bets],
+            "pending_side_bets": sorted(round_.pending_side_bets),
+            "dice": list(round_.dice),
+            "credits_change": round_.credits_change,
+            "staked": round_.staked,
+            "paid": round_.paid,
+            "bank_after": round_.bank_after,
+            "ended": round_.ended,
+        }
+
+    # ------------------------------------------------------------------ storage
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as plain JSON-able data (hole card and shoe order included:
+        this is the server-side copy the database stores)."""
+        return {
+            "options": self.options.to_dict(),
+            "implied": list(self.options.implied),
+            "bank": self.bank,
+            "credits": self.credits,
+            "round_number": self.round_number,
+            "game_over": self.game_over,
+            "game_over_reason": self.game_over_reason,
+            "shoe": self.shoe.to_json(),
+            "round": None if self.round is None else self.round.to_json(),
+            "dice_queue": None if self.dice_queue is None else list(self.dice_queue),
+        }
+
+    @classmethod
+    def from_json(
+        cls, data: Mapping[str, Any], *, rng: Rng | None = None, record_events: bool = True
+    ) -> Game:
+        options = replace(Options.from_dict(data["options"]), implied=tuple(data["implied"]))
+        # Through __init__ (which a compiled build needs), then the stored state on top.
+        game = cls(
+            options,
+            rng=rng,
+            bank=data["bank"],
+            credits=data["credits"],
+            shoe=Shoe.from_json(data["shoe"]),
+            record_events=record_events,
+        )
+        game.round_number = data["round_number"]
+        game.game_over = data["game_over"]
+        game.game_over_reason = data["game_over_reason"]
+        game.round = None if data["round"] is None else Round.from_json(data["round"])
+        queue = data.get("dice_queue")
+        game.dice_queue = None if queue is None else list(queue)
+        return game
+
+    def export_round_replay(self, round_: Round | None = None) -> dict[str, Any]:
+        """A played round as a REPLAY.md input file (its cards in deal order, its actions)."""
+        round_ = round_ or self.round
+        if round_ is None:
+            raise ValueError("no round to export")
+        return round_replay(round_)
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def round_replay(round_: Round) -> dict[str, Any]:
+    """REPLAY.md input for one round, from its own record (options, bank, credits before)."""
+    entry: dict[str, Any] = {
+        "shoe": list(round_.dealt),
+        "bet": format_cents(round_.bet - _parlayed(round_)),
+        "actions": list(round_.actions),
+    }
+    side_bets: dict[str, Any] = {
+        name: format_cents(stake) for name, stake in round_.side_stakes.items()
+    }
+    if round_.extra_bet_active:
+        side_bets[sb.EXTRA_BET_BLACKJACK] = True
+    if side_bets:
+        entry["side_bets"] = side_bets
+    if round_.dice:
+        entry["dice"] = list(round_.dice)
+    return {
+        "options": dict(round_.options),
+        "bank": format_cents(round_.bank_before),
+        "credits": round_.credits_before,
+        "rounds": [entry],
+    }
+
+
+def _parlayed(round_: Round) -> int:
+    return sum(r["parlayed"] for r in round_.side_bets if r["name"] == sb.HOUSE_MONEY)
+
+
+def _hand_outcome(
+    hand: Hand, dealer_total: int, dealer_charlie: bool, dealer_natural: bool
+) -> tuple[str, str]:
+    """R-7.1, in its order; ``how`` names the step that decided."""
+    status = hand.status
+    if status == "surrendered":
+        return SURRENDER, "surrender"
+    if status == "bust":
+        return LOSE, "bust"
+    if status == "charlie":
+        return (PUSH if dealer_charlie else WIN), "charlie"
+    if dealer_charlie:
+        return LOSE, "dealer_charlie"
+    natural = hand.is_natural()
+    if dealer_natural:
+        return (PUSH if natural else LOSE), "dealer_natural"
+    if natural:
+        return NATURAL, "natural"
+    if dealer_total > 21:
+        return WIN, "dealer_bust"
+    total = hand.total()[0]
+    if total > dealer_total:
+        return WIN, "higher_total"
+    if total < dealer_total:
+        return LOSE, "lower_total"
+    return PUSH, "equal_total"
+
+
+def _parse_trivia(text: str) -> TriviaOutcome:
+    difficulty, _, answer = text.partition(":")
+    if answer not in ("correct", "wrong"):
+        raise IllegalAction(f"A trivia answer must be correct or wrong, not {answer!r}")
+    try:
+        return TriviaOutcome(difficulty, answer == "correct")
+    except ValueError as error:
+        raise IllegalAction(str(error)) from None
+
+
+def _pending(win: sb.SideBetWin, stake: int) -> dict[str, Any]:
+    return {
+        "condition": win.condition,
+        "ratio": list(win.ratio),
+        "cards": list(win.cards),
+        "stake": stake,
+    }
+
+
+def _public_hand(hand: Hand) -> dict[str, Any]:
+    total, soft = hand.total()
+    return {
+        "cards": list(hand.cards),
+        "bet": hand.bet,
+        "total": total,
+        "soft": soft,
+        "status": hand.status,
+        "doubled": hand.doubled,
+        "split": hand.split,
+        "stand_reason": hand.stand_reason,
+        "result": hand.result,
+        "how": hand.how,
+        "winnings": hand.winnings,
+    }
+
+
+def _waiting_message(phase: str) -> str:
+    return {
+        DEALING: "Roll the Perfect 11s dice first",
+        EXTRA_BET: "Answer the extra bet offer first",
+        INSURANCE: "Answer the insurance offer first",
+        EVEN_MONEY: "Answer the even money offer first",
+        EARLY_SURRENDER: "Answer the early surrender offer first",
+        HOUSE_MONEY_PARLAY: "Make the House Money parlay choice first",
+    }.get(phase, "It is not the player's turn")
+
+
+def _ordered(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    order = {name: index for index, name in enumerate(sb.SIDE_BET_NAMES)}
+    return sorted(records, key=lambda record: order[record["name"]])
+
+
+def _side_bet_output(record: Mapping[str, Any]) -> dict[str, Any]:
+    output = {
+        "name": record["name"],
+        "stake": format_cents(record["stake"]),
+        "result": record["result"],
+        "condition": record["condition"],
+        "winnings": format_cents(record["winnings"]),
+    }
+    if record["parlayed"]:
+        output["parlayed"] = format_cents(record["parlayed"])
+    return output
+
+
+def _insurance_output(insurance: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if insurance is None:
+        return None
+    return {
+        "kind": insurance["kind"],
+        "stake": format_cents(insurance["stake"]),
+        "result": insurance["result"],
+        "winnings": format_cents(insurance["winnings"]),
+    }
+
+
+def _plain(value: Any) -> Any:
+    """A copy of JSON-like data, so stored state never aliases the live objects."""
+    if isinstance(value, dict):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+_PLAY_INDEX: Final = {name: index for index, name in enumerate(PLAY_ACTIONS)}
+# Every answer of play_actions(), indexed by play_mask().
+_PLAY_SETS: Final = tuple(
+    frozenset(name for index, name in enumerate(PLAY_ACTIONS) if mask >> index & 1)
+    for mask in range(1 << len(PLAY_ACTIONS))
+)
+_OFFER_PHASES = {
+    "insurance": INSURANCE,
+    "even_money": EVEN_MONEY,
+    "early_surrender": EARLY_SURRENDER,
+    "extra_bet": EXTRA_BET,
+    "parlay": HOUSE_MONEY_PARLAY,
+    "roll": DEALING,
+}
+_NOT_OFFERED = {
+    "insurance": "Insurance is not on offer now",
+    "even_money": "Even Money is not on offer now",
+    "early_surrender": "Early surrender is not on offer now",
+    "extra_bet": "The extra bet is not on offer now",
+    "parlay": "There is no House Money parlay choice now",
+    "roll": "There are no Perfect 11s dice to roll now",
+}
+_EARLY_SURRENDER_MODES = ("early", "early_non_ace")
+
+
+def _stage_plan(options: Options) -> tuple[bool, ...]:
+    """Per STEP_* stage: False for each stage that can never act under ``options``.
+
+    Skipping such a stage is exactly what calling it would do (return False, change
+    nothing); it only saves the call on every round.
+    """
+    idle: set[int] = set()
+    if not options.side_bets:
+        # No side stakes and no extra bet can be placed (R-4.1), so none is pending.
+        idle |= {STEP_AFTER_DEAL, STEP_EXTRA_BET, STEP_PARLAY}
+    if options.surrender not in _EARLY_SURRENDER_MODES:
+        idle.add(STEP_EARLY_SURRENDER)
+    if not options.insurance and not options.even_money:
+        idle.add(STEP_INSURANCE)
+    if not options.dealer_peek:
+        idle.add(STEP_PEEK)
+    return tuple(step not in idle for step in range(_STAGE_COUNT))

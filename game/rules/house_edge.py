@@ -1,0 +1,131 @@
+"""The house edge of a rule set, for the Options menu (issue 7).
+
+The figures come from ``house_edge_table.json``, computed by the simulator (basic
+strategy through the rules engine, flat bet) and shipped with the project; see
+``bench/house_edge_table.py`` for how it was made. The table varies the options that
+move the house edge most — :data:`KEY_OPTIONS` — and plays every other option at its
+RULES.md default. :func:`estimated_house_edge` picks the entry for the chosen key
+options (the nearest deck count when that one is not in the table) and says what it
+matched, what it approximated, and which other options it could not take into account.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from game.rules.options import Options
+
+TABLE_PATH = Path(__file__).with_name("house_edge_table.json")
+KEY_OPTIONS = (
+    "deck_count",
+    "dealer_stands_on",
+    "blackjack_payout",
+    "double_after_split",
+    "surrender",
+    "charlie",
+)
+# Options that never change the edge of the main bet under basic strategy (insurance is
+# never taken; trivia and side bets are not part of the base game; money limits).
+_NEUTRAL_OPTIONS = frozenset(
+    {
+        "trivia_mode",
+        "side_bets",
+        "insurance",
+        "even_money",
+        "min_bet",
+        "max_bet",
+        "starting_bank",
+        "seats",
+    }
+)
+
+
+@dataclass(frozen=True, slots=True)
+class HouseEdgeEstimate:
+    """A table entry for the chosen options, with what it does and does not cover."""
+
+    house_edge_pct: float
+    stderr_pct: float
+    rounds: int
+    matched: dict[str, Any]  # the key options of the entry used
+    approximated: tuple[str, ...]  # e.g. "deck_count 4 → 6"
+    not_covered: tuple[str, ...]  # options set away from the table's defaults, ignored
+
+    @property
+    def note(self) -> str:
+        """One line for the Options page."""
+        parts = [f"simulated, ±{self.stderr_pct:.2f}% (1 s.e.)"]
+        if self.approximated:
+            parts.append("nearest entry: " + ", ".join(self.approximated))
+        if self.not_covered:
+            parts.append("not included: " + ", ".join(self.not_covered))
+        return "; ".join(parts)
+
+
+def estimated_house_edge(options: Options | Mapping[str, Any]) -> HouseEdgeEstimate | None:
+    """The table's house edge for ``options``, or None when they fall outside the table
+    (a key option with a value the table does not have, e.g. a 2:1 payout)."""
+    chosen = options if isinstance(options, Options) else Options.from_dict(dict(options))
+    table = load_table()
+    wanted = {name: getattr(chosen, name) for name in KEY_OPTIONS}
+    approximated: list[str] = []
+    decks = nearest_deck_count(wanted["deck_count"], table["key_values"]["deck_count"])
+    if decks != wanted["deck_count"]:
+        approximated.append(f"deck_count {wanted['deck_count']} → {decks}")
+        wanted["deck_count"] = decks
+    if wanted["charlie"] == 7 and 7 not in table["key_values"]["charlie"]:
+        # A hand reaches seven cards unbusted too rarely to move the edge measurably.
+        approximated.append("charlie 7 → off")
+        wanted["charlie"] = "off"
+    entry = _entries(TABLE_PATH).get(_key(wanted))
+    if entry is None:
+        return None
+    return HouseEdgeEstimate(
+        house_edge_pct=entry["house_edge_pct"],
+        stderr_pct=entry["stderr_pct"],
+        rounds=entry["rounds"],
+        matched=dict(entry["options"]),
+        approximated=tuple(approximated),
+        not_covered=_not_covered(chosen, table["base_options"]),
+    )
+
+
+def nearest_deck_count(decks: int, available: list[int]) -> int:
+    """The closest deck count in the table; on a tie the larger (the edge rises with the
+    number of decks ever more slowly, so the larger is the nearer in edge)."""
+    return min(available, key=lambda candidate: (abs(candidate - decks), -candidate))
+
+
+def _not_covered(chosen: Options, base: Mapping[str, Any]) -> tuple[str, ...]:
+    values = chosen.to_dict()
+    return tuple(
+        name
+        for name, value in sorted(values.items())
+        if name not in KEY_OPTIONS and name not in _NEUTRAL_OPTIONS and base.get(name) != value
+    )
+
+
+def _key(options: Mapping[str, Any]) -> tuple[Any, ...]:
+    return tuple(options[name] for name in KEY_OPTIONS)
+
+
+def load_table(path: Path | None = None) -> dict[str, Any]:
+    """The shipped table (read once)."""
+    return _load(path or TABLE_PATH)
+
+
+@lru_cache(maxsize=4)
+def _load(path: Path) -> dict[str, Any]:
+    with path.open(encoding="utf-8") as handle:
+        data: dict[str, Any] = json.load(handle)
+    return data
+
+
+@lru_cache(maxsize=4)
+def _entries(path: Path) -> dict[tuple[Any, ...], dict[str, Any]]:
+    return {_key(entry["options"]): entry for entry in _load(path)["entries"]}

@@ -1,0 +1,98 @@
+"""Small value types shared by the engine: phases, results, trivia outcomes, events, errors."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+# RULES.md §4 phase names, in order (the persisted round phase).
+BETTING: Final = "betting"
+DEALING: Final = "dealing"
+EXTRA_BET: Final = "extra_bet"
+INSURANCE: Final = "insurance"
+EVEN_MONEY: Final = "even_money"
+EARLY_SURRENDER: Final = "early_surrender"
+PEEK: Final = "peek"
+HOUSE_MONEY_PARLAY: Final = "house_money_parlay"
+PLAYER_TURN: Final = "player_turn"
+DEALER_TURN: Final = "dealer_turn"
+SETTLEMENT: Final = "settlement"
+ROUND_OVER: Final = "round_over"
+PHASES = (
+    BETTING,
+    DEALING,
+    EXTRA_BET,
+    INSURANCE,
+    EVEN_MONEY,
+    EARLY_SURRENDER,
+    PEEK,
+    HOUSE_MONEY_PARLAY,
+    PLAYER_TURN,
+    DEALER_TURN,
+    SETTLEMENT,
+    ROUND_OVER,
+)
+
+# Hand results (REPLAY.md) and the "how" of each, named after the R-7.1 step that decided it.
+# Final (here and above): the compiled engine (mypyc) inlines them instead of looking them up.
+WIN: Final = "win"
+NATURAL: Final = "natural"
+PUSH: Final = "push"
+LOSE: Final = "lose"
+SURRENDER: Final = "surrender"
+
+# Every player action the legal-action query reports on (replay spelling).
+PLAY_ACTIONS = ("hit", "stand", "double", "split", "surrender")
+OFFER_ACTIONS = (
+    "insurance:accept",
+    "insurance:decline",
+    "even_money:accept",
+    "even_money:decline",
+    "early_surrender:accept",
+    "early_surrender:decline",
+    "extra_bet",
+    "extra_bet:decline",
+    "parlay:collect",
+    "parlay:bet",
+    "parlay:winnings",
+    "parlay:all",
+    "roll",
+)
+ALL_ACTIONS = PLAY_ACTIONS + OFFER_ACTIONS
+ALLOWED: Final = "allowed"
+
+DIFFICULTIES = ("easy", "medium", "hard")
+# R-8.3: credits for a correct answer by difficulty; a wrong answer costs one.
+CREDITS_FOR_CORRECT = {"easy": 0, "medium": 1, "hard": 5}
+CREDITS_FOR_WRONG = -1
+
+Event = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class TriviaOutcome:
+    """The answer the web layer got before a Hit or Double in trivia mode (R-8.1, R-8.2)."""
+
+    difficulty: str
+    correct: bool
+
+    def __post_init__(self) -> None:
+        if self.difficulty not in DIFFICULTIES:
+            raise ValueError(
+                f"trivia difficulty must be easy, medium or hard, not {self.difficulty!r}"
+            )
+
+    @property
+    def credit_change(self) -> int:
+        return CREDITS_FOR_CORRECT[self.difficulty] if self.correct else CREDITS_FOR_WRONG
+
+    def code(self) -> str:
+        return f"{self.difficulty}:{'correct' if self.correct else 'wrong'}"
+
+
+class IllegalAction(Exception):
+    """An action or bet the rules do not allow right now; the state is unchanged."""
+
+
+class GameOver(IllegalAction):
+    """The game is over (R-1.5, R-1.6): it can be viewed but not played."""

@@ -1,0 +1,203 @@
+"""Round replays (REPLAY.md): run a replay file through the engine, or write one out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from game.rules import sidebets as sb
+from game.rules.cards import InvalidCard, parse_card
+from game.rules.engine import Game, Round, round_replay
+from game.rules.money import format_cents, parse_amount
+from game.rules.options import Options
+from game.rules.records import (
+    DEALING,
+    EARLY_SURRENDER,
+    EVEN_MONEY,
+    EXTRA_BET,
+    HOUSE_MONEY_PARLAY,
+    INSURANCE,
+    IllegalAction,
+)
+from game.rules.shoe import Shoe, ShoeExhausted
+
+_AWAITING = {
+    DEALING: "the Perfect 11s dice were not rolled",
+    EXTRA_BET: "the extra bet offer was not answered",
+    INSURANCE: "the insurance offer was not answered",
+    EVEN_MONEY: "the even money offer was not answered",
+    EARLY_SURRENDER: "the early surrender offer was not answered",
+    HOUSE_MONEY_PARLAY: "the House Money parlay choice was not made",
+}
+
+
+class ReplayError(Exception):
+    """A malformed replay, an illegal action or cards running out.
+
+    ``round_index`` and ``action_index`` count from 1 (what a person reads in the
+    file); either is None when the error is not tied to one.
+    """
+
+    def __init__(
+        self, message: str, round_index: int | None = None, action_index: int | None = None
+    ) -> None:
+        self.message = message
+        self.round_index = round_index
+        self.action_index = action_index
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        where = []
+        if self.round_index is not None:
+            where.append(f"round {self.round_index}")
+        if self.action_index is not None:
+            where.append(f"action {self.action_index}")
+        prefix = ", ".join(where) if where else "replay"
+        return f"{prefix}: {self.message}"
+
+
+def run_replay(data: Any) -> dict[str, Any]:
+    """Play a REPLAY.md input through the engine and return the REPLAY.md output."""
+    if not isinstance(data, Mapping):
+        raise ReplayError("a replay must be a JSON object")
+    unknown = sorted(set(data) - {"options", "bank", "credits", "rounds"})
+    if unknown:
+        raise ReplayError(f"unknown key(s): {', '.join(unknown)}")
+    game = _new_game(data)
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise ReplayError("rounds must be a non-empty list")
+    records = [_play_round(game, entry, index) for index, entry in enumerate(rounds, start=1)]
+    return {
+        "bank": format_cents(game.bank),
+        "credits": game.credits,
+        "game_over": game.game_over,
+        "rounds": records,
+    }
+
+
+def _new_game(data: Mapping[str, Any]) -> Game:
+    try:
+        options = Options.from_dict(data.get("options") or {})
+    except (ValueError, TypeError) as error:
+        raise ReplayError(f"options: {error}") from None
+    if options.seats != 1:
+        raise ReplayError("option seats: only one seat is supported")
+    bank = options.starting_bank
+    if "bank" in data:
+        try:
+            bank = parse_amount(data["bank"])
+        except ValueError as error:
+            raise ReplayError(f"bank: {error}") from None
+    credits = data.get("credits", Game.STARTING_CREDITS)
+    if isinstance(credits, bool) or not isinstance(credits, int) or credits < 0:
+        raise ReplayError(f"credits must be a whole number ≥ 0, not {credits!r}")
+    # Every card comes from the rounds' own shoes: the game never shuffles in a replay.
+    return Game(
+        options,
+        bank=bank,
+        credits=credits,
+        shoe=Shoe.from_cards([], options.deck_count),
+        record_events=False,
+    )
+
+
+def _play_round(game: Game, entry: Any, index: int) -> dict[str, Any]:
+    bet, stakes, extra_bet, cards, dice, actions = _parse_round(entry, index)
+    if game.game_over:
+        raise ReplayError(f"the game is over ({game.game_over_reason})", index)
+    game.shoe = Shoe.from_cards(cards, game.options.deck_count)
+    game.dice_queue = dice
+    try:
+        game.start_round(bet, stakes, extra_bet=extra_bet)
+    except (IllegalAction, ShoeExhausted) as error:
+        raise ReplayError(str(error), index) from None
+    for number, action in enumerate(actions, start=1):
+        if not isinstance(action, str):
+            raise ReplayError(f"an action must be a string, not {action!r}", index, number)
+        if game.round.over:
+            raise ReplayError(f"the round is already over: {action!r}", index, number)
+        try:
+            game.apply(action)
+        except (IllegalAction, ShoeExhausted) as error:
+            raise ReplayError(str(error), index, number) from None
+    if not game.round.over:
+        waiting = _AWAITING.get(game.round.phase, "the player's turn is not finished")
+        raise ReplayError(f"the round is not over: {waiting}", index, len(actions) + 1)
+    return game.round.record()
+
+
+def _parse_round(
+    entry: Any, index: int
+) -> tuple[int, dict[str, int], bool, list[str], list[int], list[Any]]:
+    if not isinstance(entry, Mapping):
+        raise ReplayError("a round must be a JSON object", index)
+    if "seats" in entry:
+        raise ReplayError("several seats are not supported yet", index)
+    unknown = sorted(set(entry) - {"shoe", "dice", "bet", "side_bets", "actions"})
+    if unknown:
+        raise ReplayError(f"unknown key(s): {', '.join(unknown)}", index)
+    try:
+        bet = parse_amount(entry.get("bet"))
+    except ValueError as error:
+        raise ReplayError(f"bet: {error}", index) from None
+    cards = entry.get("shoe")
+    if not isinstance(cards, list):
+        raise ReplayError("shoe must be a list of card codes", index)
+    try:
+        cards = [parse_card(card) for card in cards]
+    except InvalidCard as error:
+        raise ReplayError(f"shoe: {error}", index) from None
+    dice = entry.get("dice", [])
+    if not isinstance(dice, list) or not all(
+        isinstance(face, int) and not isinstance(face, bool) and 1 <= face <= 6 for face in dice
+    ):
+        raise ReplayError("dice must be a list of faces 1-6", index)
+    actions = entry.get("actions", [])
+    if not isinstance(actions, list):
+        raise ReplayError("actions must be a list", index)
+    side_bets = entry.get("side_bets")
+    stakes, extra_bet = _parse_side_bets({} if side_bets is None else side_bets, index)
+    return bet, stakes, extra_bet, cards, list(dice), actions
+
+
+def _parse_side_bets(side_bets: Any, index: int) -> tuple[dict[str, int], bool]:
+    if not isinstance(side_bets, Mapping):
+        raise ReplayError("side_bets must be an object", index)
+    stakes: dict[str, int] = {}
+    extra_bet = False
+    for name, value in side_bets.items():
+        if name == sb.EXTRA_BET_BLACKJACK:
+            if not isinstance(value, bool):
+                raise ReplayError("side bet extra_bet_blackjack must be true or false", index)
+            extra_bet = value
+        elif name in sb.STAKED_SIDE_BETS:
+            try:
+                stakes[name] = parse_amount(value)
+            except ValueError as error:
+                raise ReplayError(f"side bet {name}: {error}", index) from None
+        else:
+            raise ReplayError(f"unknown side bet: {name}", index)
+    return stakes, extra_bet
+
+
+def export_rounds(rounds: Iterable[Round | Mapping[str, Any]]) -> dict[str, Any]:
+    """Consecutive played rounds (objects or their ``to_json()``) as one replay file.
+
+    The options, bank and credits come from the first round; later rounds must have
+    been played with the same options (options change only between rounds, §10).
+    """
+    loaded = [r if isinstance(r, Round) else Round.from_json(r) for r in rounds]
+    if not loaded:
+        raise ValueError("no round to export")
+    replay = round_replay(loaded[0])
+    for round_ in loaded[1:]:
+        if round_.options != loaded[0].options:
+            raise ValueError(f"round {round_.number} was played with other options")
+        replay["rounds"].extend(round_replay(round_)["rounds"])
+    return replay
+
+
+def export_round(round_: Round | Mapping[str, Any]) -> dict[str, Any]:
+    """One played round (object or its ``to_json()``) as a replay file (``export_round``)."""
+    return export_rounds([round_])

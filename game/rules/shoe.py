@@ -1,0 +1,140 @@
+"""The shoe (RULES.md §2): 1–8 decks, injected randomness, reshuffle and refill, Jackpot Aces."""
+
+from __future__ import annotations
+
+import secrets
+import sys
+from collections import Counter
+from collections.abc import Iterable, MutableSequence
+from typing import Any, Final, Protocol
+
+from game.rules.cards import JACKPOT_MARK, codes, standard_deck
+
+JACKPOT_ACE: Final = "AS" + JACKPOT_MARK
+RESHUFFLE_FRACTION: Final = (1, 4)  # R-2.2: rebuild before a round when fewer than 25% remain.
+_NUMERATOR: Final = RESHUFFLE_FRACTION[0]
+_DENOMINATOR: Final = RESHUFFLE_FRACTION[1]
+# Interned, like the deck's codes (cards.standard_deck), so list.index and list.count
+# match the aces of spades by identity (a compiled string literal is not interned).
+_ACE_OF_SPADES: Final = sys.intern("AS")
+_ONE_DECK: Final = standard_deck()
+_ACE_OF_SPADES_POSITION: Final = _ONE_DECK.index(_ACE_OF_SPADES)
+
+
+class Rng(Protocol):
+    """The randomness the engine needs; ``secrets.SystemRandom`` or a seeded generator."""
+
+    def shuffle(self, x: MutableSequence[Any]) -> None: ...
+    def random(self) -> float: ...
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int: ...
+    def randint(self, a: int, b: int) -> int: ...
+
+
+def default_rng() -> Rng:
+    """Production randomness: a cryptographically strong generator (R-2.1)."""
+    return secrets.SystemRandom()
+
+
+class ShoeExhausted(Exception):
+    """No card left and the shoe may not be refilled (a replay's explicit card list)."""
+
+
+class Shoe:
+    """Undealt cards in deal order; ``position`` points at the next card.
+
+    ``fixed`` shoes (replays) never reshuffle: running out is an error. Random
+    shoes are rebuilt per R-2.2 and refilled mid-round from the cards not on
+    the table.
+    """
+
+    __slots__ = ("cards", "position", "size", "deck_count", "fixed")
+
+    def __init__(
+        self, cards: list[str], deck_count: int, *, size: int | None = None, fixed: bool = False
+    ) -> None:
+        self.cards = cards
+        self.position = 0
+        self.deck_count = deck_count
+        self.size = len(cards) if size is None else size
+        self.fixed = fixed
+
+    @classmethod
+    def build(cls, deck_count: int, rng: Rng) -> Shoe:
+        """A fresh shoe of ``deck_count`` decks, Jackpot Aces marked, shuffled."""
+        cards = standard_deck() * deck_count
+        # mark_jackpot_aces(cards, rng) in place: the same draws in the same order, at the
+        # positions where unshuffled decks hold their aces of spades (found, not scanned).
+        for position in range(_ACE_OF_SPADES_POSITION, len(cards), len(_ONE_DECK)):
+            if rng.randrange(6) == 0:
+                cards[position] = JACKPOT_ACE
+        rng.shuffle(cards)
+        return cls(cards, deck_count)
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[str], deck_count: int = 1) -> Shoe:
+        """An explicit card list in deal order (replay): no reshuffle, no refill."""
+        return cls(codes(cards), deck_count, fixed=True)
+
+    def remaining(self) -> int:
+        return len(self.cards) - self.position
+
+    def needs_reshuffle(self) -> bool:
+        """R-2.2: fewer than 25% of the shoe's cards remain."""
+        return not self.fixed and (len(self.cards) - self.position) * _DENOMINATOR < (
+            self.size * _NUMERATOR
+        )
+
+    def draw(self) -> str:
+        """Next card; raises ShoeExhausted when empty (the round refills, see ``refill``)."""
+        position = self.position
+        if position >= len(self.cards):
+            raise ShoeExhausted("the shoe ran out of cards")
+        self.position = position + 1
+        return self.cards[position]
+
+    def refill(self, on_table: Iterable[str], rng: Rng) -> None:
+        """R-2.2 mid-round: reshuffle every card not on the table into a fresh shoe."""
+        if self.fixed:
+            raise ShoeExhausted("the shoe ran out of cards")
+        table = Counter(card[:2] for card in on_table)
+        cards: list[str] = []
+        for card in standard_deck() * self.deck_count:
+            if table[card]:
+                table[card] -= 1
+            else:
+                cards.append(card)
+        if not cards:
+            raise ShoeExhausted("every card is on the table")
+        cards = mark_jackpot_aces(cards, rng)
+        rng.shuffle(cards)
+        self.cards = cards
+        self.position = 0
+        self.size = len(cards)
+
+    def to_json(self) -> dict[str, Any]:
+        # Only the undealt cards matter; the order stays on the server (R-2.3).
+        return {
+            "cards": self.cards[self.position :],
+            "size": self.size,
+            "deck_count": self.deck_count,
+            "fixed": self.fixed,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Shoe:
+        return cls(list(data["cards"]), data["deck_count"], size=data["size"], fixed=data["fixed"])
+
+
+def mark_jackpot_aces(cards: list[str], rng: Rng) -> list[str]:
+    """R-SB-11: each ace of spades becomes the Jackpot Ace with probability 1/6.
+
+    The aces are visited in order, one draw each; they are found with ``list.index``
+    (a scan in C) rather than by comparing every card in a loop.
+    """
+    marked = list(cards)
+    position = -1
+    for _ in range(marked.count(_ACE_OF_SPADES)):
+        position = marked.index(_ACE_OF_SPADES, position + 1)
+        if rng.randrange(6) == 0:
+            marked[position] = JACKPOT_ACE
+    return marked

@@ -1,0 +1,201 @@
+"""Hypothesis properties over random option sets, bets and action sequences."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.rules import sidebets as sb
+from game.rules.engine import Game
+from game.rules.hands import dealer_must_hit
+from game.rules.options import Options
+from game.rules.records import ALL_ACTIONS, ALLOWED, IllegalAction, TriviaOutcome
+from game.rules.shoe import Shoe
+
+OPTION_VALUES = {
+    "trivia_mode": st.booleans(),
+    "side_bets": st.booleans(),
+    "blackjack_payout": st.sampled_from(["3:2", "2:1", "6:5"]),
+    "dealer_stands_on": st.sampled_from(["S17", "H17", "S16", "H16"]),
+    "deck_count": st.integers(1, 8),
+    "charlie": st.sampled_from([5, 7, "off"]),
+    "split_any_ten": st.booleans(),
+    "double_after_split": st.booleans(),
+    "split_aces": st.booleans(),
+    "double_after_split_aces": st.booleans(),
+    "one_card_after_split_aces": st.booleans(),
+    "resplit": st.booleans(),
+    "resplit_aces": st.booleans(),
+    "surrender": st.sampled_from(["late", "early", "early_non_ace", "off"]),
+    "insurance": st.booleans(),
+    "even_money": st.booleans(),
+    "dealer_peek": st.booleans(),
+    "double_on": st.sampled_from(["any", "9-11", "10-11"]),
+}
+options_strategy = st.fixed_dictionaries({}, optional=OPTION_VALUES)
+
+
+def _do(game: Game, action: str, rng: random.Random) -> list[dict]:
+    if action in ("hit", "double"):
+        trivia = None
+        if game.options.trivia_mode:
+            trivia = TriviaOutcome(rng.choice(["easy", "medium", "hard"]), rng.random() < 0.7)
+        return getattr(game, action)(trivia)
+    if action == "extra_bet":
+        low, high = game.extra_bet_limits()
+        return game.place_extra_bet(rng.randint(low, high))
+    return game.apply(action)
+
+
+def _side_bets(rng: random.Random, options: Options) -> tuple[dict[str, int], bool]:
+    if not options.side_bets:
+        return {}, False
+    stakes = {name: rng.choice([0, 100, 250]) for name in sb.STAKED_SIDE_BETS}
+    return stakes, rng.random() < 0.5
+
+
+def _check_round_ledger(game: Game) -> None:
+    round_ = game.round
+    hands_staked = sum(hand.bet for hand in round_.hands)
+    parlayed = sum(r["parlayed"] for r in round_.side_bets)
+    insurance = round_.insurance["stake"] if round_.insurance else 0
+    side_staked = sum(r["stake"] + r["fee"] for r in round_.side_bets)
+    assert round_.staked == hands_staked - parlayed + insurance + side_staked
+    paid = sum(hand.winnings for hand in round_.hands)
+    paid += round_.insurance["winnings"] if round_.insurance else 0
+    paid += sum(r["winnings"] for r in round_.side_bets)
+    assert round_.paid == paid
+    assert game.bank == round_.bank_before - round_.staked + round_.paid
+    assert round_.money_in_play() == 0
+
+
+def _check_dealer(game: Game) -> None:
+    round_ = game.round
+    dealer = round_.dealer
+    limit = game.options.charlie_limit
+    if len(dealer) > 2:
+        # The dealer drew: every card but the last was drawn by rule, and it stopped by rule.
+        assert all(
+            dealer_must_hit(dealer[:n], game.options.dealer_stands_on, limit)
+            for n in range(2, len(dealer))
+        )
+        assert not dealer_must_hit(dealer, game.options.dealer_stands_on, limit)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(options=options_strategy, seed=st.integers(0, 2**32 - 1))
+def test_random_games_keep_every_invariant(options: dict, seed: int) -> None:
+    rng = random.Random(seed)
+    parsed = Options.from_dict(options)
+    game = Game(parsed, rng=random.Random(seed + 1))
+    limit = parsed.charlie_limit
+    for _ in range(6):
+        if game.game_over:
+            break
+        bet = rng.choice([100, 500, 1000, 5000])
+        stakes, extra = _side_bets(rng, parsed)
+        try:
+            game.start_round(bet, stakes, extra_bet=extra)
+        except IllegalAction:
+            game.start_round(parsed.min_bet)
+        steps = 0
+        while game.round_in_progress:
+            steps += 1
+            assert steps < 200
+            legal = game.legal_actions()
+            assert set(legal) == set(ALL_ACTIONS)
+            allowed = [name for name, why in legal.items() if why == ALLOWED]
+            assert allowed, game.round.phase
+            refused = [name for name, why in legal.items() if why != ALLOWED]
+            if refused and rng.random() < 0.2:
+                # A refused action raises and changes nothing.
+                before = game.to_json()
+                name = rng.choice(refused)
+                try:
+                    _do(game, name, rng)
+                except IllegalAction:
+                    pass
+                else:  # pragma: no cover - would be a bug
+                    raise AssertionError(f"{name} was refused but went ahead")
+                assert game.to_json() == before
+            _do(game, rng.choice(allowed), rng)  # an offered action never fails
+            round_ = game.round
+            assert game.bank >= 0
+            assert game.bank == round_.bank_before - round_.staked + round_.paid
+            for hand in round_.hands:
+                if limit is not None:
+                    assert len(hand.cards) <= limit
+            assert len(round_.hands) <= 4
+            # The stored state round-trips exactly through JSON at every step.
+            data = json.loads(json.dumps(game.to_json()))
+            assert Game.from_json(data).to_json() == game.to_json()
+        _check_round_ledger(game)
+        _check_dealer(game)
+        if limit is not None:
+            assert len(game.round.dealer) <= limit
+
+
+@settings(max_examples=100, deadline=None)
+@given(options=options_strategy, seed=st.integers(0, 2**32 - 1))
+def test_nothing_visible_depends_on_the_hole_card(options: dict, seed: int) -> None:
+    """Two games identical but for the hole card look the same until it is revealed."""
+    rng = random.Random(seed)
+    parsed = Options.from_dict({**options, "dealer_peek": False})
+    deck = Shoe.build(8, random.Random(seed)).cards
+    first, second, upcard, rest = deck[0], deck[1], deck[2], deck[3:]
+    # Two games identical but for the hole card; neither hole card can make a natural.
+    games = [
+        Game(parsed, rng=random.Random(seed), shoe=Shoe([first, hole, second, upcard, *rest], 8))
+        for hole in ("4H", "9C")
+    ]
+    stakes, extra = _side_bets(rng, parsed)
+    views = []
+    for game in games:
+        events = game.start_round(1000, stakes, extra_bet=extra)
+        views.append((events, game.public_view()))
+    assert games[0].round.dealer[0] != games[1].round.dealer[0]
+    while all(g.round_in_progress and not g.round.hole_revealed for g in games):
+        assert _scrub(views[0]) == _scrub(views[1])
+        allowed = games[0].allowed_actions()
+        assert allowed == games[1].allowed_actions()
+        action = rng.choice(allowed)
+        state = rng.getstate()
+        views = []
+        for game in games:
+            rng.setstate(state)
+            events = _do(game, action, rng)
+            if game.round.hole_revealed:
+                break
+            views.append((events, game.public_view()))
+        if len(views) < 2:
+            break
+
+
+def _scrub(view: tuple[list[dict], dict]) -> str:
+    events, public = view
+    public = dict(public)
+    public.pop("cards_in_shoe")
+    return json.dumps([events, public], sort_keys=True)
+
+
+def test_public_dealer_hides_hole_card_until_reveal() -> None:
+    game = Game(Options.from_dict({"trivia_mode": False}), rng=random.Random(3))
+    for _ in range(200):
+        if game.game_over:
+            break
+        events = game.start_round(100)
+        while True:
+            dealer = game.public_view()["round"]["dealer"]
+            if not game.round.hole_revealed:
+                assert dealer["cards"][0] is None and "total" not in dealer
+                hole_events = [e for e in events if e.get("to") == "dealer" and "card" not in e]
+                assert all(e["face_down"] for e in hole_events)
+                assert "hole_card_revealed" not in [e["type"] for e in events]
+            else:
+                assert dealer["cards"] == game.round.dealer
+            if not game.round_in_progress:
+                break
+            events = game.apply(game.allowed_actions()[0])
