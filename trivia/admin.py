@@ -1,0 +1,383 @@
+"""Staff curation of the trivia bank: questions, categories, reports, import and export."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    FloatField,
+    OuterRef,
+    Q,
+    QuerySet,
+    When,
+)
+from django.db.models.functions import Cast
+from django.db.models.lookups import GreaterThan, LessThan
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
+
+from trivia import staging
+from trivia.exporting import export_csv, export_opentdb_json
+from trivia.importing import (
+    FORMATS,
+    MAX_FILE_BYTES,
+    ImportFileError,
+    import_questions,
+    parse_file,
+    plan_import,
+)
+from trivia.models import Category, Question, QuestionReport
+
+# "Rate contradicts difficulty": only judged once enough players answered, because a
+# handful of answers says nothing. An easy question most players miss, or a hard one
+# nearly everyone gets, is probably mislabelled (or its marked answer is wrong).
+RATE_MIN_ANSWERS = 20
+EASY_MIN_RATE_PERCENT = 40  # easy but fewer than 40 % answer correctly
+HARD_MAX_RATE_PERCENT = 90  # hard but more than 90 % answer correctly
+
+PREVIEW_ROWS = 200
+
+
+class QuestionAdminForm(forms.ModelForm):
+    """Edits the wrong answers as three text boxes instead of raw JSON."""
+
+    wrong_answer_1 = forms.CharField(required=False)
+    wrong_answer_2 = forms.CharField(required=False, help_text="Multiple choice only.")
+    wrong_answer_3 = forms.CharField(required=False, help_text="Multiple choice only.")
+
+    class Meta:
+        model = Question
+        fields = ["category", "text", "type", "difficulty", "correct_answer", "active", "source"]
+        widgets = {
+            "text": forms.Textarea(attrs={"rows": 3}),
+            "correct_answer": forms.TextInput(attrs={"size": 60}),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for n, answer in enumerate(self.instance.incorrect_answers or [], start=1):
+            if n <= 3:
+                self.fields[f"wrong_answer_{n}"].initial = answer
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        wrong = [data.get(f"wrong_answer_{n}", "").strip() for n in (1, 2, 3)]
+        wrong = [w for w in wrong if w]
+        correct = (data.get("correct_answer") or "").strip()
+        if data.get("type") == Question.Type.BOOLEAN and not wrong and correct in ("True", "False"):
+            wrong = ["False" if correct == "True" else "True"]
+        # Set before ModelForm._post_clean runs Question.clean() on the instance.
+        self.instance.incorrect_answers = wrong
+        return data
+
+    def _update_errors(self, errors: ValidationError) -> None:
+        # Question.clean() reports on the model field "incorrect_answers", which this form
+        # shows as wrong_answer_1..3; attach those messages to the first box.
+        if hasattr(errors, "error_dict") and "incorrect_answers" in errors.error_dict:
+            errors.error_dict.setdefault("wrong_answer_1", []).extend(
+                errors.error_dict.pop("incorrect_answers")
+            )
+        super()._update_errors(errors)
+
+
+class ReportedFilter(admin.SimpleListFilter):
+    title = "reported"
+    parameter_name = "reported"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [("open", "Has unresolved reports"), ("none", "No unresolved reports")]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet | None:
+        open_reports = Exists(
+            QuestionReport.objects.filter(question=OuterRef("pk"), resolved=False)
+        )
+        if self.value() == "open":
+            return queryset.filter(open_reports)
+        if self.value() == "none":
+            return queryset.exclude(open_reports)
+        return None
+
+
+def contradicting_rate_q(kind: str | None = None) -> Q:
+    """Questions whose observed correct rate contradicts their difficulty.
+
+    Integer arithmetic (correct * 100 < threshold * asked) so it runs the same on
+    SQLite and PostgreSQL with no division by zero.
+    """
+    enough = Q(times_asked__gte=RATE_MIN_ANSWERS)
+    correct_pct = F("times_correct") * 100
+    too_hard = Q(difficulty=Question.Difficulty.EASY) & Q(
+        LessThan(correct_pct, F("times_asked") * EASY_MIN_RATE_PERCENT)
+    )
+    too_easy = Q(difficulty=Question.Difficulty.HARD) & Q(
+        GreaterThan(correct_pct, F("times_asked") * HARD_MAX_RATE_PERCENT)
+    )
+    if kind == "too_hard":
+        return enough & too_hard
+    if kind == "too_easy":
+        return enough & too_easy
+    return enough & (too_hard | too_easy)
+
+
+class RateContradictsFilter(admin.SimpleListFilter):
+    title = "rate contradicts difficulty"
+    parameter_name = "rate"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return [
+            ("any", f"Any (≥{RATE_MIN_ANSWERS} answers)"),
+            ("too_hard", f"Easy, under {EASY_MIN_RATE_PERCENT}% correct"),
+            ("too_easy", f"Hard, over {HARD_MAX_RATE_PERCENT}% correct"),
+        ]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet | None:
+        value = self.value()
+        if value not in {"any", "too_hard", "too_easy"}:
+            return None
+        return queryset.filter(contradicting_rate_q(None if value == "any" else value))
+
+
+class ImportUploadForm(forms.Form):
+    file = forms.FileField(
+        help_text="OpenTDB JSON (envelope or list; HTML, base64 or url3986 encoded) or CSV."
+    )
+    format = forms.ChoiceField(choices=[(f, f) for f in FORMATS], initial="auto")
+    category_default = forms.CharField(
+        required=False,
+        max_length=120,
+        help_text="Used for rows without a category.",
+    )
+
+    def clean_file(self) -> Any:
+        upload = self.cleaned_data["file"]
+        if upload.size > MAX_FILE_BYTES:
+            raise ValidationError(f"The file is larger than {MAX_FILE_BYTES // 2**20} MB.")
+        return upload
+
+
+@admin.register(Question)
+class QuestionAdmin(admin.ModelAdmin):
+    form = QuestionAdminForm
+    change_list_template = "admin/trivia/question/change_list.html"
+    list_display = [
+        "short_text",
+        "category",
+        "type",
+        "difficulty",
+        "active",
+        "times_asked",
+        "times_correct",
+        "correct_rate_display",
+    ]
+    list_filter = [
+        "difficulty",
+        "type",
+        "category",
+        "active",
+        ReportedFilter,
+        RateContradictsFilter,
+    ]
+    list_select_related = ["category"]
+    search_fields = ["text", "correct_answer", "category__name"]
+    readonly_fields = ["fingerprint", "times_asked", "times_correct", "created", "updated"]
+    actions = ["activate", "deactivate", "export_json", "export_csv"]
+    list_per_page = 50
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        rate = Case(
+            When(
+                times_asked__gt=0,
+                then=Cast("times_correct", FloatField()) / Cast("times_asked", FloatField()),
+            ),
+            default=None,
+            output_field=FloatField(),
+        )
+        return super().get_queryset(request).annotate(correct_rate_value=rate)
+
+    @admin.display(description="question", ordering="text")
+    def short_text(self, obj: Question) -> str:
+        return str(obj)
+
+    @admin.display(description="correct rate", ordering="correct_rate_value")
+    def correct_rate_display(self, obj: Question) -> str:
+        rate = obj.correct_rate
+        return "—" if rate is None else f"{rate:.0%}"
+
+    @admin.action(description="Activate selected questions", permissions=["change"])
+    def activate(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = queryset.update(active=True)
+        self.message_user(request, f"Activated {count} questions.", messages.SUCCESS)
+
+    @admin.action(description="Deactivate selected questions", permissions=["change"])
+    def deactivate(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = queryset.update(active=False)
+        self.message_user(request, f"Deactivated {count} questions.", messages.SUCCESS)
+
+    @admin.action(description="Export selected questions as OpenTDB JSON")
+    def export_json(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+        body = export_opentdb_json(queryset.select_related("category").order_by("id"))
+        return _download(body, "application/json", "trivia-questions.json")
+
+    @admin.action(description="Export selected questions as CSV")
+    def export_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+        body = export_csv(queryset.select_related("category").order_by("id"))
+        return _download(body, "text/csv", "trivia-questions.csv")
+
+    # ----------------------------------------------------------------- import views
+
+    def get_urls(self) -> list[URLPattern]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("import/", wrap(self.import_view), name="trivia_question_import"),
+            path(
+                "import/confirm/",
+                wrap(self.import_confirm_view),
+                name="trivia_question_import_confirm",
+            ),
+            *super().get_urls(),
+        ]
+
+    def _check_import_permission(self, request: HttpRequest) -> None:
+        # admin_view already requires an active staff user; importing also needs "add".
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+
+    def _context(self, request: HttpRequest, **extra: Any) -> dict[str, Any]:
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": "Import questions",
+            **extra,
+        }
+
+    def import_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload then preview: parses and checks duplicates, writes nothing."""
+        self._check_import_permission(request)
+        form = ImportUploadForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data["file"].read()
+            fmt = form.cleaned_data["format"]
+            category_default = form.cleaned_data["category_default"]
+            try:
+                plan = plan_import(parse_file(data, fmt=fmt, category_default=category_default))
+            except ImportFileError as exc:
+                form.add_error("file", f"Cannot import this file: {exc}.")
+            else:
+                name = form.cleaned_data["file"].name[:80]
+                token = staging.stage(
+                    request.session,
+                    data,
+                    {"name": name, "format": fmt, "category_default": category_default},
+                )
+                context = self._context(
+                    request,
+                    plan=plan,
+                    token=token,
+                    file_name=name,
+                    to_add=plan.to_add[:PREVIEW_ROWS],
+                    duplicates=plan.duplicates[:PREVIEW_ROWS],
+                    more_to_add=max(0, len(plan.to_add) - PREVIEW_ROWS),
+                    more_duplicates=max(0, len(plan.duplicates) - PREVIEW_ROWS),
+                )
+                return render(request, "admin/trivia/question/import_preview.html", context)
+        return render(
+            request, "admin/trivia/question/import_form.html", self._context(request, form=form)
+        )
+
+    def import_confirm_view(self, request: HttpRequest) -> HttpResponse:
+        """Write the staged file in one transaction; re-checks duplicates at this moment."""
+        self._check_import_permission(request)
+        changelist = reverse("admin:trivia_question_changelist")
+        if request.method != "POST":
+            return HttpResponseRedirect(reverse("admin:trivia_question_import"))
+        token = request.POST.get("token", "")
+        staged = staging.load(request.session, token)
+        if staged is None:
+            self.message_user(
+                request,
+                "That import preview has expired or belongs to another session; upload again.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(reverse("admin:trivia_question_import"))
+        data, meta = staged
+        if "cancel" in request.POST:
+            staging.discard(request.session, token)
+            self.message_user(request, "Import cancelled; nothing was written.", messages.INFO)
+            return HttpResponseRedirect(changelist)
+        try:
+            result = import_questions(
+                data,
+                fmt=meta["format"],
+                category_default=meta.get("category_default") or None,
+                source=f"admin:{meta['name']}",
+            )
+        except ImportFileError as exc:
+            self.message_user(request, f"Cannot import this file: {exc}.", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:trivia_question_import"))
+        finally:
+            staging.discard(request.session, token)
+        plan = result.plan
+        self.message_user(
+            request,
+            f"Imported {result.added} questions from {meta['name']}; "
+            f"{len(plan.duplicates)} duplicates and {len(plan.invalid)} invalid rows skipped.",
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(changelist)
+
+
+def _download(body: str, content_type: str, filename: str) -> HttpResponse:
+    response = HttpResponse(body, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    list_display = ["name", "question_count", "active_count"]
+    search_fields = ["name"]
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet:
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                question_count=Count("questions"),
+                active_count=Count("questions", filter=Q(questions__active=True)),
+            )
+        )
+
+    @admin.display(description="questions", ordering="question_count")
+    def question_count(self, obj: Category) -> int:
+        return obj.question_count  # type: ignore[attr-defined]
+
+    @admin.display(description="active", ordering="active_count")
+    def active_count(self, obj: Category) -> int:
+        return obj.active_count  # type: ignore[attr-defined]
+
+
+@admin.register(QuestionReport)
+class QuestionReportAdmin(admin.ModelAdmin):
+    list_display = ["question", "reason", "reporter", "created", "resolved", "resolved_by"]
+    list_filter = ["resolved", "reason"]
+    list_select_related = ["question", "reporter", "resolved_by"]
+    search_fields = ["question__text", "note"]
+    raw_id_fields = ["question", "reporter"]
+    readonly_fields = ["created", "resolved_by", "resolved_at"]
+    actions = ["mark_resolved"]
+
+    @admin.action(description="Mark selected reports resolved", permissions=["change"])
+    def mark_resolved(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = queryset.filter(resolved=False).update(
+            resolved=True, resolved_by=request.user, resolved_at=timezone.now()
+        )
+        self.message_user(request, f"Marked {count} reports resolved.", messages.SUCCESS)

@@ -1,0 +1,49 @@
+"""Export questions in the shapes the importer reads back (see trivia.importing)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from trivia.importing import CSV_HEADER
+from trivia.models import Question
+
+
+def _record(question: Question) -> dict[str, Any]:
+    # OpenTDB key names and order, so other OpenTDB tools can read our files too.
+    return {
+        "type": question.type,
+        "difficulty": question.difficulty,
+        "category": question.category.name,
+        "question": question.text,
+        "correct_answer": question.correct_answer,
+        "incorrect_answers": list(question.incorrect_answers),
+    }
+
+
+def export_opentdb_json(questions: Iterable[Question]) -> str:
+    """OpenTDB envelope with unencoded text.
+
+    ``"encoding": "none"`` tells our importer not to HTML-unescape, so a question that
+    really contains "&amp;" survives the round trip unchanged.
+    """
+    payload = {
+        "response_code": 0,
+        "encoding": "none",
+        "results": [_record(q) for q in questions],
+    }
+    return json.dumps(payload, ensure_ascii=False, indent=1)
+
+
+def export_csv(questions: Iterable[Question]) -> str:
+    """CSV with the documented header; True/False rows leave wrong answers 2 and 3 empty."""
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(CSV_HEADER)
+    for q in questions:
+        wrong = [*q.incorrect_answers, "", "", ""][:3]
+        writer.writerow([q.category.name, q.type, q.difficulty, q.text, q.correct_answer, *wrong])
+    return buffer.getvalue()

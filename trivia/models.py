@@ -1,0 +1,202 @@
+"""The trivia question bank: categories, questions and players' reports of bad questions."""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+
+BOOLEAN_ANSWERS = ("True", "False")
+MULTIPLE_WRONG_ANSWERS = 3
+
+
+def clean_text(value: str) -> str:
+    """Trim and collapse whitespace runs; imported dumps carry stray and doubled spaces."""
+    return " ".join(value.split())
+
+
+def _normalise_for_fingerprint(value: str) -> str:
+    # NFKC + casefold so "Pokémon"/"Pokémon" (composed vs decomposed) and case variants match.
+    return clean_text(unicodedata.normalize("NFKC", value)).casefold()
+
+
+def question_fingerprint(text: str, correct_answer: str) -> str:
+    """Identity of a question for duplicate detection: normalised text + right answer.
+
+    Distractors and category are deliberately left out: the shared dumps repeat a
+    question under two categories or with different distractors, and both are the
+    same question to a player.
+    """
+    key = f"{_normalise_for_fingerprint(text)}\x1f{_normalise_for_fingerprint(correct_answer)}"
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+class Category(models.Model):
+    name = models.CharField(max_length=120, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name_plural = "categories"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Question(models.Model):
+    class Type(models.TextChoices):
+        MULTIPLE = "multiple", "Multiple choice"
+        BOOLEAN = "boolean", "True / False"
+
+    class Difficulty(models.TextChoices):
+        EASY = "easy", "Easy"
+        MEDIUM = "medium", "Medium"
+        HARD = "hard", "Hard"
+
+    category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="questions")
+    text = models.TextField()
+    type = models.CharField(max_length=8, choices=Type.choices, default=Type.MULTIPLE)
+    difficulty = models.CharField(max_length=6, choices=Difficulty.choices)
+    correct_answer = models.TextField()
+    # Three strings for multiple choice, exactly one ("True"/"False") for boolean.
+    incorrect_answers = models.JSONField(default=list)
+    active = models.BooleanField(default=True)
+    source = models.CharField(max_length=120, blank=True, default="")
+    fingerprint = models.CharField(max_length=64, unique=True, editable=False)
+    times_asked = models.PositiveIntegerField(default=0, editable=False)
+    times_correct = models.PositiveIntegerField(default=0, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [
+            # Selection counts active questions of one difficulty and takes the N-th by id.
+            # A partial index (active only) keyed by (difficulty, id) serves both from the
+            # index alone; a plain (active, difficulty) index is skipped by SQLite because
+            # Django writes the filter as WHERE "active" rather than "active" = 1.
+            models.Index(
+                fields=["difficulty", "id"],
+                condition=models.Q(active=True),
+                name="trivia_q_active_pick_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text if len(self.text) <= 80 else self.text[:77] + "..."
+
+    def save(self, *args, **kwargs) -> None:
+        # Keep the fingerprint in step with edits made outside forms (shell, services).
+        self.fingerprint = self.compute_fingerprint()
+        super().save(*args, **kwargs)
+
+    @property
+    def correct_rate(self) -> float | None:
+        """Observed share of correct answers, or None before anyone answered."""
+        if not self.times_asked:
+            return None
+        return self.times_correct / self.times_asked
+
+    def compute_fingerprint(self) -> str:
+        return question_fingerprint(self.text, self.correct_answer)
+
+    def clean(self) -> None:
+        self.text = clean_text(self.text or "")
+        self.correct_answer = clean_text(self.correct_answer or "")
+        if isinstance(self.incorrect_answers, list):
+            self.incorrect_answers = [
+                clean_text(a) if isinstance(a, str) else a for a in self.incorrect_answers
+            ]
+        problems = question_problems(
+            text=self.text,
+            type=self.type,
+            correct_answer=self.correct_answer,
+            incorrect_answers=self.incorrect_answers,
+        )
+        if problems:
+            raise ValidationError(problems)
+        self.fingerprint = self.compute_fingerprint()
+        clash = Question.objects.filter(fingerprint=self.fingerprint).exclude(pk=self.pk)
+        if clash.exists():
+            raise ValidationError(
+                {"text": "The bank already has this question with the same right answer."}
+            )
+
+
+def question_problems(
+    *, text: str, type: str, correct_answer: str, incorrect_answers: object
+) -> dict[str, str]:
+    """Why a question is incomplete, keyed by field; empty when it is playable.
+
+    Shared by Question.clean() and the importer so the admin form and a file import
+    accept exactly the same questions.
+    """
+    problems: dict[str, str] = {}
+    if not text:
+        problems["text"] = "The question text is empty."
+    if not correct_answer:
+        problems["correct_answer"] = "The right answer is empty."
+    if not isinstance(incorrect_answers, list) or not all(
+        isinstance(a, str) for a in incorrect_answers
+    ):
+        problems["incorrect_answers"] = "The wrong answers must be a list of strings."
+        return problems
+    if type == Question.Type.MULTIPLE:
+        # Compare case-insensitively: "Paris" and "paris" are the same choice to a player.
+        wrong = {a.casefold() for a in incorrect_answers if a}
+        if len(incorrect_answers) != MULTIPLE_WRONG_ANSWERS or len(wrong) != MULTIPLE_WRONG_ANSWERS:
+            problems["incorrect_answers"] = (
+                "A multiple-choice question needs exactly three distinct, non-empty wrong answers."
+            )
+        elif correct_answer.casefold() in wrong:
+            problems["incorrect_answers"] = "The right answer is also listed as a wrong answer."
+    elif type == Question.Type.BOOLEAN:
+        if correct_answer not in BOOLEAN_ANSWERS:
+            problems["correct_answer"] = (
+                'A True/False question\'s answer must be "True" or "False".'
+            )
+        elif incorrect_answers != [a for a in BOOLEAN_ANSWERS if a != correct_answer]:
+            problems["incorrect_answers"] = (
+                "A True/False question's only wrong answer is the opposite of the right one."
+            )
+    else:
+        problems["type"] = f"Unknown question type {type!r}."
+    return problems
+
+
+class QuestionReport(models.Model):
+    class Reason(models.TextChoices):
+        WRONG_ANSWER = "wrong_answer", "The marked answer is wrong"
+        AMBIGUOUS = "ambiguous", "Ambiguous or more than one right answer"
+        OFFENSIVE = "offensive", "Offensive"
+        OTHER = "other", "Other"
+
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="trivia_reports",
+    )
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    note = models.TextField(blank=True, default="")
+    created = models.DateTimeField(auto_now_add=True)
+    resolved = models.BooleanField(default=False)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+        indexes = [models.Index(fields=["question", "resolved"], name="trivia_report_open_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.get_reason_display()}: {self.question}"
