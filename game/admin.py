@@ -1,0 +1,82 @@
+"""Games are visible read-only to staff for support (UI.md); the engine state is never shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+
+from game.models import Game, Hand, Round, SideBet, TriviaAttempt
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+class RoundInline(admin.TabularInline):
+    model = Round
+    fields = ("number", "phase", "bet_cents", "winnings_cents", "credits_change", "started")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ("id", "owner", "status", "bank_cents", "credits", "rounds_played", "created")
+    list_filter = ("status",)
+    search_fields = ("owner__username",)
+    # The state (shoe order, hole card) is left out even for staff: support never needs it.
+    exclude = ("state",)
+    inlines = [RoundInline]
+
+
+class HandInline(admin.TabularInline):
+    model = Hand
+    extra = 0
+    can_delete = False
+    readonly_fields = ("index", "cards", "bet_cents", "doubled", "result", "how", "winnings_cents")
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+class SideBetInline(admin.TabularInline):
+    model = SideBet
+    extra = 0
+    can_delete = False
+    readonly_fields = (
+        "name", "stake_cents", "result", "condition", "ratio", "winnings_cents", "fee_cents",
+        "parlayed_cents", "cards",
+    )  # fmt: skip
+
+    def has_add_permission(self, request: Any, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ("id", "game", "number", "phase", "bet_cents", "winnings_cents")
+    inlines = [HandInline, SideBetInline]
+
+    def get_exclude(self, request: Any, obj: Any = None) -> tuple[str, ...]:
+        # A round still in play would show its hole card in the record; only finished ones.
+        # Finished rounds show their replay: `manage.py export_round ID` writes it to a file.
+        return () if obj is not None and obj.phase == "round_over" else ("record", "replay")
+
+
+@admin.register(TriviaAttempt)
+class TriviaAttemptAdmin(ReadOnlyAdmin):
+    list_display = ("id", "game", "action", "difficulty", "correct", "credits_change", "shown_at")
+    list_filter = ("difficulty", "correct")

@@ -1,0 +1,199 @@
+"""The coach (issue 7): the basic-strategy hint for the hand in play, and the check of
+a move against basic strategy when the game's Coach setting is on.
+
+Everything here is worked out from the engine's public view (``Game.public_view()``):
+the player's cards, the dealer's upcard, the legal actions and the options. The hole
+card and the shoe are never looked at, so a hint cannot give away what the player may
+not see. The strategy itself is ``game.rules.strategy``; this module only asks it.
+
+Decisions (the issue is silent on them):
+
+- Deviations are judged and recorded only while Coach is on: the count on the
+  statistics page is then the number of moves the coach marked, which is what the
+  player saw, and a game without the coach does no extra work per move.
+- A move is judged when it is chosen: Hit in trivia mode counts at the click, before
+  the question. Insurance or even money taken is a deviation (basic strategy never
+  takes it); declining is never one. Early surrender and the side-bet offers are not
+  judged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from game.models import CoachDeviation, Game
+from game.rules import cards
+from game.rules.engine import Game as EngineGame
+from game.rules.records import ALLOWED, PLAY_ACTIONS
+from game.rules.strategy import StrategyRules, hand_total, recommend, recommend_insurance
+
+if TYPE_CHECKING:
+    from game.selectors import TableView
+
+MOVE_LABELS = {
+    "hit": "Hit",
+    "stand": "Stand",
+    "double": "Double Down",
+    "split": "Split",
+    "surrender": "Surrender",
+    "decline": "Decline",
+}
+OFFER_PHASES = ("insurance", "even_money")
+# Panels where a decision the coach can advise on is waiting for the player.
+HINT_PANELS = frozenset({"player_turn", *OFFER_PHASES})
+
+
+@dataclass(frozen=True)
+class CoachAdvice:
+    """The basic-strategy move for the decision in front of the player."""
+
+    action: str  # a play action, or "decline" for insurance / even money
+    reason: str  # the strategy's one-line reason
+    situation: str  # e.g. "hard 17 against 10"
+
+    @property
+    def label(self) -> str:
+        return MOVE_LABELS[self.action]
+
+    @property
+    def hint_text(self) -> str:
+        return f"Basic strategy: {self.label} — {self.reason}"
+
+    @property
+    def deviation_note(self) -> str:
+        return f"Coach: basic strategy was {self.label} ({self.situation})."
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """A move that differed from the advice, with where in the game it was made."""
+
+    move: str
+    advice: CoachAdvice
+    round_number: int
+    hand_index: int
+
+
+def advice_for(public: Mapping[str, Any]) -> CoachAdvice | None:
+    """Basic strategy for the decision pending in ``public`` (an engine public view),
+    or None when no play decision or insurance offer is pending."""
+    round_ = public.get("round")
+    if not round_ or public.get("game_over"):
+        return None
+    phase = round_["phase"]
+    if phase in OFFER_PHASES:
+        offer = "insurance" if phase == "insurance" else "even money"
+        advice = recommend_insurance()
+        return CoachAdvice(advice.action, advice.reason, f"never take {offer}")
+    if phase != "player_turn":
+        return None
+    hand = round_["hands"][round_["current_hand"]]
+    upcard = round_["dealer"]["cards"][1]
+    legal = public["legal_actions"]
+    allowed = frozenset(name for name in PLAY_ACTIONS if legal.get(name) == ALLOWED)
+    if not allowed or upcard is None:
+        return None
+    rules = StrategyRules.from_options(public["options"])
+    try:
+        advice = recommend(
+            hand["cards"], upcard, rules=rules, allowed=allowed, is_split_hand=hand["split"]
+        )
+    except ValueError:
+        return None  # nothing basic strategy may choose among (never on a live hand)
+    return CoachAdvice(advice.action, advice.reason, situation(hand["cards"], upcard))
+
+
+def situation(hand_cards: list[str], upcard: str) -> str:
+    """The hand against the upcard in a few words: "soft 17 against 6", "pair of 8s …"."""
+    total, soft = hand_total(hand_cards)
+    if len(hand_cards) == 2 and cards.rank(hand_cards[0]) == cards.rank(hand_cards[1]):
+        what = f"pair of {_rank_name(hand_cards[0])}s"
+    else:
+        what = f"soft {total}" if soft else f"hard {total}"
+    return f"{what} against {_upcard_name(upcard)}"
+
+
+def _rank_name(card: str) -> str:
+    if cards.is_ace(card):
+        return "ace"
+    return "10" if cards.is_ten_card(card) else cards.rank(card)
+
+
+def _upcard_name(card: str) -> str:
+    return "an ace" if cards.is_ace(card) else _rank_name(card)
+
+
+def hint_for_game(game: Game) -> CoachAdvice | None:
+    """The hint for the saved game (loaded without randomness; nothing is changed)."""
+    if not game.state:
+        return None
+    engine = EngineGame.from_json(game.state, rng=_NoRandom(), record_events=False)
+    return advice_for(engine.public_view())
+
+
+def judge(game: Game, engine: EngineGame, move: str) -> Deviation | None:
+    """Call before the move is applied: the deviation it makes, if Coach is on.
+
+    ``move`` is a play action, or "insurance" / "even_money" for an offer accepted
+    (declining an offer follows basic strategy and is never passed here).
+    """
+    if not game.coach:
+        return None
+    public = engine.public_view()
+    advice = advice_for(public)
+    if advice is None:
+        return None
+    chosen = "accept" if move in OFFER_PHASES else move
+    if chosen == advice.action:
+        return None
+    round_ = public["round"]
+    return Deviation(move, advice, round_["number"], round_["current_hand"])
+
+
+def record(game: Game, deviation: Deviation | None) -> None:
+    """Store the deviation against the game's version after the move (call after saving)."""
+    if deviation is None:
+        return
+    CoachDeviation.objects.create(
+        game=game,
+        round_number=deviation.round_number,
+        hand_index=deviation.hand_index,
+        move=deviation.move,
+        advised=deviation.advice.action,
+        note=deviation.advice.deviation_note[:200],
+        game_version=game.version,
+    )
+
+
+def current_note(game: Game) -> str:
+    """The coach's note on the move that brought the table to its current version."""
+    if not game.coach:
+        return ""
+    note = (
+        CoachDeviation.objects.filter(game=game, game_version=game.version)
+        .values_list("note", flat=True)
+        .first()
+    )
+    return note or ""
+
+
+class _NoRandom:
+    """Working out a hint never draws a card."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("the coach must not use randomness")
+
+    shuffle = random = randrange = randint = _refuse
+
+
+def table_context(game: Game, view: TableView, *, hint: bool) -> dict[str, Any]:
+    """The coach's part of the table template's context."""
+    hint_available = view.panel in HINT_PANELS and not game.is_over
+    return {
+        "hint_available": hint_available,
+        "hint_requested": hint,
+        "coach_hint": hint_for_game(game) if hint and hint_available else None,
+        "coach_note": current_note(game),
+    }

@@ -1,0 +1,183 @@
+"""Forms for the bet amount and the options menu (RULES.md §10)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from game.rules.money import format_cents, parse_amount
+from game.rules.options import (
+    BLACKJACK_PAYOUTS,
+    DEALER_RULES,
+    DOUBLE_ON_VALUES,
+    NEEDS,
+    SURRENDER_MODES,
+    Options,
+)
+
+
+def parse_bet(raw: str | None) -> int:
+    """A typed dollar amount in cents; raises ValueError for anything else (R-1.4)."""
+    cents = parse_amount((raw or "").replace("$", "").replace(",", "").strip())
+    if cents <= 0:
+        raise ValueError("A bet must be more than $0.00.")
+    return cents
+
+
+def parse_version(raw: str | None) -> int:
+    if raw is None or not raw.isdigit():
+        raise ValueError("The page did not say which version of the table it showed.")
+    return int(raw)
+
+
+class AmountField(forms.CharField):
+    """Dollars with at most two decimals, kept as integer cents."""
+
+    def to_python(self, value: Any) -> int | None:
+        text = super().to_python(value)
+        if not text:
+            return None
+        try:
+            return parse_amount(text.replace("$", "").replace(",", ""))
+        except ValueError as error:
+            raise forms.ValidationError(str(error)) from None
+
+    def prepare_value(self, value: Any) -> Any:
+        return format_cents(value) if isinstance(value, int) else value
+
+
+def _choices(
+    values: tuple[Any, ...], labels: dict[Any, str] | None = None
+) -> list[tuple[str, str]]:
+    labels = labels or {}
+    return [(str(value), labels.get(value, str(value))) for value in values]
+
+
+# Which menu group each option is shown in (UI.md).
+OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Trivia", ("trivia_mode",)),
+    (
+        "Table",
+        ("blackjack_payout", "deck_count", "min_bet", "max_bet", "starting_bank", "side_bets"),
+    ),
+    ("Dealer", ("dealer_stands_on", "dealer_peek", "charlie")),
+    (
+        "Splitting",
+        (
+            "split_any_ten",
+            "split_aces",
+            "double_after_split",
+            "double_after_split_aces",
+            "one_card_after_split_aces",
+            "resplit",
+            "resplit_aces",
+            "double_on",
+        ),
+    ),
+    ("Surrender & core side bets", ("surrender", "insurance", "even_money")),
+    # Not a rule of §10: a per-game setting saved on the game row (issue 7).
+    ("Coach", ("coach",)),
+)
+# Fields of the menu that are not options of RULES.md §10.
+NON_RULE_FIELDS = ("coach",)
+
+
+class OptionsForm(forms.Form):
+    trivia_mode = forms.BooleanField(required=False, label="Trivia mode")
+    side_bets = forms.BooleanField(required=False, label="Side bets")
+    blackjack_payout = forms.ChoiceField(
+        choices=_choices(tuple(BLACKJACK_PAYOUTS)), label="Blackjack pays"
+    )
+    deck_count = forms.TypedChoiceField(
+        choices=[(str(n), str(n)) for n in range(1, 9)], coerce=int, label="Decks in the shoe"
+    )
+    min_bet = AmountField(label="Minimum bet ($)")
+    max_bet = AmountField(label="Maximum bet ($)")
+    starting_bank = AmountField(label="Starting bank for new games ($)")
+    dealer_stands_on = forms.ChoiceField(
+        choices=_choices(
+            DEALER_RULES,
+            {
+                "S17": "Stands on all 17s (S17)",
+                "H17": "Hits soft 17 (H17)",
+                "S16": "Stands on all 16s (S16)",
+                "H16": "Hits soft 16 (H16)",
+            },
+        ),
+        label="Dealer",
+    )
+    dealer_peek = forms.BooleanField(required=False, label="Dealer peeks for blackjack")
+    charlie = forms.ChoiceField(
+        choices=[("5", "Five Card Charlie"), ("7", "Seven Card Charlie"), ("off", "No Charlie")],
+        label="Charlie",
+    )
+    split_any_ten = forms.BooleanField(required=False, label="Split any two ten-cards")
+    split_aces = forms.BooleanField(required=False, label="Splitting aces allowed")
+    double_after_split = forms.BooleanField(required=False, label="Double after split")
+    double_after_split_aces = forms.BooleanField(
+        required=False, label="Double after splitting aces"
+    )
+    one_card_after_split_aces = forms.BooleanField(
+        required=False, label="One card only to each split ace"
+    )
+    resplit = forms.BooleanField(required=False, label="Resplitting allowed (up to 4 hands)")
+    resplit_aces = forms.BooleanField(required=False, label="Resplitting aces allowed")
+    double_on = forms.ChoiceField(
+        choices=_choices(
+            DOUBLE_ON_VALUES, {"any": "Any two cards", "9-11": "9, 10 or 11", "10-11": "10 or 11"}
+        ),
+        label="Double down on",
+    )
+    surrender = forms.ChoiceField(
+        choices=_choices(
+            SURRENDER_MODES,
+            {
+                "late": "Late",
+                "early": "Early",
+                "early_non_ace": "Early against a ten-card, late against an ace",
+                "off": "Off",
+            },
+        ),
+        label="Surrender",
+    )
+    insurance = forms.BooleanField(required=False, label="Insurance offered")
+    even_money = forms.BooleanField(required=False, label="Even money offered")
+    coach = forms.BooleanField(
+        required=False,
+        label="Coach",
+        help_text="Marks each move that differs from basic strategy and counts it.",
+    )
+
+    def to_options(self) -> dict[str, Any]:
+        """Cleaned data in the JSON form of RULES.md §10 (validated again by Options)."""
+        data = dict(self.cleaned_data)
+        for name in NON_RULE_FIELDS:
+            data.pop(name, None)
+        charlie = data["charlie"]
+        data["charlie"] = charlie if charlie == "off" else int(charlie)
+        for name in ("min_bet", "max_bet", "starting_bank"):
+            data[name] = format_cents(data[name])
+        return data
+
+    @classmethod
+    def initial_from(cls, options: dict[str, Any]) -> dict[str, Any]:
+        initial = dict(options)
+        initial["charlie"] = str(options.get("charlie", 5))
+        initial["deck_count"] = str(options.get("deck_count", 6))
+        return initial
+
+    def grouped(self) -> list[tuple[str, list[forms.BoundField]]]:
+        return [(title, [self[name] for name in names]) for title, names in OPTION_GROUPS]
+
+
+def option_needs_text() -> dict[str, str]:
+    """For each option that needs others, the sentence the menu shows."""
+    return {
+        option: "Switches on " + " and ".join(n.replace("_", " ") for n in needed) + "."
+        for option, needed in NEEDS.items()
+    }
+
+
+def default_options() -> dict[str, Any]:
+    return Options().to_dict()

@@ -1,0 +1,226 @@
+"""Persisted games: the game row holds the engine state; rounds, hands, side bets the record.
+
+Money is integer cents everywhere (RULES.md R-1.2). The engine state JSON (shoe order,
+hole card) lives only here and in the engine; pages render the engine's public view.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        OVER = "over", "Game over"
+
+    class OverReason(models.TextChoices):
+        NONE = "", "—"
+        BANK = "bank", "The bank fell below the table minimum"
+        CREDITS = "credits", "The trivia credits ran out"
+        ENDED = "ended", "The player ended the game"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games"
+    )
+    bank_cents = models.BigIntegerField()
+    credits = models.IntegerField()
+    options = models.JSONField(default=dict)
+    # The engine's full state (shoe order and hole card included): never sent to a page.
+    state = models.JSONField(default=dict)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    over_reason = models.CharField(
+        max_length=8, choices=OverReason.choices, blank=True, default=OverReason.NONE
+    )
+    # The bet being built with chips before the deal (taken from the bank only at the deal).
+    pending_bet_cents = models.BigIntegerField(default=0)
+    # The side-bet stakes built in the side-bet menu, {engine bet name: cents}; like the
+    # base bet they are taken from the bank only at the deal and stay as next round's defaults.
+    pending_side_bets = models.JSONField(default=dict, blank=True)
+    # Extra Bet Blackjack activated in the menu (R-SB-20: no stake until its offer).
+    pending_extra_bet = models.BooleanField(default=False)
+    # The side-bet menu is open on the bet panel: kept here so it works without JavaScript.
+    side_bets_menu_open = models.BooleanField(default=False)
+    # "hit" / "double" while the trivia difficulty choice is open, else "".
+    trivia_choice_for = models.CharField(max_length=8, blank=True, default="")
+    message = models.CharField(max_length=200, blank=True, default="")
+    # True from the end of a round until Next Round: the outcome panel stays up.
+    showing_outcome = models.BooleanField(default=False)
+    created = models.DateTimeField(auto_now_add=True)
+    last_played = models.DateTimeField(default=timezone.now)
+    rounds_played = models.PositiveIntegerField(default=0)
+    # Bumped by every applied action; a post carrying an older version is stale.
+    version = models.PositiveBigIntegerField(default=0)
+    # The coach (issue 7) marks moves that differ from basic strategy. A learning aid,
+    # not a rule of RULES.md §10, so it lives here and not in ``options``.
+    coach = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+        indexes = [models.Index(fields=["owner", "-created"], name="game_owner_created_idx")]
+        constraints = [
+            models.CheckConstraint(condition=Q(bank_cents__gte=0), name="game_bank_not_negative"),
+            models.CheckConstraint(
+                condition=Q(pending_bet_cents__gte=0), name="game_pending_bet_not_negative"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} of {self.owner_id}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == self.Status.OVER
+
+
+class Round(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    phase = models.CharField(max_length=24)
+    # The engine's record of the round (public once the round is over).
+    record = models.JSONField(default=dict)
+    version = models.PositiveBigIntegerField(default=0)
+    bet_cents = models.BigIntegerField(default=0)
+    winnings_cents = models.BigIntegerField(default=0)
+    credits_change = models.IntegerField(default=0)
+    bank_after_cents = models.BigIntegerField(null=True, blank=True)
+    # Every cent taken from the bank this round (bets, doubles, side bets, fees), so the
+    # round's net is winnings_cents - staked_cents (the statistics page sums it in SQL).
+    staked_cents = models.BigIntegerField(default=0)
+    # The finished round as a REPLAY.md input file (``manage.py export_round``); empty while
+    # the round is in progress and for a round ended by End Game (no replay action for it).
+    replay = models.JSONField(default=dict, blank=True)
+    started = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="round_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number} of game {self.game_id}"
+
+
+class Hand(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="hands")
+    index = models.PositiveSmallIntegerField()
+    cards = models.JSONField(default=list)
+    bet_cents = models.BigIntegerField()
+    doubled = models.BooleanField(default=False)
+    result = models.CharField(max_length=12, blank=True, default="")
+    how = models.CharField(max_length=20, blank=True, default="")
+    winnings_cents = models.BigIntegerField(default=0)
+
+    class Meta:
+        ordering = ["round", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "index"], name="hand_index_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.index + 1} of {self.round}"
+
+
+class SideBet(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="side_bets")
+    name = models.CharField(max_length=32)
+    stake_cents = models.BigIntegerField()
+    result = models.CharField(max_length=12, blank=True, default="")
+    condition = models.CharField(max_length=64, blank=True, default="")
+    ratio = models.CharField(max_length=16, blank=True, default="")
+    winnings_cents = models.BigIntegerField(default=0)
+    fee_cents = models.BigIntegerField(default=0)
+    parlayed_cents = models.BigIntegerField(default=0)
+    cards = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["round", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.name} in {self.round}"
+
+
+class TriviaAttempt(models.Model):
+    class Action(models.TextChoices):
+        HIT = "hit", "Hit"
+        DOUBLE = "double", "Double Down"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="trivia_attempts")
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="trivia_attempts", null=True, blank=True
+    )
+    hand_index = models.PositiveSmallIntegerField()
+    action = models.CharField(max_length=8, choices=Action.choices)
+    question = models.ForeignKey(
+        "trivia.Question", on_delete=models.PROTECT, related_name="attempts"
+    )
+    difficulty = models.CharField(max_length=6)
+    # The answers in the order shown, so a reload shows the same order (R-8.6).
+    answers_shown = models.JSONField(default=list)
+    answer_given = models.TextField(blank=True, default="")
+    correct = models.BooleanField(null=True, blank=True)
+    credits_change = models.IntegerField(null=True, blank=True)
+    shown_at = models.DateTimeField(default=timezone.now)
+    answered_at = models.DateTimeField(null=True, blank=True)
+    # Set once Continue has carried the answer into the round (card dealt or hand stood).
+    applied = models.BooleanField(default=False)
+    # The player's report of this question, if any: one to one, so one report per attempt.
+    report = models.OneToOneField(
+        "trivia.QuestionReport",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="attempt",
+    )
+
+    class Meta:
+        ordering = ["game", "shown_at", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(answered_at__isnull=True),
+                name="one_unanswered_trivia_per_game",
+            ),
+            models.UniqueConstraint(
+                fields=["game"],
+                condition=Q(applied=False),
+                name="one_unapplied_trivia_per_game",
+            ),
+        ]
+        indexes = [models.Index(fields=["game", "question"], name="trivia_attempt_asked_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} trivia in game {self.game_id}"
+
+    @property
+    def is_answered(self) -> bool:
+        return self.answered_at is not None
+
+
+class CoachDeviation(models.Model):
+    """A move that differed from basic strategy, made while the coach was on (issue 7)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="coach_deviations")
+    round_number = models.PositiveIntegerField()
+    hand_index = models.PositiveSmallIntegerField()
+    # The move made ("hit" … "surrender", or "insurance" / "even_money" taken) and the advice.
+    move = models.CharField(max_length=12)
+    advised = models.CharField(max_length=12)
+    note = models.CharField(max_length=200)
+    # The game's version right after the move: the table shows the note while it is current.
+    game_version = models.PositiveBigIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "id"]
+        indexes = [
+            models.Index(fields=["game", "game_version"], name="coach_deviation_version_idx")
+        ]
+
+    def __str__(self) -> str:
+        return f"Coach: {self.move} for {self.advised} in game {self.game_id}"

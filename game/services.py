@@ -1,0 +1,818 @@
+"""One function per player action: lock the game row, check the version, run the engine, save.
+
+Every action runs in ``transaction.atomic`` with the game row locked (``select_for_update``,
+filtered by owner so another player's game is simply not found). The page posts the
+version it was rendered from; an older one is a stale post (double click, second tab,
+back button) and changes nothing. The save repeats the version check inside the UPDATE
+so it also holds on SQLite, where ``select_for_update`` is a no-op.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.http import Http404
+from django.utils import timezone
+
+from game import coach
+from game.models import Game, Hand, Round, SideBet, TriviaAttempt
+from game.rules import sidebets as sb
+from game.rules.engine import Game as EngineGame
+from game.rules.money import display_cents
+from game.rules.options import Options
+from game.rules.records import (
+    ALLOWED,
+    DIFFICULTIES,
+    PLAY_ACTIONS,
+    ROUND_OVER,
+    Event,
+    IllegalAction,
+    TriviaOutcome,
+)
+from game.rules.shoe import Rng, Shoe
+from game.rules.sidebets import STAKED_SIDE_BETS
+from game.side_bet_menu import SIDE_BET_LABELS, pending_side_stakes
+from trivia.services import NoQuestionsAvailable, choose_question, record_answer, shuffled_answers
+
+CHIP_CENTS = (100, 500, 1_000, 2_500, 10_000, 50_000)
+OFFERS = ("insurance", "even_money", "early_surrender")
+
+
+class ActionRefused(Exception):
+    """The action is not allowed now or its input is bad; nothing was changed (HTTP 400)."""
+
+
+class StaleVersion(Exception):
+    """The page posted an old version: another request got there first (HTTP 409)."""
+
+
+# --------------------------------------------------------------------- injectable randomness
+
+
+def make_rng() -> Rng:
+    """Production randomness (R-2.1). Tests monkeypatch this to a seeded generator."""
+    return secrets.SystemRandom()
+
+
+def make_shoe(deck_count: int, rng: Rng) -> Shoe | None:
+    """The first shoe of a new game; None lets the engine build a shuffled one.
+
+    Tests monkeypatch this to return a stacked shoe.
+    """
+    return None
+
+
+# --------------------------------------------------------------------- loading and saving
+
+
+@dataclass
+class Table:
+    """A locked game row and its engine, loaded for one action."""
+
+    game: Game
+    engine: EngineGame
+    # Whether a round was in progress when the action began (its record is written once).
+    round_was_open: bool = False
+
+
+def load_engine(game: Game) -> EngineGame:
+    return EngineGame.from_json(game.state, rng=make_rng())
+
+
+def _lock(*, game_id: int, user: Any, version: int) -> Table:
+    """Lock the owner's game row and check the posted version (call inside atomic)."""
+    game = Game.objects.select_for_update().filter(pk=game_id, owner=user).first()
+    if game is None:
+        raise Http404("No such game")
+    if game.version != version:
+        raise StaleVersion("This table changed since the page was shown; here it is now.")
+    engine = load_engine(game)
+    return Table(game, engine, round_was_open=engine.round_in_progress)
+
+
+def _save(table: Table, *, message: str | None = None, **fields: Any) -> Game:
+    """Write the engine state back with the version check inside the UPDATE."""
+    game, engine = table.game, table.engine
+    old_version = game.version
+    values: dict[str, Any] = {
+        "state": engine.to_json(),
+        "bank_cents": engine.bank,
+        "credits": engine.credits,
+        "options": engine.options.to_dict(),
+        "last_played": timezone.now(),
+        "rounds_played": engine.round_number,
+        "version": old_version + 1,
+        **fields,
+    }
+    if engine.game_over:
+        values["status"] = Game.Status.OVER
+        values["over_reason"] = engine.game_over_reason or ""
+    if message is not None:
+        values["message"] = message[:200]
+    updated = Game.objects.filter(pk=game.pk, version=old_version).update(**values)
+    if updated != 1:
+        raise StaleVersion("This table changed since the page was shown; here it is now.")
+    for name, value in values.items():
+        setattr(game, name, value)
+    return game
+
+
+def _run(action: Callable[[], list[Event]]) -> list[Event]:
+    try:
+        return action()
+    except IllegalAction as error:
+        raise ActionRefused(str(error)) from None
+
+
+def _persist_round(table: Table, events: list[Event], *, new_round: bool = False) -> None:
+    """Keep the Round row in step; when the round ends, write its hands and side bets."""
+    game, engine = table.game, table.engine
+    round_ = engine.round
+    if round_ is None or not (new_round or table.round_was_open):
+        return
+    fields: dict[str, Any] = {
+        "phase": round_.phase,
+        "version": game.version,
+        "bet_cents": round_.bet,
+        "staked_cents": round_.staked,
+        "credits_change": round_.credits_change,
+        "record": round_.record() if round_.over else {},
+    }
+    if round_.over:
+        fields["winnings_cents"] = round_.paid
+        fields["bank_after_cents"] = round_.bank_after
+        # Kept for export_round; a forfeited round has no replay spelling (REPLAY.md).
+        fields["replay"] = {} if round_.ended else engine.export_round_replay(round_)
+    if new_round:
+        row = Round.objects.create(game=game, number=round_.number, **fields)
+    else:
+        Round.objects.filter(game=game, number=round_.number).update(
+            updated=timezone.now(), **fields
+        )
+        row = None
+    if round_.over:
+        row_id = row.pk if row else Round.objects.get(game=game, number=round_.number).pk
+        _write_round_record(row_id, engine)
+
+
+def _write_round_record(round_id: int, engine: EngineGame) -> None:
+    round_ = engine.round
+    Hand.objects.bulk_create(
+        Hand(
+            round_id=round_id,
+            index=index,
+            cards=list(hand.cards),
+            bet_cents=hand.bet,
+            doubled=hand.doubled,
+            result=hand.result or "",
+            how=hand.how or "",
+            winnings_cents=hand.winnings,
+        )
+        for index, hand in enumerate(round_.hands)
+    )
+    records = round_.side_bets
+    if round_.insurance is not None:
+        insurance = round_.insurance
+        records = [
+            *records,
+            {
+                "name": insurance["kind"],
+                "stake": insurance["stake"],
+                "result": insurance["result"] or "",
+                "condition": None,
+                "ratio": [2, 1],
+                "winnings": insurance["winnings"],
+                "fee": 0,
+                "parlayed": 0,
+                "cards": [],
+            },
+        ]
+    if records:
+        SideBet.objects.bulk_create(
+            SideBet(
+                round_id=round_id,
+                name=record["name"],
+                stake_cents=record["stake"],
+                result=record["result"] or "",
+                condition=record["condition"] or "",
+                ratio=":".join(str(part) for part in record["ratio"]) if record["ratio"] else "",
+                winnings_cents=record["winnings"],
+                fee_cents=record["fee"],
+                parlayed_cents=record["parlayed"],
+                cards=list(record["cards"]),
+            )
+            for record in records
+        )
+
+
+def phase_message(engine: EngineGame, events: list[Event] = ()) -> str:
+    """The game message line (UI.md): what is happening now, in words."""
+    parts: list[str] = []
+    if any(event["type"] == "shoe_shuffled" for event in events):
+        parts.append("Shuffling a new shoe.")
+    if engine.game_over:
+        parts.append("Game over.")
+        return " ".join(parts)
+    round_ = engine.round
+    if round_ is None:
+        parts.append("Place your bet.")
+    elif round_.over:
+        net = round_.paid - round_.staked
+        if net > 0:
+            parts.append(f"Round over: you won {display_cents(net)}.")
+        elif net < 0:
+            parts.append(f"Round over: you lost {display_cents(-net)}.")
+        else:
+            parts.append("Round over: you broke even.")
+    else:
+        parts.append(_PHASE_MESSAGES.get(round_.phase, "Player's turn."))
+    return " ".join(parts)
+
+
+_PHASE_MESSAGES = {
+    "player_turn": "Player's turn.",
+    "dealer_turn": "Dealer's turn.",
+    "insurance": "Insurance?",
+    "even_money": "Even money?",
+    "early_surrender": "Early surrender?",
+    "extra_bet": "Extra bet?",
+    "house_money_parlay": "House Money: parlay?",
+    "dealing": "Roll the Perfect 11s dice.",
+}
+
+
+def _pending_attempt(game: Game) -> TriviaAttempt | None:
+    return (
+        TriviaAttempt.objects.filter(game=game, applied=False)
+        .select_related("question", "question__category")
+        .first()
+    )
+
+
+def _refuse_if_trivia_open(game: Game) -> None:
+    if TriviaAttempt.objects.filter(game=game, applied=False).exists():
+        raise ActionRefused("Answer the trivia question first.")
+
+
+def _require_allowed(engine: EngineGame, action: str) -> None:
+    reason = engine.legal_actions().get(action)
+    if reason != ALLOWED:
+        raise ActionRefused(reason or f"{action} is not allowed now")
+
+
+def _require_playing(engine: EngineGame) -> None:
+    if engine.game_over:
+        raise ActionRefused("The game is over; start a new game.")
+
+
+# --------------------------------------------------------------------- games
+
+
+def default_options_for(user: Any) -> dict[str, Any]:
+    """The player's last-used options (those of their newest game), else the defaults."""
+    last = Game.objects.filter(owner=user).order_by("-created", "-id").values("options").first()
+    if last and last["options"]:
+        try:
+            return Options.from_dict(last["options"]).to_dict()
+        except ValueError:
+            pass
+    return Options().to_dict()
+
+
+def new_game(
+    *, user: Any, options: dict[str, Any] | None = None, coach: bool | None = None
+) -> Game:
+    """Start a game with the given options (default: the player's last-used ones).
+
+    The Coach setting, like the options, defaults to that of the player's newest game."""
+    chosen = Options.from_dict(options if options is not None else default_options_for(user))
+    if coach is None:
+        newest = Game.objects.filter(owner=user).order_by("-created", "-id")
+        coach = bool(newest.values_list("coach", flat=True).first())
+    rng = make_rng()
+    engine = EngineGame(chosen, rng=rng, shoe=make_shoe(chosen.deck_count, rng))
+    return Game.objects.create(
+        owner=user,
+        bank_cents=engine.bank,
+        credits=engine.credits,
+        options=chosen.to_dict(),
+        state=engine.to_json(),
+        message=phase_message(engine),
+        status=Game.Status.OVER if engine.game_over else Game.Status.IN_PROGRESS,
+        over_reason=engine.game_over_reason or "",
+        coach=coach,
+    )
+
+
+def end_game(*, game_id: int, user: Any, version: int) -> Game:
+    """R-1.6: bets in play are forfeited and the game is over."""
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        events = _run(table.engine.end_game)
+        TriviaAttempt.objects.filter(game=table.game, applied=False).update(applied=True)
+        game = _save(
+            table,
+            message="You ended the game.",
+            trivia_choice_for="",
+            showing_outcome=False,
+            pending_bet_cents=0,
+        )
+        _persist_round(table, events)
+        return game
+
+
+def apply_options(
+    *, game_id: int, user: Any, version: int, options: dict[str, Any], coach: bool | None = None
+) -> Game:
+    """§10: options change only between rounds; implied options switch on.
+
+    ``coach`` (the Coach setting, not a rule) is saved with them unless it is None."""
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _require_playing(table.engine)
+        try:
+            chosen = Options.from_dict(options)
+        except ValueError as error:
+            raise ActionRefused(str(error)) from None
+        events = _run(lambda: table.engine.set_options(chosen))
+        note = " ".join(
+            [
+                "Options applied.",
+                *(f"{name.replace('_', ' ')} switched on (needed)." for name in chosen.implied),
+            ]
+        )
+        message = f"{note} {phase_message(table.engine, events)}"
+        return _save(table, message=message, **({} if coach is None else {"coach": coach}))
+
+
+# --------------------------------------------------------------------- betting
+
+
+def add_chip(
+    *, game_id: int, user: Any, version: int, chip_cents: int, base_cents: int | None = None
+) -> Game:
+    """A chip adds to the bet being built (or to the amount typed, ``base_cents``);
+    the bank is charged only at the deal."""
+    if chip_cents not in CHIP_CENTS:
+        raise ActionRefused("There is no such chip.")
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _require_betting(table)
+        game, engine = table.game, table.engine
+        bet = (game.pending_bet_cents if base_cents is None else base_cents) + chip_cents
+        # R-1.4: the base bet together with the side bets in the menu must fit in the bank.
+        side_total = sum(pending_side_stakes(game).values()) if engine.options.side_bets else 0
+        if bet + side_total > engine.bank:
+            raise ActionRefused(f"Your bank of {display_cents(engine.bank)} does not cover that.")
+        if bet > engine.options.max_bet:
+            raise ActionRefused(f"The maximum bet is {display_cents(engine.options.max_bet)}.")
+        return _save(table, pending_bet_cents=bet, message=f"Bet {display_cents(bet)}.")
+
+
+def clear_bet(*, game_id: int, user: Any, version: int) -> Game:
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _require_betting(table)
+        # R-4.1: "Clear Bet" resets the base bet and the side bets (and the extra-bet activation).
+        return _save(
+            table,
+            pending_bet_cents=0,
+            pending_side_bets={},
+            pending_extra_bet=False,
+            message="Bet cleared. Place your bet.",
+        )
+
+
+def _require_betting(table: Table) -> None:
+    _require_playing(table.engine)
+    if table.engine.round_in_progress:
+        raise ActionRefused("Finish the current round first.")
+
+
+def place_bet_and_deal(
+    *,
+    game_id: int,
+    user: Any,
+    version: int,
+    bet_cents: int,
+    side_bets: dict[str, int] | None = None,
+    extra_bet: bool | None = None,
+) -> Game:
+    """R-4.1/R-4.2: lock in the bets, take them from the bank and deal.
+
+    ``side_bets`` / ``extra_bet`` left as None mean the ones built in the side-bet menu.
+    """
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _require_betting(table)
+        side_bets, extra_bet = _side_bets_for_deal(table, side_bets, extra_bet)
+        events = _run(lambda: table.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet))
+        game = _save(
+            table,
+            message=phase_message(table.engine, events),
+            pending_bet_cents=bet_cents,
+            # The side bets just placed stay as the next round's defaults (like the base bet);
+            # next_round caps them to the bank.
+            pending_side_bets=dict(table.engine.round.side_stakes),
+            pending_extra_bet=extra_bet,
+            showing_outcome=table.engine.round.over,
+            trivia_choice_for="",
+        )
+        _persist_round(table, events, new_round=True)
+        return game
+
+
+def next_round(*, game_id: int, user: Any, version: int) -> Game:
+    """Leave the round outcome for the bet panel (the last bet stays as the default)."""
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _require_playing(table.engine)
+        if table.engine.round_in_progress:
+            raise ActionRefused("Finish the current round first.")
+        if not table.game.showing_outcome:
+            raise ActionRefused("The next round has already begun: place your bet.")
+        bank = table.engine.bank
+        bet = min(table.game.pending_bet_cents, bank)
+        # Last round's side stakes are this round's defaults, cut down to what the bank
+        # still covers after the base bet (ones that no longer fit are dropped).
+        side_stakes = sb.fit_side_stakes(
+            pending_side_stakes(table.game),
+            base_cents=bet,
+            bank_cents=bank,
+            min_cents=table.engine.options.min_bet,
+        )
+        return _save(
+            table,
+            showing_outcome=False,
+            pending_bet_cents=bet,
+            pending_side_bets=side_stakes,
+            message="Place your bet.",
+        )
+
+
+# --------------------------------------------------------------------- the side-bet menu
+#
+# RULES.md §9: a side stake is 0 (not played) or from the table minimum up to what the bank
+# covers with the base bet and the other side stakes. Decision: no table maximum applies to a
+# side stake — §9 bounds it by the bank only, and the engine (start_round) agrees.
+
+
+def _side_bets_for_deal(
+    table: Table, side_bets: dict[str, int] | None, extra_bet: bool | None
+) -> tuple[dict[str, int] | None, bool]:
+    """The side bets to deal with: the ones given, else the menu's (none when switched off)."""
+    game, options = table.game, table.engine.options
+    if side_bets is None:
+        side_bets = pending_side_stakes(game) if options.side_bets else None
+    if extra_bet is None:
+        extra_bet = bool(options.side_bets and game.pending_extra_bet)
+    return side_bets, extra_bet
+
+
+def _require_side_bet_menu(table: Table) -> None:
+    _require_betting(table)
+    if not table.engine.options.side_bets:
+        raise ActionRefused("Side bets are switched off at this table.")
+
+
+def _checked_bets(table: Table, base_cents: int | None, stakes: dict[str, int]) -> int:
+    """The base bet (typed, else the pending one) after checking base + side stakes fit."""
+    base = table.game.pending_bet_cents if base_cents is None else base_cents
+    try:
+        table.engine.check_bets_being_built(base, stakes)
+    except IllegalAction as error:
+        raise ActionRefused(f"{error}.") from None
+    return base
+
+
+def _side_total_message(stakes: dict[str, int], extra_bet: bool) -> str:
+    total = f"Side bets {display_cents(sum(stakes.values()))}"
+    return f"{total}, Extra Bet Blackjack active." if extra_bet else f"{total}."
+
+
+def _save_side_bets(
+    table: Table,
+    *,
+    base_cents: int | None,
+    stakes: dict[str, int],
+    extra_bet: bool,
+    message: str,
+    menu_open: bool = True,
+) -> Game:
+    base = _checked_bets(table, base_cents, stakes)
+    return _save(
+        table,
+        pending_bet_cents=base,
+        pending_side_bets=stakes,
+        pending_extra_bet=extra_bet,
+        side_bets_menu_open=menu_open,
+        message=f"{message} {_side_total_message(stakes, extra_bet)}",
+    )
+
+
+def add_side_chip(
+    *,
+    game_id: int,
+    user: Any,
+    version: int,
+    bet: str,
+    chip_cents: int,
+    base_cents: int | None = None,
+) -> Game:
+    """A chip adds to one side bet's stake; the bank is charged only at the deal."""
+    if bet not in STAKED_SIDE_BETS:
+        raise ActionRefused("There is no such side bet.")
+    if chip_cents not in CHIP_CENTS:
+        raise ActionRefused("There is no such chip.")
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _require_side_bet_menu(table)
+        game = table.game
+        stakes = pending_side_stakes(game)
+        stake = stakes.get(bet, 0) + chip_cents
+        stakes[bet] = stake  # _save_side_bets checks the table minimum and the bank
+        return _save_side_bets(
+            table,
+            base_cents=base_cents,
+            stakes=stakes,
+            extra_bet=game.pending_extra_bet,
+            message=f"{SIDE_BET_LABELS[bet]} {display_cents(stake)}.",
+        )
+
+
+def clear_side_bet(
+    *, game_id: int, user: Any, version: int, bet: str, base_cents: int | None = None
+) -> Game:
+    """The "Clear" of one side bet: its stake goes back to 0 (not played)."""
+    if bet not in STAKED_SIDE_BETS:
+        raise ActionRefused("There is no such side bet.")
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _require_side_bet_menu(table)
+        stakes = pending_side_stakes(table.game)
+        stakes.pop(bet, None)
+        return _save_side_bets(
+            table,
+            base_cents=base_cents,
+            stakes=stakes,
+            extra_bet=table.game.pending_extra_bet,
+            message=f"{SIDE_BET_LABELS[bet]} cleared.",
+        )
+
+
+def clear_side_bets(
+    *, game_id: int, user: Any, version: int, base_cents: int | None = None
+) -> Game:
+    """The "Clear All" of the menu: every side stake back to 0, Extra Bet Blackjack off."""
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _require_side_bet_menu(table)
+        return _save_side_bets(
+            table,
+            base_cents=base_cents,
+            stakes={},
+            extra_bet=False,
+            message="Side bets cleared.",
+        )
+
+
+def activate_extra_bet(
+    *, game_id: int, user: Any, version: int, active: bool, base_cents: int | None = None
+) -> Game:
+    """R-SB-20: Extra Bet Blackjack is activated (no stake until its offer) or deactivated."""
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _require_side_bet_menu(table)
+        state = "activated" if active else "deactivated"
+        return _save_side_bets(
+            table,
+            base_cents=base_cents,
+            stakes=pending_side_stakes(table.game),
+            extra_bet=active,
+            message=f"Extra Bet Blackjack {state}.",
+        )
+
+
+def toggle_side_bet_menu(
+    *, game_id: int, user: Any, version: int, menu_open: bool, base_cents: int | None = None
+) -> Game:
+    """Open or close the side-bet menu of the bet panel (the stakes are kept either way)."""
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _require_side_bet_menu(table)
+        return _save_side_bets(
+            table,
+            base_cents=base_cents,
+            stakes=pending_side_stakes(table.game),
+            extra_bet=table.game.pending_extra_bet,
+            message="Side bets menu open." if menu_open else "Side bets menu closed.",
+            menu_open=menu_open,
+        )
+
+
+# --------------------------------------------------------------------- play
+
+
+def _play(table: Table, action: Callable[[], list[Event]]) -> Game:
+    events = _run(action)
+    over = table.engine.round is not None and table.engine.round.phase == ROUND_OVER
+    game = _save(
+        table,
+        message=phase_message(table.engine, events),
+        trivia_choice_for="",
+        showing_outcome=over,
+    )
+    _persist_round(table, events)
+    return game
+
+
+def _trivia_action(*, game_id: int, user: Any, version: int, action: str) -> Game:
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _refuse_if_trivia_open(table.game)
+        _require_allowed(table.engine, action)
+        # The coach judges the move when it is chosen, before any trivia (issue 7).
+        deviation = coach.judge(table.game, table.engine, action)
+        engine_action = table.engine.hit if action == "hit" else table.engine.double
+        if not table.engine.options.trivia_mode:
+            game = _play(table, engine_action)
+        else:
+            # R-8.1: in trivia mode the action first asks for a difficulty.
+            label = "Hit" if action == "hit" else "Double Down"
+            game = _save(
+                table,
+                trivia_choice_for=action,
+                message=f"{label}: choose a trivia difficulty.",
+            )
+        coach.record(game, deviation)
+        return game
+
+
+def hit(*, game_id: int, user: Any, version: int) -> Game:
+    """R-5.1; in trivia mode this opens the difficulty choice (R-8.1)."""
+    return _trivia_action(game_id=game_id, user=user, version=version, action="hit")
+
+
+def double(*, game_id: int, user: Any, version: int) -> Game:
+    """R-5.3; in trivia mode this opens the difficulty choice (R-8.1)."""
+    return _trivia_action(game_id=game_id, user=user, version=version, action="double")
+
+
+def _simple_play(*, game_id: int, user: Any, version: int, action: str) -> Game:
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        _refuse_if_trivia_open(table.game)
+        _require_allowed(table.engine, action)
+        deviation = coach.judge(table.game, table.engine, action)
+        game = _play(table, getattr(table.engine, action))
+        coach.record(game, deviation)
+        return game
+
+
+def stand(*, game_id: int, user: Any, version: int) -> Game:
+    return _simple_play(game_id=game_id, user=user, version=version, action="stand")
+
+
+def split(*, game_id: int, user: Any, version: int) -> Game:
+    return _simple_play(game_id=game_id, user=user, version=version, action="split")
+
+
+def surrender(*, game_id: int, user: Any, version: int) -> Game:
+    return _simple_play(game_id=game_id, user=user, version=version, action="surrender")
+
+
+def answer_offer(*, game_id: int, user: Any, version: int, offer: str, accept: bool) -> Game:
+    """Insurance / Even Money (R-4.5) or Early Surrender (R-4.6): accept or decline."""
+    if offer not in OFFERS:
+        raise ActionRefused("There is no such offer.")
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        return _play(table, lambda: table.engine.answer_offer(offer, accept))
+
+
+def answer_insurance(*, game_id: int, user: Any, version: int, accept: bool) -> Game:
+    """Insurance or Even Money, whichever is on offer."""
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        round_ = table.engine.round
+        offer = round_.phase if round_ is not None and not round_.over else "insurance"
+        if offer not in ("insurance", "even_money"):
+            raise ActionRefused("Insurance is not on offer now.")
+        deviation = coach.judge(table.game, table.engine, offer) if accept else None
+        game = _play(table, lambda: table.engine.answer_offer(offer, accept))
+        coach.record(game, deviation)
+        return game
+
+
+def answer_early_surrender(*, game_id: int, user: Any, version: int, accept: bool) -> Game:
+    return answer_offer(
+        game_id=game_id, user=user, version=version, offer="early_surrender", accept=accept
+    )
+
+
+def place_extra_bet(*, game_id: int, user: Any, version: int, amount_cents: int | None) -> Game:
+    """R-SB-20: place the extra bet, or decline it (None)."""
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        return _play(table, lambda: table.engine.place_extra_bet(amount_cents))
+
+
+def parlay(*, game_id: int, user: Any, version: int, choice: str) -> Game:
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        return _play(table, lambda: table.engine.parlay(choice))
+
+
+def roll(*, game_id: int, user: Any, version: int) -> Game:
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        return _play(table, table.engine.roll)
+
+
+# --------------------------------------------------------------------- trivia in play
+
+
+def choose_difficulty(*, game_id: int, user: Any, version: int, difficulty: str) -> Game:
+    """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6)."""
+    if difficulty not in DIFFICULTIES:
+        raise ActionRefused("Choose Easy, Medium or Hard.")
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        game, engine = table.game, table.engine
+        if _pending_attempt(game) is not None:
+            raise ActionRefused("Answer the trivia question first.")
+        action = game.trivia_choice_for
+        if action not in ("hit", "double"):
+            raise ActionRefused("No trivia question is waiting to be chosen.")
+        _require_allowed(engine, action)
+        asked = TriviaAttempt.objects.filter(game=game).values("question_id")
+        rng = make_rng()
+        try:
+            question = choose_question(difficulty=difficulty, asked_ids=asked, rng=rng)
+        except NoQuestionsAvailable as error:
+            raise ActionRefused(str(error)) from None
+        round_row_id = (
+            Round.objects.filter(game=game, number=engine.round.number)
+            .values_list("pk", flat=True)
+            .first()
+        )
+        TriviaAttempt.objects.create(
+            game=game,
+            round_id=round_row_id,
+            hand_index=engine.round.current,
+            action=action,
+            question=question,
+            difficulty=difficulty,
+            answers_shown=shuffled_answers(question, rng=rng),
+        )
+        return _save(table, trivia_choice_for="", message="Answer the trivia question.")
+
+
+def answer_question(*, game_id: int, user: Any, version: int, answer: str) -> Game:
+    """Record the answer to the pending question (a second answer is refused)."""
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        attempt = _pending_attempt(table.game)
+        if attempt is None or attempt.is_answered:
+            raise ActionRefused("There is no unanswered trivia question.")
+        if answer not in attempt.answers_shown:
+            raise ActionRefused("Choose one of the answers shown.")
+        correct = answer == attempt.question.correct_answer
+        outcome = TriviaOutcome(attempt.difficulty, correct)
+        attempt.answer_given = answer
+        attempt.correct = correct
+        attempt.credits_change = outcome.credit_change
+        attempt.answered_at = timezone.now()
+        attempt.save(update_fields=["answer_given", "correct", "credits_change", "answered_at"])
+        record_answer(attempt.question_id, correct)
+        verdict = "Correct!" if correct else "Incorrect."
+        return _save(table, message=f"{verdict} Credits {outcome.credit_change:+d}.")
+
+
+def continue_after_reveal(*, game_id: int, user: Any, version: int) -> Game:
+    """Carry the answer into the round: the card is dealt, or the hand stands (R-8.2)."""
+    with transaction.atomic():
+        table = _lock(game_id=game_id, user=user, version=version)
+        attempt = _pending_attempt(table.game)
+        if attempt is None or not attempt.is_answered:
+            raise ActionRefused("There is no answered trivia question to continue from.")
+        outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))
+        engine = table.engine
+        action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
+        game = _play(table, lambda: action(outcome))
+        TriviaAttempt.objects.filter(pk=attempt.pk).update(applied=True)
+        return game
+
+
+PLAY_SERVICES: dict[str, Callable[..., Game]] = {
+    "hit": hit,
+    "stand": stand,
+    "double": double,
+    "split": split,
+    "surrender": surrender,
+}
+assert set(PLAY_SERVICES) == set(PLAY_ACTIONS)

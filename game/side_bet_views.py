@@ -1,0 +1,46 @@
+"""The extra-bet chips without JavaScript (R-SB-20).
+
+With JavaScript, ``static/js/side_bets.js`` adds a chip to the amount field in the page.
+Without it, a chip is a submit button posting here: the table comes back with the new
+amount in the field and its fee. Nothing is saved (the offer is the same offer), so
+this answers the post directly instead of redirecting.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.views.decorators.http import require_POST
+
+from game.models import Game
+from game.rules.money import parse_amount
+from game.selectors import table_view
+from game.side_bet_panels import CHIP_DOLLARS, extra_chip_refusal
+from game.views import render_table
+
+
+@login_required
+@require_POST
+def extra_bet_chip(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = get_object_or_404(Game, pk=game_id, owner=request.user)
+    view = table_view(game)
+    offer = view.side_panels.extra_bet
+    if offer is None or view.panel != "extra_bet":
+        return render_table(request, game, status=400, notice="The extra bet is not on offer now.")
+    raw_chip = request.POST.get("chip", "")
+    if not raw_chip.isdigit() or int(raw_chip) not in CHIP_DOLLARS:
+        return render_table(request, game, status=400, notice="There is no such chip.", view=view)
+    typed = request.POST.get("amount", "").replace("$", "").replace(",", "").strip()
+    try:
+        amount = parse_amount(typed) if typed else 0
+    except ValueError:
+        notice = "Type the extra bet in dollars, such as 25 or 12.50."
+        return render_table(request, game, status=400, notice=notice, view=view)
+    new_amount = amount + int(raw_chip) * 100
+    refusal = extra_chip_refusal(new_amount, offer.base_bet, offer.bank)
+    if refusal:
+        offer.set_amount(amount)
+        return render_table(request, game, status=400, notice=f"{refusal}.", view=view)
+    offer.set_amount(new_amount)
+    return render_table(request, game, view=view)

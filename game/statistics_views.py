@@ -1,0 +1,25 @@
+"""The player's statistics page (UI.md "A player's statistics page")."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from game.selectors import coach_deviation_count
+from game.statistics import player_statistics
+
+
+@login_required
+@require_GET
+def statistics(request: HttpRequest) -> HttpResponse:
+    """Only the signed-in player's own figures, over all their games."""
+    return render(
+        request,
+        "game/statistics.html",
+        {
+            "stats": player_statistics(request.user),
+            "coach_deviations": coach_deviation_count(request.user),
+        },
+    )

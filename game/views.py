@@ -1,0 +1,292 @@
+"""The table pages: one view shows a game, one view runs any player action.
+
+An htmx post gets the table partial (and the status line out of band); a plain post
+is redirected back to the table (post/redirect/get), so everything works without
+JavaScript. Errors never change anything and answer 400 / 404 / 409 with the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from game import coach, services
+from game.forms import OptionsForm, default_options, option_needs_text, parse_bet, parse_version
+from game.house_edge_summary import HouseEdgeSummary, summarise
+from game.models import Game
+from game.rules.options import NEEDS
+from game.selectors import TableView, table_view
+from game.side_bet_menu import (
+    parse_extra_bet_activation,
+    parse_menu_toggle,
+    parse_side_chip,
+    parse_side_clear,
+    parse_side_clear_all,
+)
+
+TABLE_TEMPLATE = "game/table.html"
+
+
+def _owned_game(request: HttpRequest, game_id: int) -> Game:
+    return get_object_or_404(Game, pk=game_id, owner=request.user)
+
+
+def render_table(
+    request: HttpRequest,
+    game: Game,
+    *,
+    status: int = 200,
+    notice: str = "",
+    hint: bool = False,
+    view: TableView | None = None,
+) -> HttpResponse:
+    """The full page, or for htmx the table partial plus the status line out of band."""
+    view = view or table_view(game)
+    context = {"view": view, "notice": notice, **coach.table_context(game, view, hint=hint)}
+    if request.htmx:
+        html = render_to_string(f"{TABLE_TEMPLATE}#table", context, request=request)
+        html += render_to_string(f"{TABLE_TEMPLATE}#status_oob", context, request=request)
+        return HttpResponse(html, status=status)
+    return render(request, TABLE_TEMPLATE, context, status=status)
+
+
+@login_required
+@require_GET
+def table(request: HttpRequest, game_id: int) -> HttpResponse:
+    # ?hint=1 (the Hint button, a GET form) adds the coach's hint; it changes nothing.
+    hint = request.GET.get("hint") == "1"
+    return render_table(request, _owned_game(request, game_id), hint=hint)
+
+
+@login_required
+@require_POST
+def new_game(request: HttpRequest) -> HttpResponse:
+    game = services.new_game(user=request.user)
+    return redirect("game:table", game_id=game.pk)
+
+
+# --------------------------------------------------------------------- actions
+
+
+@dataclass(frozen=True)
+class Action:
+    service: Callable[..., Game]
+    # Turns the posted form into the service's extra keyword arguments (ValueError: bad input).
+    parse: Callable[[QueryDict], dict[str, Any]] = lambda post: {}
+
+
+def _choice(post: QueryDict) -> dict[str, Any]:
+    choice = post.get("choice")
+    if choice not in ("accept", "decline"):
+        raise ValueError("Choose Accept or Decline.")
+    return {"accept": choice == "accept"}
+
+
+def _chip(post: QueryDict) -> dict[str, Any]:
+    raw = post.get("chip", "")
+    if not raw.isdigit():
+        raise ValueError("There is no such chip.")
+    # The amount typed in the same form is the base the chip adds to (blank: the bet so far).
+    typed = post.get("amount", "").strip()
+    return {"chip_cents": int(raw) * 100, "base_cents": parse_bet(typed) if typed else None}
+
+
+def _deal(post: QueryDict) -> dict[str, Any]:
+    return {"bet_cents": parse_bet(post.get("amount"))}
+
+
+def _extra_bet(post: QueryDict) -> dict[str, Any]:
+    if post.get("choice") == "decline":
+        return {"amount_cents": None}
+    return {"amount_cents": parse_bet(post.get("amount"))}
+
+
+def _text(name: str) -> Callable[[QueryDict], dict[str, Any]]:
+    def parse(post: QueryDict) -> dict[str, Any]:
+        value = post.get(name)
+        if not value:
+            raise ValueError(f"Missing {name}.")
+        return {name: value}
+
+    return parse
+
+
+ACTIONS: dict[str, Action] = {
+    "chip": Action(services.add_chip, _chip),
+    "clear-bet": Action(services.clear_bet),
+    "deal": Action(services.place_bet_and_deal, _deal),
+    "hit": Action(services.hit),
+    "stand": Action(services.stand),
+    "double": Action(services.double),
+    "split": Action(services.split),
+    "surrender": Action(services.surrender),
+    "insurance": Action(services.answer_insurance, _choice),
+    "early-surrender": Action(services.answer_early_surrender, _choice),
+    "difficulty": Action(services.choose_difficulty, _text("difficulty")),
+    "answer": Action(services.answer_question, _text("answer")),
+    "continue": Action(services.continue_after_reveal),
+    "next-round": Action(services.next_round),
+    "extra-bet": Action(services.place_extra_bet, _extra_bet),
+    "parlay": Action(services.parlay, _text("choice")),
+    "roll": Action(services.roll),
+    # The side-bet menu of the bet panel (game/side_bet_menu.py).
+    "side-bets-menu": Action(services.toggle_side_bet_menu, parse_menu_toggle),
+    "side-chip": Action(services.add_side_chip, parse_side_chip),
+    "side-clear": Action(services.clear_side_bet, parse_side_clear),
+    "side-clear-all": Action(services.clear_side_bets, parse_side_clear_all),
+    "extra-bet-activate": Action(services.activate_extra_bet, parse_extra_bet_activation),
+}
+
+
+def _run_action(request: HttpRequest, game_id: int, run: Callable[[int], Game]) -> HttpResponse:
+    """Run one service call and answer: partial / redirect, or the table with an error."""
+    try:
+        version = parse_version(request.POST.get("version"))
+        game = run(version)
+    except services.StaleVersion as error:
+        return _refused(request, game_id, str(error), status=409)
+    except (services.ActionRefused, ValueError) as error:
+        return _refused(request, game_id, str(error), status=400)
+    if request.htmx:
+        return render_table(request, game)
+    return redirect("game:table", game_id=game.pk)
+
+
+def _refused(request: HttpRequest, game_id: int, notice: str, *, status: int) -> HttpResponse:
+    # Ownership first: another player's game is a 404 whatever else is wrong with the post.
+    game = _owned_game(request, game_id)
+    return render_table(request, game, status=status, notice=notice)
+
+
+@login_required
+@require_POST
+def game_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
+    spec = ACTIONS.get(action)
+    if spec is None:
+        _owned_game(request, game_id)
+        return _refused(request, game_id, "There is no such action.", status=404)
+
+    def run(version: int) -> Game:
+        extra = spec.parse(request.POST)
+        return spec.service(game_id=game_id, user=request.user, version=version, **extra)
+
+    return _run_action(request, game_id, run)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def end_game(request: HttpRequest, game_id: int) -> HttpResponse:
+    """GET: the confirmation (R-1.6); POST: end the game."""
+    game = _owned_game(request, game_id)
+    if request.method == "GET":
+        return render(request, "game/end_confirm.html", {"game": game})
+
+    def run(version: int) -> Game:
+        return services.end_game(game_id=game_id, user=request.user, version=version)
+
+    return _run_action(request, game_id, run)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def options(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The options menu (§10): only between rounds; Apply, Reset to Default, Close."""
+    game = _owned_game(request, game_id)
+    view = table_view(game)
+    if not view.between_rounds:
+        messages.error(request, "Options can be changed only between rounds.")
+        return redirect("game:table", game_id=game.pk)
+    status = 200
+    # The options the house-edge estimate is for (None: the form has errors).
+    chosen: dict[str, Any] | None = game.options
+    if request.method == "POST" and "reset" in request.POST:
+        # Reset restores the rules of §10; the Coach setting is not one, so it stays.
+        form = OptionsForm(
+            initial={**OptionsForm.initial_from(default_options()), "coach": game.coach}
+        )
+        notice = "Defaults restored: press Apply to use them."
+        chosen = default_options()
+    elif request.method == "POST" and "estimate" in request.POST:
+        # "Update estimate" (the menu without JavaScript): show the figure, save nothing.
+        form = OptionsForm(request.POST)
+        chosen = form.to_options() if form.is_valid() else None
+        notice = "" if chosen is not None else "Please correct the options marked below."
+        status = 200 if chosen is not None else 400
+    elif request.method == "POST":
+        form = OptionsForm(request.POST)
+        notice = ""
+        chosen = form.to_options() if form.is_valid() else None
+        if form.is_valid():
+            try:
+                version = parse_version(request.POST.get("version"))
+                game = services.apply_options(
+                    game_id=game.pk,
+                    user=request.user,
+                    version=version,
+                    options=form.to_options(),
+                    coach=form.cleaned_data["coach"],
+                )
+            except services.StaleVersion as error:
+                notice, status = str(error), 409
+            except (services.ActionRefused, ValueError) as error:
+                notice, status = str(error), 400
+            else:
+                messages.success(request, game.message)
+                return redirect("game:table", game_id=game.pk)
+        else:
+            notice, status = "Please correct the options marked below.", 400
+    else:
+        form = OptionsForm(initial={**OptionsForm.initial_from(game.options), "coach": game.coach})
+        notice = ""
+    implied = game.state.get("implied", []) if game.state else []
+    return render(
+        request,
+        "game/options.html",
+        {
+            "game": game,
+            "form": form,
+            "notice": notice,
+            "needs": option_needs_text(),
+            "needs_map": {name: list(needed) for name, needed in NEEDS.items()},
+            "implied": implied,
+            "table_url": reverse("game:table", args=[game.pk]),
+            "house_edge": _house_edge_or_none(chosen, game.options),
+        },
+        status=status,
+    )
+
+
+def _house_edge_or_none(
+    chosen: dict[str, Any] | None, current: dict[str, Any]
+) -> HouseEdgeSummary | None:
+    if chosen is None:
+        return None
+    try:
+        return summarise(chosen, current)
+    except ValueError:
+        return None  # options the engine refuses (e.g. max bet below min bet): no figure
+
+
+@login_required
+@require_GET
+def options_house_edge(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The Options menu's house-edge figure for the options in the query (htmx, on change).
+
+    Read-only; bad options answer 400 with a short message in the fragment, never a 500.
+    """
+    game = _owned_game(request, game_id)
+    form = OptionsForm(request.GET)
+    summary = _house_edge_or_none(form.to_options(), game.options) if form.is_valid() else None
+    context = {"house_edge": summary}
+    return render(
+        request, "game/_house_edge.html", context, status=200 if summary is not None else 400
+    )

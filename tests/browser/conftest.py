@@ -1,0 +1,120 @@
+"""Playwright (Python, sync API) driving the system Chromium against live_server.
+
+`playwright install` cannot download browsers here, so the tests launch Debian's
+chromium through `executable_path`. Outside CI a missing browser skips these tests
+with a clear message; with CI=true it fails them, so CI can never pass without them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "chrome")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def find_chromium() -> str | None:
+    explicit = os.environ.get("CHROMIUM_PATH")
+    if explicit and Path(explicit).exists():
+        return explicit
+    for name in CHROMIUM_CANDIDATES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def chromium_path() -> str:
+    path = find_chromium()
+    if path:
+        return path
+    message = (
+        "No Chromium found (tried $CHROMIUM_PATH and chromium/chromium-browser on PATH); "
+        "install Debian's chromium package (.ci/run does) to run the browser tests."
+    )
+    if in_ci():
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path: str) -> Iterator[object]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError as exc:  # pragma: no cover - the test extra installs it
+        if in_ci():
+            pytest.fail(f"playwright is not installed: {exc}")
+        pytest.skip(f"playwright is not installed: {exc}")
+    # Playwright's sync API runs an event loop in this thread; Django's ORM calls made by
+    # the tests themselves (setup, assertions) are still synchronous and safe here.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_path, headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser, live_server) -> Iterator[object]:  # noqa: ANN001 - playwright types
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+AXE_PATH = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+AXE_BLOCKING_IMPACTS = {"serious", "critical"}
+
+
+@pytest.fixture
+def axe_violations():  # noqa: ANN201 - returns a callable
+    """Run axe-core (the npm package, injected by Playwright) on a page.
+
+    Returns the serious or critical violations as short readable strings, so a failing
+    assertion says which rule failed on which element.
+    """
+    if not AXE_PATH.exists():
+        message = f"axe-core is not installed ({AXE_PATH}); `make test` runs npm ci for it."
+        if in_ci():
+            pytest.fail(message)
+        pytest.skip(message)
+
+    def scan(page, context: str = "") -> list[str]:  # noqa: ANN001
+        page.add_script_tag(path=str(AXE_PATH))
+        results = page.evaluate("async () => await axe.run(document)")
+        problems = []
+        for violation in results["violations"]:
+            if violation.get("impact") not in AXE_BLOCKING_IMPACTS:
+                continue
+            targets = ", ".join(str(node["target"]) for node in violation["nodes"][:3])
+            problems.append(f"{context}: {violation['id']} ({violation['impact']}) at {targets}")
+        return problems
+
+    return scan

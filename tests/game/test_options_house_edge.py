@@ -1,0 +1,173 @@
+"""The house edge of the rules being chosen, in the Options menu (issue 7)."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from game import services
+from game.models import Game
+from game.rules.house_edge import estimated_house_edge
+from game.rules.options import Options
+from tests.game import scenarios
+
+pytestmark = pytest.mark.django_db
+
+FIGURE = re.compile(r"House edge of these rules: about (-?\d+\.\d\d) %")
+CHANGE = re.compile(r'data-testid="house-edge-change">(.*?)</p>', re.S)
+EXCLUDED = "Side bets and trivia are not part of this figure"
+
+
+def form_data(**changes: str) -> dict[str, str]:
+    """The Options form as the browser sends it (defaults of RULES.md §10)."""
+    data = {
+        "blackjack_payout": "3:2", "deck_count": "6", "min_bet": "1.00",
+        "max_bet": "10000.00", "starting_bank": "1000.00", "dealer_stands_on": "S17",
+        "charlie": "5", "double_on": "any", "surrender": "late", "trivia_mode": "on",
+        "side_bets": "on", "insurance": "on", "even_money": "on", "dealer_peek": "on",
+    }  # fmt: skip
+    data.update(changes)
+    return {name: value for name, value in data.items() if value != ""}
+
+
+def figure(text: str) -> float:
+    found = FIGURE.search(text)
+    assert found, "no house-edge figure"
+    return float(found.group(1))
+
+
+def change(text: str) -> str:
+    found = CHANGE.search(text)
+    assert found, "no comparison with the current rules"
+    return html.unescape(found.group(1)).strip()
+
+
+def fragment(client: Client, game: Game, **changes: str) -> Any:
+    return client.get(f"/games/{game.pk}/options/house-edge/", form_data(**changes))
+
+
+def expected_figure(**options: Any) -> float:
+    estimate = estimated_house_edge(Options.from_dict(options))
+    assert estimate is not None
+    return round(estimate.house_edge_pct, 2)
+
+
+def test_menu_shows_the_house_edge_of_the_default_rules(alice, player) -> None:  # noqa: ANN001
+    game = scenarios.betting(player)
+    menu = alice.get(f"/games/{game.pk}/options/").text
+    assert figure(menu) == expected_figure()
+    assert 0.0 < figure(menu) < 1.5  # 6 decks S17 3:2: about half a percent
+    assert change(menu) == "No change vs your current rules."
+    assert EXCLUDED in menu
+    assert f'hx-get="/games/{game.pk}/options/house-edge/"' in menu
+    assert 'name="estimate"' in menu and "Update estimate" in menu
+
+
+@pytest.mark.parametrize(
+    "changes", [{"dealer_stands_on": "H17"}, {"blackjack_payout": "6:5"}], ids=["H17", "6:5"]
+)
+def test_fragment_for_worse_rules_shows_a_higher_edge(
+    alice, player, changes: dict[str, str]
+) -> None:  # noqa: ANN001
+    game = scenarios.betting(player)
+    default = figure(fragment(alice, game).text)
+    response = fragment(alice, game, **changes)
+    assert response.status_code == 200
+    assert "<html" not in response.text  # a fragment, not a page
+    worse = figure(response.text)
+    assert worse > default
+    assert worse == expected_figure(**changes)
+    assert change(response.text) == f"+{worse - default:.2f} % vs your current rules"
+    assert EXCLUDED in response.text
+
+
+def test_six_to_five_costs_more_than_a_percent(alice, player) -> None:  # noqa: ANN001
+    # Published: 6:5 instead of 3:2 adds about 1.4 % — far beyond the table's noise.
+    game = scenarios.betting(player)
+    cost = figure(fragment(alice, game, blackjack_payout="6:5").text) - figure(
+        fragment(alice, game).text
+    )
+    assert 1.0 < cost < 1.8
+
+
+def test_comparison_is_against_the_games_current_rules(alice, player) -> None:  # noqa: ANN001
+    game = services.new_game(user=player, options={"blackjack_payout": "6:5"})
+    response = fragment(alice, game)  # back to 3:2
+    assert change(response.text).startswith("-")
+    reset = alice.post(f"/games/{game.pk}/options/", {"version": str(game.version), "reset": "1"})
+    assert figure(reset.text) == expected_figure()
+    assert change(reset.text).startswith("-")
+
+
+def test_rules_outside_the_table_say_no_estimate(alice, player) -> None:  # noqa: ANN001
+    game = scenarios.betting(player)
+    response = fragment(alice, game, blackjack_payout="2:1", surrender="early")
+    assert response.status_code == 200
+    text = html.unescape(response.text)
+    assert "House edge of these rules: not available" in text
+    assert "Blackjack pays: 2:1" in text and "Surrender: Early" in text
+    nearest = html.unescape(fragment(alice, game, deck_count="4", split_aces="on").text)
+    assert "nearest table entry: Decks in the shoe 4 → 6" in nearest
+    assert "not taken into account: Splitting aces allowed" in nearest
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"deck_count": "9"},
+        {"deck_count": "six"},
+        {"charlie": "6"},
+        {"blackjack_payout": "<script>"},
+        {"min_bet": "-1"},
+        {"max_bet": "0.50"},  # a valid form, but below the minimum bet: the rules refuse it
+        {"dealer_stands_on": ""},
+    ],
+)
+def test_bad_input_is_400_and_changes_nothing(alice, player, changes: dict[str, str]) -> None:  # noqa: ANN001
+    game = scenarios.betting(player)
+    before = (game.version, dict(game.options))
+    response = fragment(alice, game, **changes)
+    assert response.status_code == 400
+    assert "These options are not valid" in response.text
+    assert "<script>" not in response.text
+    game.refresh_from_db()
+    assert (game.version, game.options) == before
+
+
+def test_fragment_with_no_query_at_all_is_400(alice, player) -> None:  # noqa: ANN001
+    game = scenarios.betting(player)
+    assert alice.get(f"/games/{game.pk}/options/house-edge/").status_code == 400
+
+
+def test_fragment_needs_login_and_ownership(player, other_player, client_for) -> None:  # noqa: ANN001
+    game = scenarios.betting(player)
+    url = f"/games/{game.pk}/options/house-edge/"
+    anonymous = Client().get(url, form_data())
+    assert anonymous.status_code == 302 and "/login/" in anonymous["Location"]
+    assert client_for(other_player).get(url, form_data()).status_code == 404
+    assert client_for(player).post(url, form_data()).status_code == 405
+
+
+def test_update_estimate_without_javascript_saves_nothing(alice, player) -> None:  # noqa: ANN001
+    game = scenarios.betting(player)
+    before = (game.version, dict(game.options))
+    data = {"version": str(game.version), "estimate": "1", **form_data(dealer_stands_on="H17")}
+    response = alice.post(f"/games/{game.pk}/options/", data)
+    assert response.status_code == 200
+    assert figure(response.text) == expected_figure(dealer_stands_on="H17")
+    assert change(response.text).startswith("+")
+    assert '<option value="H17" selected>' in response.text  # the choice stays on the form
+    game.refresh_from_db()
+    assert (game.version, game.options) == before
+
+
+def test_update_estimate_with_bad_options_is_400(alice, player) -> None:  # noqa: ANN001
+    game = scenarios.betting(player)
+    data = {"version": str(game.version), "estimate": "1", **form_data(deck_count="0")}
+    response = alice.post(f"/games/{game.pk}/options/", data)
+    assert response.status_code == 400
+    assert "These options are not valid" in response.text

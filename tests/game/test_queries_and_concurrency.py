@@ -1,0 +1,113 @@
+"""Few, constant queries per action; one winner when two posts race (PostgreSQL)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+
+from game import services
+from game.models import Game
+from tests.game import scenarios
+from tests.game.conftest import post
+
+# select game FOR UPDATE, pending trivia, UPDATE game, round row, hands + side bets at the
+# end of a round, the savepoint pair of atomic() inside the test transaction, session/user.
+MAX_QUERIES_PER_ACTION = 12
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("rounds_before", [0, 6])
+def test_queries_per_action_are_few_and_do_not_grow(
+    rounds_before: int, alice, player, django_assert_max_num_queries
+) -> None:  # noqa: ANN001
+    game = scenarios.trivia_off(player)
+    post(alice, game, "stand")
+    for _ in range(rounds_before):
+        post(alice, game, "next-round")
+        post(alice, game, "deal", amount="1.00")
+        game.refresh_from_db()
+        if game.state["round"]["phase"] != "round_over":
+            post(alice, game, "stand")
+    post(alice, game, "next-round")
+    for action, data in (("chip", {"chip": "5"}), ("deal", {"amount": "5.00"})):
+        with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION):
+            post(alice, game, action, htmx=False, **data)
+    game.refresh_from_db()
+    if game.state["round"]["phase"] == "player_turn":
+        with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION):
+            post(alice, game, "hit")
+    game.refresh_from_db()
+    if game.state["round"]["phase"] == "player_turn":
+        with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION):
+            post(alice, game, "stand")
+
+
+@pytest.mark.django_db
+def test_trivia_actions_take_few_queries(
+    alice, player, questions, django_assert_max_num_queries
+) -> None:  # noqa: ANN001
+    game = scenarios.choosing_difficulty(player)
+    with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION + 3):  # + question choice
+        post(alice, game, "difficulty", difficulty="easy")
+    attempt = game.trivia_attempts.get()
+    with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION):
+        post(alice, game, "answer", answer=attempt.question.correct_answer)
+    with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION):
+        post(alice, game, "continue")
+
+
+@pytest.mark.django_db
+def test_rendering_the_table_takes_few_queries(
+    alice, player, questions, django_assert_max_num_queries
+) -> None:  # noqa: ANN001
+    game = scenarios.question_shown(player)
+    with django_assert_max_num_queries(6):
+        assert alice.get(f"/games/{game.pk}/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_posts_of_the_same_action_race_and_exactly_one_applies(player) -> None:  # noqa: ANN001
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks across connections need PostgreSQL (CI runs this there)")
+    game = scenarios.betting(player)
+    version = game.version
+    barrier = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def deal() -> None:
+        client = Client()
+        client.force_login(player)
+        try:
+            barrier.wait()
+            response = client.post(
+                f"/games/{game.pk}/deal/", {"version": str(version), "amount": "10.00"}
+            )
+            statuses.append(response.status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=deal) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [302, 409]
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert game.bank_cents == 100_000 - 1_000
+    assert game.rounds.count() == 1
+
+
+@pytest.mark.django_db
+def test_save_refuses_a_version_changed_underneath(player) -> None:  # noqa: ANN001
+    """The version check inside the UPDATE holds even if the lock did not (SQLite)."""
+    game = scenarios.betting(player)
+    table = services._lock(game_id=game.pk, user=player, version=game.version)
+    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
+    with pytest.raises(services.StaleVersion):
+        services._save(table, pending_bet_cents=500)
+    game.refresh_from_db()
+    assert game.pending_bet_cents == 0
