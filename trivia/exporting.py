@@ -8,7 +8,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from trivia.importing import CSV_HEADER
+from trivia.importing import CSV_FORMULA_GUARD, CSV_FORMULA_STARTS, CSV_HEADER
 from trivia.models import Question
 
 
@@ -38,6 +38,16 @@ def export_opentdb_json(questions: Iterable[Question]) -> str:
     return json.dumps(payload, ensure_ascii=False, indent=1)
 
 
+def spreadsheet_safe(value: str) -> str:
+    """Stop a spreadsheet from running a cell as a formula (CSV injection).
+
+    Imported text is untrusted, and staff open exports in spreadsheet programs, which run a
+    cell starting with = + - @ as a formula. A leading apostrophe makes it plain text there;
+    the importer takes it off again, so exports still round-trip ("-40" stays "-40").
+    """
+    return CSV_FORMULA_GUARD + value if value.startswith(CSV_FORMULA_STARTS) else value
+
+
 def export_csv(questions: Iterable[Question]) -> str:
     """CSV with the documented header; True/False rows leave wrong answers 2 and 3 empty."""
     buffer = io.StringIO(newline="")
@@ -45,5 +55,6 @@ def export_csv(questions: Iterable[Question]) -> str:
     writer.writerow(CSV_HEADER)
     for q in questions:
         wrong = [*q.incorrect_answers, "", "", ""][:3]
-        writer.writerow([q.category.name, q.type, q.difficulty, q.text, q.correct_answer, *wrong])
+        cells = [q.category.name, q.type, q.difficulty, q.text, q.correct_answer, *wrong]
+        writer.writerow([spreadsheet_safe(cell) for cell in cells])
     return buffer.getvalue()

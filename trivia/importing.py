@@ -66,6 +66,10 @@ CSV_HEADER = (
     "incorrect_answer_2",
     "incorrect_answer_3",
 )
+# Our CSV export puts an apostrophe before a cell that a spreadsheet would run as a formula;
+# the documented CSV reader takes it off again (see trivia.exporting.spreadsheet_safe).
+CSV_FORMULA_GUARD = "'"
+CSV_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 # Category may come from --category-default; wrong answers 2 and 3 only matter for
 # multiple choice (a True/False-only file may leave those columns out).
 _CSV_REQUIRED = {"type", "difficulty", "question", "correct_answer", "incorrect_answer_1"}
@@ -399,17 +403,23 @@ def _numbered_csv_rows(rows: Iterator[list[str]]) -> Iterator[tuple[int, list[st
             yield row, values
 
 
+def _csv_cell(value: str) -> str:
+    if value.startswith(CSV_FORMULA_GUARD) and value[1:].startswith(CSV_FORMULA_STARTS):
+        value = value[1:]
+    return clean_text(value)
+
+
 def _question_from_documented_row(
     row: int, record: dict[str, str], category_default: str
 ) -> ParsedQuestion:
-    wrong = [clean_text(record.get(f"incorrect_answer_{n}", "")) for n in (1, 2, 3)]
+    wrong = [_csv_cell(record.get(f"incorrect_answer_{n}", "")) for n in (1, 2, 3)]
     return _finish_question(
         row,
-        category=clean_text(record.get("category", "")) or category_default,
+        category=_csv_cell(record.get("category", "")) or category_default,
         type_=clean_text(record["type"]),
         difficulty=clean_text(record["difficulty"]),
-        text=clean_text(record["question"]),
-        correct=clean_text(record["correct_answer"]),
+        text=_csv_cell(record["question"]),
+        correct=_csv_cell(record["correct_answer"]),
         wrong=[a for a in wrong if a],
     )
 

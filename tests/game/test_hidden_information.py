@@ -13,6 +13,7 @@ from tests.trivia.factories import QuestionFactory
 
 pytestmark = pytest.mark.django_db
 
+
 def test_no_response_before_the_reveal_holds_the_hole_card_or_right_answer(
     alice, make_game
 ) -> None:  # noqa: ANN001

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -123,16 +125,15 @@ class TestImportFlow:
         assert IMPORT_URL not in client.get(CHANGELIST_URL).content.decode()
 
 
-class TestExport:
-    def _export(self, client, action: str) -> bytes:
-        ids = list(Question.objects.values_list("pk", flat=True))
-        response = client.post(
-            CHANGELIST_URL, {"action": action, "_selected_action": ids, "index": 0}
-        )
-        assert response.status_code == 200
-        assert response["Content-Disposition"].startswith("attachment")
-        return response.content
+def _export_all(client, action: str) -> bytes:  # noqa: ANN001
+    ids = list(Question.objects.values_list("pk", flat=True))
+    response = client.post(CHANGELIST_URL, {"action": action, "_selected_action": ids, "index": 0})
+    assert response.status_code == 200
+    assert response["Content-Disposition"].startswith("attachment")
+    return response.content
 
+
+class TestExport:
     @pytest.mark.parametrize("action", ["export_json", "export_csv"])
     def test_round_trip(self, staff_client, fixture_bytes, action: str) -> None:
         import_questions(fixture_bytes("envelope_html.json"))
@@ -142,7 +143,7 @@ class TestExport:
             + tuple(q.incorrect_answers)
             for q in Question.objects.select_related("category")
         }
-        exported = self._export(staff_client, action)
+        exported = _export_all(staff_client, action)
         Question.objects.all().delete()
         result = import_questions(exported)
         assert not result.plan.invalid and result.added == len(before)
@@ -254,3 +255,39 @@ class TestListAndActions:
         QuestionFactory.create_batch(2)
         response = staff_client.get(reverse("admin:trivia_category_changelist"))
         assert response.status_code == 200
+
+
+class TestCsvFormulaGuard:
+    """Cells a spreadsheet would run as formulas are exported as plain text (CSV injection)."""
+
+    FORMULAS = {
+        "text": '=HYPERLINK("http://evil.example","Click") is what?',
+        "correct_answer": "-40",
+        "incorrect_answers": ["+1", "@SUM(A1:A9)", "Plain"],
+    }
+
+    def test_export_quotes_formula_cells_and_import_restores_them(self, staff_client) -> None:
+        QuestionFactory(**self.FORMULAS)
+        exported = _export_all(staff_client, "export_csv").decode()
+        data_row = next(csv.reader(io.StringIO(exported.splitlines()[1])))
+        assert data_row[3].startswith("'=HYPERLINK") and data_row[4] == "'-40"
+        assert data_row[5:] == ["'+1", "'@SUM(A1:A9)", "Plain"]
+        assert not any(cell.startswith(("=", "+", "-", "@")) for cell in data_row)
+
+        Question.objects.all().delete()
+        result = import_questions(exported.encode())
+        assert result.added == 1
+        question = Question.objects.get()
+        assert question.text == self.FORMULAS["text"]
+        assert question.correct_answer == "-40"
+        assert list(question.incorrect_answers) == ["+1", "@SUM(A1:A9)", "Plain"]
+
+    def test_an_apostrophe_before_ordinary_text_is_kept(self) -> None:
+        rows = (
+            "category,type,difficulty,question,correct_answer,incorrect_answer_1,"
+            "incorrect_answer_2,incorrect_answer_3\r\n"
+            "Music,multiple,easy,Which band sang 'Tis the season'?,'Tis Band,A,B,C\r\n"
+        )
+        result = import_questions(rows.encode())
+        assert result.added == 1
+        assert Question.objects.get().correct_answer == "'Tis Band"
