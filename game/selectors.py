@@ -134,6 +134,17 @@ class TableView:
     def net(self) -> int:
         return self.round_paid - self.round_staked
 
+    @property
+    def unavailable_actions(self) -> list[ActionButton]:
+        """The disabled play buttons and why, listed on the player's turn only.
+
+        Elsewhere every play button is off for the same plain reason (another decision comes
+        first), so a list there would only repeat it.
+        """
+        if self.panel != "player_turn":
+            return []
+        return [action for action in self.actions if not action.allowed and action.reason]
+
 
 def pending_attempt(game: Game) -> TriviaAttempt | None:
     return (

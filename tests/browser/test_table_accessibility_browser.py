@@ -205,7 +205,7 @@ def test_keyboard_only_round_with_enter_and_shortcuts(page, stack) -> None:  # n
 
 
 TAB_STOPS = """() => Array.from(document.querySelectorAll(
-  "#table button, #table a[href], #table input:not([type=hidden]), #table select"
+  "#table button, #table a[href], #table input:not([type=hidden]), #table select, #table summary"
 )).filter(e => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0)
   .map(e => e.outerHTML)"""
 
@@ -240,6 +240,32 @@ def test_every_table_control_is_reached_by_tab_with_a_visible_ring(page, stack, 
             assert ring["color"] == "rgb(255, 191, 71)", ring
     assert set(reached) == set(expected)
     assert all(width >= 3 for width in reached.values()), reached
+
+
+def test_the_reasons_for_disabled_actions_open_from_the_keyboard(page, stack) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    stack(HIT_THEN_STAND_SHOE)  # 9 + 7 is no pair: Split is disabled
+    sign_up(page, "gus")
+    game = open_game_for("gus", trivia_mode=False)
+    page.goto(f"/games/{game.pk}/")
+    deal(page)
+    settle(page)
+    split = button(page, "Split")
+    expect(split).to_be_disabled()
+    reason = page.locator("#why-not-split")
+    expect(reason).to_be_hidden()
+    # The disabled button is described by the reason, for screen readers in browse mode.
+    expect(split).to_have_accessible_description(split.get_attribute("title") or "-")
+    disclosure = page.get_by_text("Why are some actions unavailable?", exact=True)
+    for _ in range(30):
+        if page.evaluate("() => document.activeElement.tagName") == "SUMMARY":
+            break
+        page.keyboard.press("Tab")
+    expect(disclosure).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(reason).to_be_visible()
+    expect(reason.locator("xpath=..")).to_contain_text("Split:")
 
 
 CARD_ANIMATION = """(selector) => Array.from(document.querySelectorAll(selector)).map(card => {

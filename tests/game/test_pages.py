@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from game import services
@@ -183,3 +185,26 @@ def test_staff_see_games_read_only_without_the_engine_state(client, player) -> N
     assert "&quot;shoe&quot;" not in page.text and "&quot;dealt&quot;" not in page.text
     assert "Save" not in page.text
     assert client.get("/admin/game/game/add/").status_code == 403
+
+
+def test_reasons_for_disabled_actions_are_reachable_without_a_mouse(alice, make_game) -> None:  # noqa: ANN001
+    # A disabled button takes no focus, so its title alone would be mouse-only.
+    game = make_game(cards=["9S", "6C", "7D", "QH", "5S", "4D"], trivia_mode=False)
+    page = post(alice, game, "deal", htmx=True, amount="10.00").text
+    assert 'data-phase="player_turn"' in page
+    split = re.search(r'<button type="submit" data-key="p"[^>]*>', page)
+    assert split and "disabled" in split.group(0)
+    assert 'aria-describedby="why-not-split"' in split.group(0)
+    assert "<summary>Why are some actions unavailable?</summary>" in page
+    reason = re.search(r'<strong>Split:</strong> <span id="why-not-split">([^<]+)</span>', page)
+    assert reason and f'title="{reason.group(1)}"' in split.group(0)  # the title's words
+    hit = re.search(r'<button type="submit" data-key="h"[^>]*>', page)
+    assert hit and "disabled" not in hit.group(0) and 'id="why-not-hit"' not in page
+
+
+def test_no_reason_list_outside_the_players_turn(alice, player) -> None:  # noqa: ANN001
+    game = scenarios.insurance(player)
+    page = alice.get(f"/games/{game.pk}/").text
+    assert 'data-phase="insurance"' in page
+    assert "Why are some actions unavailable?" not in page
+    assert 'aria-describedby="why-not-' not in page
