@@ -1,6 +1,7 @@
 """Compute game/rules/house_edge_table.json with the simulator (issue 7).
 
-    .venv/bin/python bench/house_edge_table.py [--rounds 1000000] [--workers 2] [--accelerated]
+    .venv/bin/python bench/house_edge_table.py [--rounds 10000000] [--workers 2] [--accelerated]
+    .venv/bin/python bench/house_edge_table.py --markdown   # print the table for RESULTS.md
 
 Every combination of the key options below is played for ``--rounds`` rounds with the
 same seed (common random numbers: neighbouring entries share their early shoes, so the
@@ -34,12 +35,18 @@ KEY_VALUES: dict[str, list[Any]] = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rounds", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=10_000_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--accelerated", action="store_true")
     parser.add_argument("--out", type=Path, default=ROOT / "game/rules/house_edge_table.json")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the --out table as Markdown and stop"
+    )
     args = parser.parse_args()
+    if args.markdown:
+        print(markdown(json.loads(args.out.read_text())))
+        return
     from game.rules import accelerated
 
     if args.accelerated and (reason := accelerated.enable()) is not None:
@@ -84,6 +91,35 @@ def main() -> None:
             f"± {report.stderr_pct:.3f} ({time.perf_counter() - started:.0f} s)",
             flush=True,
         )
+
+
+def markdown(table: dict[str, Any]) -> str:
+    """One row per deck count, dealer rule and payout; one column per DAS/surrender/Charlie."""
+    edge = {tuple(e["options"].values()): e["house_edge_pct"] for e in table["entries"]}
+    values = table["key_values"]
+    columns = list(
+        itertools.product(values["double_after_split"], values["surrender"], values["charlie"])
+    )
+
+    def heading(das: bool, surrender: str, charlie: Any) -> str:
+        return ", ".join(
+            [
+                "DAS" if das else "no DAS",
+                "LS" if surrender == "late" else "no sur.",
+                f"{charlie}-Ch" if charlie != "off" else "no Ch",
+            ]
+        )
+
+    lines = [
+        "| decks | dealer | payout | " + " | ".join(heading(*c) for c in columns) + " |",
+        "|---" * (3 + len(columns)) + "|",
+    ]
+    for decks, dealer, payout in itertools.product(
+        values["deck_count"], values["dealer_stands_on"], values["blackjack_payout"]
+    ):
+        cells = [f"{edge[(decks, dealer, payout, *column)]:.2f}" for column in columns]
+        lines.append(f"| {decks} | {dealer} | {payout} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":
