@@ -15,7 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from throwaway_db import setup_django
+from throwaway_db import QueryCounter, setup_django
 
 TARGET_PAGE_MS = 500.0
 BATCH = 2_000
@@ -103,20 +103,11 @@ def _fill(username: str, rounds: int) -> object:
     return user
 
 
-class _QueryCounter:
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, execute, sql, params, many, context):  # noqa: ANN001, ANN204
-        self.count += 1
-        return execute(sql, params, many, context)
-
-
 def _time(run, repeats: int = 15) -> tuple[float, float, int]:  # noqa: ANN001
     """Median and worst milliseconds of ``run()``, and the queries of one call."""
     from django.db import connection
 
-    counter = _QueryCounter()
+    counter = QueryCounter()
     with connection.execute_wrapper(counter):
         run()
     timings = []

@@ -24,3 +24,14 @@ def setup_django(db_path: Path) -> None:
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+
+
+class QueryCounter:
+    """A database execute wrapper that counts the queries run inside it."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):  # noqa: ANN001, ANN204
+        self.count += 1
+        return execute(sql, params, many, context)

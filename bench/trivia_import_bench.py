@@ -14,7 +14,7 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from throwaway_db import REPO, setup_django
+from throwaway_db import REPO, QueryCounter, setup_django
 
 TARGET_SECONDS = 10.0
 
@@ -38,7 +38,7 @@ def bench_file(path: Path) -> dict[str, object]:
 
     data = path.read_bytes()
     _empty_bank()
-    counter = _QueryCounter()
+    counter = QueryCounter()
     start = time.perf_counter()
     with connection.execute_wrapper(counter):
         result = _run(data, path.name)
@@ -69,15 +69,6 @@ def bench_file(path: Path) -> dict[str, object]:
     }
 
 
-class _QueryCounter:
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, execute, sql, params, many, context):  # noqa: ANN001, ANN204
-        self.count += 1
-        return execute(sql, params, many, context)
-
-
 def bench_selection(total: int = 100_000, picks: int = 200) -> tuple[float, int]:
     """Average ms per choose_question() on a bank of ``total`` questions, and its queries."""
     from django.db import connection
@@ -106,7 +97,7 @@ def bench_selection(total: int = 100_000, picks: int = 200) -> tuple[float, int]
             batch = []
     Question.objects.bulk_create(batch)
     asked: list[int] = []
-    counter = _QueryCounter()
+    counter = QueryCounter()
     start = time.perf_counter()
     with connection.execute_wrapper(counter):
         for _ in range(picks):

@@ -102,6 +102,18 @@ class Tally:
             self.pushes + other.pushes,
         )
 
+    def figures(self) -> tuple[int, ...]:
+        """The sums as plain integers, field by field (for pickling and comparing)."""
+        return (
+            self.rounds,
+            self.bet,
+            self.net,
+            self.net_squared,
+            self.naturals,
+            self.dealer_busts,
+            self.pushes,
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class SimulationReport:
@@ -265,16 +277,7 @@ def play_chunk(task: tuple[dict[str, Any], int, int, int]) -> Tally:
 
 def _play_chunk_in_worker(task: tuple[dict[str, Any], int, int, int]) -> tuple[int, ...]:
     # A worker sends plain integers back: a compiled (mypyc) Tally does not unpickle.
-    tally = play_chunk(task)
-    return (
-        tally.rounds,
-        tally.bet,
-        tally.net,
-        tally.net_squared,
-        tally.naturals,
-        tally.dealer_busts,
-        tally.pushes,
-    )
+    return play_chunk(task).figures()
 
 
 def simulate(

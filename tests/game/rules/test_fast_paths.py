@@ -231,7 +231,7 @@ assert accelerated.is_active()
 tallies = []
 for rules in json.loads(sys.argv[1]):
     t = play_rounds(simulation_options(rules), 1500, seeded_rng(17))
-    tallies.append([t.rounds, t.bet, t.net, t.net_squared, t.naturals, t.dealer_busts, t.pushes])
+    tallies.append(list(t.figures()))
 print(json.dumps(tallies))
 """
 
@@ -271,17 +271,7 @@ def test_compiled_engine_plays_exactly_as_the_python_engine() -> None:
     python = []
     for rules in RULE_SETS:
         tally = play_rounds(simulation_options(rules), 1500, seeded_rng(17))
-        python.append(
-            [
-                tally.rounds,
-                tally.bet,
-                tally.net,
-                tally.net_squared,
-                tally.naturals,
-                tally.dealer_busts,
-                tally.pushes,
-            ]
-        )
+        python.append(list(tally.figures()))
     assert json.loads(compiled.stdout) == python
     # The simulate command picks the current compiled build by default; --python opts out.
     outputs = {}
