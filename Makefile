@@ -1,5 +1,7 @@
 # Blackjack Trivia — the two set-up commands are `make run` and `make test`.
-# Both are idempotent: the virtualenv is (re)installed only when pyproject.toml changes.
+# Both are idempotent: the virtualenv is (re)installed only when a lock file changes.
+# requirements/*.txt pin every Python package with its hashes; they are compiled from the
+# ranges in pyproject.toml by `make lock` (uv pip compile) and installed by plain pip.
 
 PYTHON ?= python3
 VENV := .venv
@@ -8,20 +10,27 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 PYTEST_ARGS ?=
 
-.PHONY: run test lint format coverage bench accelerated clean-venv
+.PHONY: run test lint format coverage bench accelerated clean-venv lock
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Stamp files remember what was installed for which pyproject.toml.
-$(VENV)/.installed-app: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+# Stamp files remember what was installed from which lock file. The project itself is run
+# in place (manage.py, pytest's rootdir), so it is not pip-installed.
+$(VENV)/.installed-app: requirements/app.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/app.txt
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[test,dev]"
+$(VENV)/.installed-test: requirements/test.txt | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/test.txt
 	@touch $(VENV)/.installed-app $@
+
+# Re-pin after changing a range in pyproject.toml (needs the test install for uv).
+LOCK := $(BIN)/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes -q
+lock: $(VENV)/.installed-test
+	$(LOCK) -o requirements/app.txt
+	$(LOCK) --extra test --extra dev -o requirements/test.txt
 
 # axe-core for the accessibility scans; skipped quietly where npm is absent (the browser
 # tests then skip the scan outside CI and fail it under CI=true).
