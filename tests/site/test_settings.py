@@ -53,3 +53,27 @@ def test_database_url_selects_the_database() -> None:
         DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
     )
     assert result.stdout.strip().splitlines()[-1] == "django.db.backends.postgresql"
+
+
+def test_a_log_line_is_printed_once() -> None:
+    # Django's "django" logger keeps a console handler of its own unless LOGGING replaces it;
+    # with root's console handler as well, every django.* line used to print twice.
+    result = run_manage(
+        "shell",
+        "-c",
+        "import logging; logging.getLogger('django.request').error('log-once-marker')",
+        DEBUG="1",
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("log-once-marker") == 1, result.stderr
+
+
+def test_the_test_database_name_can_be_chosen_per_run() -> None:
+    result = run_manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.DATABASES['default']['TEST']['NAME'])",
+        DATABASE_URL="postgres://postgres@127.0.0.1:5432/postgres",
+        TEST_DATABASE_NAME="test_blackjack_ci_123",
+    )
+    assert result.stdout.strip().splitlines()[-1] == "test_blackjack_ci_123"
