@@ -40,7 +40,7 @@ def build(out: Path = BUILD_DIR) -> None:
     try:
         from mypyc.build import mypycify
     except ImportError:
-        sys.exit('mypyc is not installed: .venv/bin/pip install -e ".[dev]" (it comes with mypy)')
+        sys.exit("mypyc is not installed: make test installs it (it comes with mypy)")
     from setuptools import setup
 
     digests = source_digests()  # taken before compiling: what is compiled is what is recorded
