@@ -6,7 +6,7 @@ from typing import Any
 
 from django import forms
 
-from game.rules.money import format_cents, parse_amount
+from game.rules.money import format_cents, parse_typed_amount, parse_whole_number
 from game.rules.options import (
     BLACKJACK_PAYOUTS,
     DEALER_RULES,
@@ -16,19 +16,34 @@ from game.rules.options import (
     Options,
 )
 
+PLACE_A_BET_FIRST = "Place a bet first."
+
 
 def parse_bet(raw: str | None) -> int:
-    """A typed dollar amount in cents; raises ValueError for anything else (R-1.4)."""
-    cents = parse_amount((raw or "").replace("$", "").replace(",", "").strip())
+    """A typed dollar amount in cents; raises ValueError for anything else (R-1.4, R-1.4a)."""
+    if raw is None or not raw.strip():
+        raise ValueError(PLACE_A_BET_FIRST)
+    cents = parse_typed_amount(raw)
     if cents <= 0:
-        raise ValueError("A bet must be more than $0.00.")
+        raise ValueError(PLACE_A_BET_FIRST)
     return cents
 
 
+def parse_chip_dollars(raw: str | None) -> int:
+    """A chip button's value in whole dollars (which chips exist is the caller's check)."""
+    try:
+        return parse_whole_number(raw)
+    except ValueError:
+        raise ValueError("There is no such chip.") from None
+
+
 def parse_version(raw: str | None) -> int:
-    if raw is None or not raw.isdigit():
-        raise ValueError("The page did not say which version of the table it showed.")
-    return int(raw)
+    try:
+        return parse_whole_number(raw)
+    except ValueError:
+        raise ValueError(
+            "This page is out of date: the table has been reloaded, please try again."
+        ) from None
 
 
 class AmountField(forms.CharField):
@@ -39,7 +54,7 @@ class AmountField(forms.CharField):
         if not text:
             return None
         try:
-            return parse_amount(text.replace("$", "").replace(",", ""))
+            return parse_typed_amount(text)
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
 

@@ -11,6 +11,11 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+# game.rules.money.MAX_AMOUNT_CENTS (R-1.4a), repeated because models must not import the
+# engine at start-up (manage.py simulate --accelerated swaps in compiled engine modules
+# first); tests/game/test_amounts.py checks the two agree.
+BANK_CEILING_CENTS = 100_000_000_000
+
 
 class Game(models.Model):
     class Status(models.TextChoices):
@@ -65,6 +70,14 @@ class Game(models.Model):
             models.CheckConstraint(condition=Q(bank_cents__gte=0), name="game_bank_not_negative"),
             models.CheckConstraint(
                 condition=Q(pending_bet_cents__gte=0), name="game_pending_bet_not_negative"
+            ),
+            # R-1.4a, the last line of defence: the engine already refuses and caps.
+            models.CheckConstraint(
+                condition=Q(bank_cents__lte=BANK_CEILING_CENTS), name="game_bank_within_ceiling"
+            ),
+            models.CheckConstraint(
+                condition=Q(pending_bet_cents__lte=BANK_CEILING_CENTS),
+                name="game_pending_bet_within_ceiling",
             ),
         ]
 

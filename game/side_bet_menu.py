@@ -13,7 +13,7 @@ from typing import Any
 
 from django.http import QueryDict
 
-from game.forms import parse_bet
+from game.forms import parse_bet, parse_chip_dollars
 from game.models import Game
 from game.rules.sidebets import (
     EXTRA_BET_BLACKJACK,
@@ -157,9 +157,8 @@ def _bet_name(raw: str | None) -> str:
 def parse_side_chip(post: QueryDict) -> dict[str, Any]:
     """``side_chip=<bet>:<dollars>``, e.g. ``21+3:5`` (one button carries both)."""
     bet, _, dollars = post.get("side_chip", "").rpartition(":")
-    if not dollars.isdigit():
-        raise ValueError("There is no such chip.")
-    return {"bet": _bet_name(bet), "chip_cents": int(dollars) * 100, **_typed_base(post)}
+    chip_cents = parse_chip_dollars(dollars) * 100
+    return {"bet": _bet_name(bet), "chip_cents": chip_cents, **_typed_base(post)}
 
 
 def parse_side_clear(post: QueryDict) -> dict[str, Any]:

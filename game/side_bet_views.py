@@ -13,8 +13,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_POST
 
+from game.forms import parse_chip_dollars
 from game.models import Game
-from game.rules.money import parse_amount
+from game.rules.money import parse_typed_amount
 from game.selectors import table_view
 from game.side_bet_panels import CHIP_DOLLARS, extra_chip_refusal
 from game.views import render_table
@@ -28,16 +29,15 @@ def extra_bet_chip(request: HttpRequest, game_id: int) -> HttpResponse:
     offer = view.side_panels.extra_bet
     if offer is None or view.panel != "extra_bet":
         return render_table(request, game, status=400, notice="The extra bet is not on offer now.")
-    raw_chip = request.POST.get("chip", "")
-    if not raw_chip.isdigit() or int(raw_chip) not in CHIP_DOLLARS:
-        return render_table(request, game, status=400, notice="There is no such chip.", view=view)
-    typed = request.POST.get("amount", "").replace("$", "").replace(",", "").strip()
     try:
-        amount = parse_amount(typed) if typed else 0
-    except ValueError:
-        notice = "Type the extra bet in dollars, such as 25 or 12.50."
-        return render_table(request, game, status=400, notice=notice, view=view)
-    new_amount = amount + int(raw_chip) * 100
+        chip_dollars = parse_chip_dollars(request.POST.get("chip"))
+        if chip_dollars not in CHIP_DOLLARS:
+            raise ValueError("There is no such chip.")
+        typed = request.POST.get("amount", "").strip()
+        amount = parse_typed_amount(typed) if typed else 0
+    except ValueError as error:
+        return render_table(request, game, status=400, notice=str(error), view=view)
+    new_amount = amount + chip_dollars * 100
     refusal = extra_chip_refusal(new_amount, offer.base_bet, offer.bank)
     if refusal:
         offer.set_amount(amount)

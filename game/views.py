@@ -20,9 +20,17 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from game import coach, services
-from game.forms import OptionsForm, default_options, option_needs_text, parse_bet, parse_version
+from game.forms import (
+    OptionsForm,
+    default_options,
+    option_needs_text,
+    parse_bet,
+    parse_chip_dollars,
+    parse_version,
+)
 from game.house_edge_summary import HouseEdgeSummary, summarise
 from game.models import Game
+from game.rules.money import AMOUNT_FORMAT_REFUSAL
 from game.rules.options import NEEDS
 from game.selectors import TableView, table_view
 from game.side_bet_menu import (
@@ -92,12 +100,10 @@ def _choice(post: QueryDict) -> dict[str, Any]:
 
 
 def _chip(post: QueryDict) -> dict[str, Any]:
-    raw = post.get("chip", "")
-    if not raw.isdigit():
-        raise ValueError("There is no such chip.")
+    dollars = parse_chip_dollars(post.get("chip"))
     # The amount typed in the same form is the base the chip adds to (blank: the bet so far).
     typed = post.get("amount", "").strip()
-    return {"chip_cents": int(raw) * 100, "base_cents": parse_bet(typed) if typed else None}
+    return {"chip_cents": dollars * 100, "base_cents": parse_bet(typed) if typed else None}
 
 
 def _deal(post: QueryDict) -> dict[str, Any]:
@@ -107,7 +113,10 @@ def _deal(post: QueryDict) -> dict[str, Any]:
 def _extra_bet(post: QueryDict) -> dict[str, Any]:
     if post.get("choice") == "decline":
         return {"amount_cents": None}
-    return {"amount_cents": parse_bet(post.get("amount"))}
+    typed = post.get("amount") or ""
+    if not typed.strip():
+        raise ValueError(AMOUNT_FORMAT_REFUSAL)
+    return {"amount_cents": parse_bet(typed)}
 
 
 def _text(name: str) -> Callable[[QueryDict], dict[str, Any]]:

@@ -23,7 +23,15 @@ from typing import Any, Final
 from game.rules import sidebets as sb
 from game.rules.cards import RANK_VALUE, TEN_CARD_RANKS, is_ace, is_ten_card, standard_deck
 from game.rules.hands import dealer_hits, hand_total, is_two_card_natural
-from game.rules.money import display_cents, format_cents, half_down, parse_amount, payout_profit
+from game.rules.money import (
+    MAX_AMOUNT_CENTS,
+    check_amount,
+    display_cents,
+    format_cents,
+    half_down,
+    parse_amount,
+    payout_profit,
+)
 from game.rules.options import Options
 from game.rules.records import (
     ALL_ACTIONS,
@@ -459,7 +467,7 @@ class Game:
             raise ValueError("only one seat is supported for now (option seats)")
         self._use_options(options or Options())
         self.rng: Rng = rng if rng is not None else default_rng()
-        self.bank = self.options.starting_bank if bank is None else bank
+        self.bank = check_amount(self.options.starting_bank if bank is None else bank)
         self.credits = self.STARTING_CREDITS if credits is None else credits
         self.round_number = 0
         self.game_over = False
@@ -1424,8 +1432,10 @@ class Game:
     def _pay(self, cents: int) -> None:
         round_ = self.round
         assert round_ is not None  # money moves only within a round
-        self.bank += cents
-        round_.paid += cents
+        # R-1.4a: a bank that would pass the ceiling stops there.
+        paid = min(cents, MAX_AMOUNT_CENTS - self.bank)
+        self.bank += paid
+        round_.paid += paid
 
     def _roll_dice(self) -> list[int]:
         queue = self.dice_queue

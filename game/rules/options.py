@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from game.rules.money import format_cents, parse_amount
+from game.rules.money import check_amount, format_cents, parse_amount
 
 BLACKJACK_PAYOUTS = {"3:2": (3, 2), "2:1": (2, 1), "6:5": (6, 5)}
 DEALER_RULES = ("S17", "H17", "S16", "H16")
@@ -152,9 +152,12 @@ def _validate(name: str, raw: Any) -> Any:
 
 
 def _check_limits(options: Options) -> None:
+    # Written for the player: the Options menu shows these refusals as they are.
+    for amount in (options.min_bet, options.max_bet, options.starting_bank):
+        check_amount(amount)
     if options.min_bet < 1:
-        raise ValueError("option min_bet must be at least 0.01")
+        raise ValueError("The minimum bet must be at least $0.01.")
     if options.max_bet < options.min_bet:
-        raise ValueError("option max_bet must not be below min_bet")
+        raise ValueError("The maximum bet cannot be below the minimum bet.")
     if options.starting_bank < 1:
-        raise ValueError("option starting_bank must be at least 0.01")
+        raise ValueError("The starting bank must be at least $0.01.")

@@ -8,10 +8,10 @@ even money are declined; an early-surrender offer is taken only when the chart s
 surrender. The shoe is rebuilt before a round when fewer than 25% of its cards remain
 (R-2.2), as in play.
 
-The bank starts at :data:`SIMULATION_BANK` (ten trillion dollars). No run can come near
-spending it (a round risks at most 8 bets), so every double and split is always
-affordable, the game never ends, and the bank never influences a decision: it cannot
-bias the result, and it is never refilled.
+The bank is set to :data:`SIMULATION_BANK` (half the R-1.4a ceiling, $500 million) before
+every round. A round risks at most 8 bets, so every double and split is always affordable,
+the game never ends, no payout reaches the ceiling, and the bank never influences a
+decision: it cannot bias the result. The round's own money (staked and paid) is tallied.
 
 Rounds are cut into chunks of :data:`CHUNK_ROUNDS`; chunk ``i`` plays a fresh game with
 its own generator seeded from ``(seed, i)``. The result therefore depends only on the
@@ -36,6 +36,7 @@ from game.rules.engine import (
     PLAY_SURRENDER,
     Game,
 )
+from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
 from game.rules.records import (
     EARLY_SURRENDER,
@@ -66,7 +67,7 @@ REFERENCE_RULES: dict[str, Any] = {
     "blackjack_payout": "3:2",
     "charlie": "off",
 }
-SIMULATION_BANK = 10**15  # cents: see the module docstring
+SIMULATION_BANK = MAX_AMOUNT_CENTS // 2  # cents: see the module docstring
 CHUNK_ROUNDS = 25_000
 # What the simulator always plays, whatever options it is given (issue 7).
 FORCED_OPTIONS: dict[str, Any] = {"trivia_mode": False, "side_bets": False}
@@ -159,6 +160,7 @@ def play_rounds(options: Options, rounds: int, rng: Rng) -> Tally:
     gc.disable()
     try:
         for _ in range(rounds):
+            game.bank = SIMULATION_BANK
             game.start_round(bet)
             round_ = game.round
             assert round_ is not None

@@ -217,10 +217,10 @@ def test_extra_bet_chips_are_limited_by_the_bank_too(alice, player) -> None:  # 
         ("50.01", "at most 5× the base bet"),
         ("60", "at most 5× the base bet"),
         ("0.50", "at least $1.00"),
-        ("abc", "not an amount"),
-        ("10.001", "not an amount"),
-        ("-5", "not an amount"),
-        ("", "not an amount"),
+        ("abc", "Enter an amount in dollars"),
+        ("10.001", "Enter an amount in dollars"),
+        ("-5", "Enter an amount in dollars"),
+        ("", "Enter an amount in dollars"),
     ],
 )
 def test_bad_extra_bet_amounts_are_refused_and_change_nothing(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 
@@ -62,13 +63,15 @@ def test_options_needs_are_switched_on_and_reported() -> None:
         ({"deck_count": 9}, "from 1 to 8"),
         ({"deck_count": True}, "from 1 to 8"),
         ({"min_bet": "1.001"}, "min_bet"),
-        ({"min_bet": "0.00"}, "at least 0.01"),
-        ({"min_bet": "5.00", "max_bet": "4.00"}, "max_bet"),
-        ({"starting_bank": "0"}, "starting_bank"),
+        ({"min_bet": "0.00"}, "The minimum bet must be at least $0.01."),
+        ({"min_bet": "5.00", "max_bet": "4.00"}, "The maximum bet cannot be below the minimum"),
+        ({"starting_bank": "0"}, "The starting bank must be at least $0.01."),
+        ({"starting_bank": "1000000000.01"}, "The most the table accepts is $1,000,000,000.00"),
+        ({"max_bet": "9" * 20}, "The most the table accepts is $1,000,000,000.00"),
     ],
 )
 def test_options_validation_messages(data: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+    with pytest.raises(ValueError, match=re.escape(message)):
         Options.from_dict(data)
 
 
