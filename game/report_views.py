@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from game.models import Game
 from game.question_reports import THANKS, ReportQuestionForm, report_attempt_question
 from game.services import ActionRefused
-from game.views import render_table
+from game.views import REFUSED, render_table
 
 
 @login_required
@@ -21,7 +21,7 @@ def report_question(request: HttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id, owner=request.user)
     form = ReportQuestionForm(request.POST)
     if not form.is_valid():
-        return render_table(request, game, status=400, notice=form.first_error())
+        return render_table(request, game, status=REFUSED, notice=form.first_error())
     try:
         report_attempt_question(
             game_id=game.pk,
@@ -31,7 +31,7 @@ def report_question(request: HttpRequest, game_id: int) -> HttpResponse:
             note=form.cleaned_data["note"],
         )
     except ActionRefused as error:
-        return render_table(request, game, status=400, notice=str(error))
+        return render_table(request, game, status=REFUSED, notice=str(error))
     # The game row is untouched, so the page's version (and its Continue button) still holds.
     messages.success(request, THANKS)
     if request.htmx:

@@ -18,7 +18,7 @@ from game.models import Game
 from game.rules.money import parse_typed_amount
 from game.selectors import table_view
 from game.side_bet_panels import CHIP_DOLLARS, extra_chip_refusal
-from game.views import render_table
+from game.views import REFUSED, render_table
 
 
 @login_required
@@ -28,7 +28,9 @@ def extra_bet_chip(request: HttpRequest, game_id: int) -> HttpResponse:
     view = table_view(game)
     offer = view.side_panels.extra_bet
     if offer is None or view.panel != "extra_bet":
-        return render_table(request, game, status=400, notice="The extra bet is not on offer now.")
+        return render_table(
+            request, game, status=REFUSED, notice="The extra bet is not on offer now."
+        )
     try:
         chip_dollars = parse_chip_dollars(request.POST.get("chip"))
         if chip_dollars not in CHIP_DOLLARS:
@@ -36,11 +38,11 @@ def extra_bet_chip(request: HttpRequest, game_id: int) -> HttpResponse:
         typed = request.POST.get("amount", "").strip()
         amount = parse_typed_amount(typed) if typed else 0
     except ValueError as error:
-        return render_table(request, game, status=400, notice=str(error), view=view)
+        return render_table(request, game, status=REFUSED, notice=str(error), view=view)
     new_amount = amount + chip_dollars * 100
     refusal = extra_chip_refusal(new_amount, offer.base_bet, offer.bank)
     if refusal:
         offer.set_amount(amount)
-        return render_table(request, game, status=400, notice=f"{refusal}.", view=view)
+        return render_table(request, game, status=REFUSED, notice=f"{refusal}.", view=view)
     offer.set_amount(new_amount)
     return render_table(request, game, view=view)

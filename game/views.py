@@ -2,13 +2,21 @@
 
 An htmx post gets the table partial (and the status line out of band); a plain post
 is redirected back to the table (post/redirect/get), so everything works without
-JavaScript. Errors never change anything and answer 400 / 404 / 409 with the table.
+JavaScript. Errors never change anything and answer with the table and a notice:
+422 for a refused action or bad input, 409 for a stale post (or a lost race for the
+row lock), 404 for another player's game.
+
+Why 422 rather than 400: in DEBUG (the default of ``make run``) django-htmx's debug
+script replaces the whole page with any 400/403/404/500 answer to an htmx request.
+422 is left to htmx, and the pages' htmx-config (``responseHandling``) swaps 409 and
+422 like a 200, so a refusal renders in place with DEBUG on and off alike.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import Any
 
 from django.contrib import messages
@@ -42,6 +50,10 @@ from game.side_bet_menu import (
 )
 
 TABLE_TEMPLATE = "game/table.html"
+# See the module docstring.
+REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
+STALE = HTTPStatus.CONFLICT
+STALE_NOTICE = "This table changed since the page was shown; here it is now."
 
 
 def _owned_game(request: HttpRequest, game_id: int) -> Game:
@@ -162,9 +174,9 @@ def _run_action(request: HttpRequest, game_id: int, run: Callable[[int], Game]) 
         version = parse_version(request.POST.get("version"))
         game = run(version)
     except services.StaleVersion as error:
-        return _refused(request, game_id, str(error), status=409)
+        return _refused(request, game_id, str(error), status=STALE)
     except (services.ActionRefused, ValueError) as error:
-        return _refused(request, game_id, str(error), status=400)
+        return _refused(request, game_id, str(error), status=REFUSED)
     if request.htmx:
         return render_table(request, game)
     return redirect("game:table", game_id=game.pk)
@@ -229,7 +241,7 @@ def options(request: HttpRequest, game_id: int) -> HttpResponse:
         form = OptionsForm(request.POST)
         chosen = form.to_options() if form.is_valid() else None
         notice = "" if chosen is not None else "Please correct the options marked below."
-        status = 200 if chosen is not None else 400
+        status = 200 if chosen is not None else REFUSED
     elif request.method == "POST":
         form = OptionsForm(request.POST)
         notice = ""
@@ -245,14 +257,14 @@ def options(request: HttpRequest, game_id: int) -> HttpResponse:
                     coach=form.cleaned_data["coach"],
                 )
             except services.StaleVersion as error:
-                notice, status = str(error), 409
+                notice, status = str(error), STALE
             except (services.ActionRefused, ValueError) as error:
-                notice, status = str(error), 400
+                notice, status = str(error), REFUSED
             else:
                 messages.success(request, game.message)
                 return redirect("game:table", game_id=game.pk)
         else:
-            notice, status = "Please correct the options marked below.", 400
+            notice, status = "Please correct the options marked below.", REFUSED
     else:
         form = OptionsForm(initial={**OptionsForm.initial_from(game.options), "coach": game.coach})
         notice = ""
@@ -290,12 +302,12 @@ def _house_edge_or_none(
 def options_house_edge(request: HttpRequest, game_id: int) -> HttpResponse:
     """The Options menu's house-edge figure for the options in the query (htmx, on change).
 
-    Read-only; bad options answer 400 with a short message in the fragment, never a 500.
+    Read-only; bad options answer 422 with a short message in the fragment, never a 500.
     """
     game = _owned_game(request, game_id)
     form = OptionsForm(request.GET)
     summary = _house_edge_or_none(form.to_options(), game.options) if form.is_valid() else None
     context = {"house_edge": summary}
     return render(
-        request, "game/_house_edge.html", context, status=200 if summary is not None else 400
+        request, "game/_house_edge.html", context, status=200 if summary is not None else REFUSED
     )

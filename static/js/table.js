@@ -170,7 +170,7 @@
     // htmx puts focus back into a field with an id (the bet amount after a refused Deal):
     // the player is typing there, so it stays.
     if (focusLost || (table.contains(active) && !typingIn(active))) {
-      // A 400/409 notice (role="alert") announces itself; focus stays on a control.
+      // A 409/422 notice (role="alert") announces itself; focus stays on a control.
       var control = sameControlAgain(table) || primaryControl(table);
       if (control && control !== active) { control.focus(); }
     }

@@ -44,7 +44,7 @@ def test_a_20_digit_starting_bank_is_refused_and_new_games_still_start(
         f"/games/{game.pk}/options/",
         {**form_data(starting_bank="9" * 20), "version": str(game.version)},
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert CEILING in response.text
     assert saved(game) == before
     assert alice.post("/games/new/").status_code == 302
@@ -76,7 +76,7 @@ def test_hostile_extra_bet_chips_are_refused(alice: Client, player: Any, chip: s
     before = saved(game)
     url = f"/games/{game.pk}/extra-bet/chip/"
     response = alice.post(url, {"version": game.version, "chip": chip, "amount": "10.00"})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "There is no such chip." in response.text
     assert saved(game) == before
 
@@ -98,7 +98,7 @@ def test_a_bad_deal_is_refused_with_a_sentence(
     game = betting_game(player)
     before = saved(game)
     response = post(alice, game, "deal", htmx=True, **data)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert message in response.text
     assert saved(game) == before
 
@@ -108,7 +108,7 @@ def test_hostile_chips_are_refused(alice: Client, player: Any, chip: str) -> Non
     game = betting_game(player)
     before = saved(game)
     response = post(alice, game, "chip", chip=chip)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "There is no such chip." in response.text
     assert saved(game) == before
 
@@ -118,7 +118,7 @@ def test_a_hostile_version_is_refused(alice: Client, player: Any, version: str) 
     game = betting_game(player)
     before = saved(game)
     response = post(alice, game, "chip", chip="5", version=version)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "This page is out of date" in response.text
     assert saved(game) == before
 

@@ -131,7 +131,7 @@ def test_bad_input_is_400_and_changes_nothing(alice, player, changes: dict[str, 
     game = scenarios.betting(player)
     before = (game.version, dict(game.options))
     response = fragment(alice, game, **changes)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "These options are not valid" in response.text
     assert "<script>" not in response.text
     game.refresh_from_db()
@@ -140,7 +140,7 @@ def test_bad_input_is_400_and_changes_nothing(alice, player, changes: dict[str, 
 
 def test_fragment_with_no_query_at_all_is_400(alice, player) -> None:  # noqa: ANN001
     game = scenarios.betting(player)
-    assert alice.get(f"/games/{game.pk}/options/house-edge/").status_code == 400
+    assert alice.get(f"/games/{game.pk}/options/house-edge/").status_code == 422
 
 
 def test_fragment_needs_login_and_ownership(player, other_player, client_for) -> None:  # noqa: ANN001
@@ -169,5 +169,5 @@ def test_update_estimate_with_bad_options_is_400(alice, player) -> None:  # noqa
     game = scenarios.betting(player)
     data = {"version": str(game.version), "estimate": "1", **form_data(deck_count="0")}
     response = alice.post(f"/games/{game.pk}/options/", data)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "These options are not valid" in response.text

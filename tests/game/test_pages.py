@@ -102,7 +102,7 @@ def test_bad_options_are_400_and_change_nothing(alice, player) -> None:  # noqa:
     before = dict(game.options)
     for bad in ({"min_bet": "-1"}, {"deck_count": "9"}, {"max_bet": "0.50"}, {"charlie": "6"}):
         response = alice.post(f"/games/{game.pk}/options/", _options_post(game, **bad))
-        assert response.status_code == 400, bad
+        assert response.status_code == 422, bad
     game.refresh_from_db()
     assert game.options == before
 
@@ -148,7 +148,7 @@ def test_end_game_asks_then_ends_and_forfeits(alice, player) -> None:  # noqa: A
     assert hand.result == "lose" and hand.how == "forfeit"
     page = alice.get(f"/games/{game.pk}/").text
     assert 'data-phase="game_over"' in page and "New Game" in page
-    assert post(alice, game, "chip", chip="5").status_code == 400
+    assert post(alice, game, "chip", chip="5").status_code == 422
 
 
 def test_round_record_is_saved_with_hands(alice, player) -> None:  # noqa: ANN001

@@ -89,7 +89,7 @@ def test_a_second_report_of_the_same_attempt_is_refused(alice, player, questions
     game, attempt = reveal(player)
     assert report(alice, game, attempt=attempt.pk, reason="offensive").status_code == 302
     again = report(alice, game, htmx=True, attempt=attempt.pk, reason="other", note="again")
-    assert again.status_code == 400
+    assert again.status_code == 422
     assert "You have already reported this question." in again.text
     assert QuestionReport.objects.count() == 1
 
@@ -98,7 +98,7 @@ def test_reporting_before_the_reveal_is_refused(alice, player, questions) -> Non
     game = scenarios.question_shown(player)
     attempt = game.trivia_attempts.get()
     response = report(alice, game, attempt=attempt.pk, reason="ambiguous")
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "Answer the question first" in response.text
     # The right answer is not revealed by the refusal.
     assert "(right answer)" not in response.text
@@ -138,7 +138,7 @@ def test_bad_input_is_a_clear_400_and_changes_nothing(
     game, attempt = reveal(player)
     payload = {key: str(attempt.pk) if value == ATTEMPT else value for key, value in data.items()}
     response = report(alice, game, htmx=True, **payload)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert message in response.text
     assert not QuestionReport.objects.exists()
     assert TriviaAttempt.objects.get(pk=attempt.pk).report_id is None

@@ -153,7 +153,7 @@ def test_refused_during_a_round(case: Case, alice, player) -> None:  # noqa: ANN
     game = scenarios.dealt(player)
     before = snapshot(game)
     response = post(alice, game, case.action, **case.data)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "Finish the current round first." in response.text
     assert snapshot(game) == before
 
@@ -163,7 +163,7 @@ def test_refused_when_side_bets_are_off(case: Case, alice, player) -> None:  # n
     game = case.prepare(betting_game(player, side_bets=False))
     before = snapshot(game)
     response = post(alice, game, case.action, **case.data)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "Side bets are switched off at this table." in response.text
     assert snapshot(game) == before
 
@@ -199,11 +199,11 @@ def test_bad_input_is_400_with_a_message_and_changes_nothing(
     game = betting_game(player)
     before = snapshot(game)
     response = post(alice, game, action, **data)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert 'class="table-notice" role="alert"' in response.text
     assert message in response.text
     htmx = post(alice, game, action, htmx=True, **data)
-    assert htmx.status_code == 400 and 'role="alert"' in htmx.text
+    assert htmx.status_code == 422 and 'role="alert"' in htmx.text
     assert snapshot(game) == before
 
 
@@ -226,7 +226,7 @@ def test_a_stake_must_reach_the_table_minimum(alice, player) -> None:  # noqa: A
     game = betting_game(player, min_bet="5.00")
     before = snapshot(game)
     response = post(alice, game, "side-chip", side_chip="house_money:1")
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "A side bet must be at least $5.00." in response.text
     assert snapshot(game) == before
     assert post(alice, game, "side-chip", side_chip="house_money:5").status_code == 302
@@ -245,7 +245,7 @@ def test_all_bets_together_must_fit_in_the_bank(alice, player) -> None:  # noqa:
     assert game.pending_side_bets == {"perfect_pair": 50_000, "21+3": 10_000}
     before = snapshot(game)
     response = post(alice, game, "side-chip", side_chip="21+3:1")
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "Your bank of $1,000.00 does not cover bets of $1,001.00." in response.text
     assert snapshot(game) == before
 
@@ -254,7 +254,7 @@ def test_a_base_chip_counts_the_side_bets_against_the_bank(alice, player) -> Non
     game = with_stakes(betting_game(player), {"perfect_pair": 99_500})
     before = snapshot(game)
     response = post(alice, game, "chip", chip="10")
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "does not cover that" in response.text
     assert snapshot(game) == before
     assert post(alice, game, "chip", chip="5").status_code == 302

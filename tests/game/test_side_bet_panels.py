@@ -179,7 +179,7 @@ def test_roll_is_refused_when_no_dice_are_due(alice, player) -> None:  # noqa: A
     game = deal(player, FLUSH, side_bets={"perfect_11s": 500})
     before = unchanged(game)
     response = post(alice, game, "roll", htmx=True)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "no Perfect 11s dice to roll" in response.content.decode()
     assert unchanged(game) == before
 
@@ -229,7 +229,7 @@ def test_bad_extra_bet_amounts_are_refused_and_change_nothing(
     game = deal(player, TEN_FIRST, extra_bet=True)
     before = unchanged(game)
     response = post(alice, game, "extra-bet", htmx=True, choice="place", amount=amount)
-    assert response.status_code == 400
+    assert response.status_code == 422
     notice = parse(response.content.decode()).one(".table-notice")
     assert message in notice.text()
     assert unchanged(game) == before
@@ -239,7 +239,7 @@ def test_extra_bet_the_bank_cannot_cover_is_refused(alice, player) -> None:  # n
     game = deal(player, TEN_FIRST, extra_bet=True, starting_bank="30.00")
     before = unchanged(game)
     response = post(alice, game, "extra-bet", choice="place", amount="20.00")
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "does not cover an extra bet of $20.00 and its fee of $4.00" in response.content.decode()
     assert unchanged(game) == before
 
@@ -283,17 +283,17 @@ def test_extra_bet_chip_without_javascript_adds_to_the_amount(alice, player) -> 
     assert panel.button("$25").has("disabled")  # 35 + 25 > 50
 
     over = alice.post(url, {"version": game.version, "chip": "100", "amount": "10.00"})
-    assert over.status_code == 400
+    assert over.status_code == 422
     assert "Over the limit of 5× your base bet ($50.00)." in over.content.decode()
     for bad in ({"chip": "7", "amount": "10"}, {"chip": "5", "amount": "ten"}):
-        assert alice.post(url, {"version": game.version, **bad}).status_code == 400
+        assert alice.post(url, {"version": game.version, **bad}).status_code == 422
     assert unchanged(game) == before
 
 
 def test_extra_bet_chip_when_nothing_is_on_offer(alice, player) -> None:  # noqa: ANN001
     game = deal(player, FLUSH)
     response = alice.post(f"/games/{game.pk}/extra-bet/chip/", {"chip": "5", "amount": "1"})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert "The extra bet is not on offer now." in response.content.decode()
 
 
@@ -327,7 +327,7 @@ def test_parlay_panel_shows_the_four_choices_with_their_base_bets(alice, player)
 def test_parlay_all_rides_on_hand_one(alice, player) -> None:  # noqa: ANN001
     game = deal(player, EIGHTS, side_bets={"house_money": 1000})
     before = unchanged(game)
-    assert post(alice, game, "parlay", choice="double").status_code == 400
+    assert post(alice, game, "parlay", choice="double").status_code == 422
     assert unchanged(game) == before
 
     in_play = post(alice, game, "parlay", htmx=True, choice="all").content.decode()

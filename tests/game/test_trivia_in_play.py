@@ -28,7 +28,7 @@ def test_reload_and_repost_show_the_same_question_in_the_same_order(
     assert positions == sorted(positions)
     # Re-posting the difficulty changes nothing: the pending question stays.
     response = post(alice, game, "difficulty", difficulty="hard")
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert attempt.question.text in response.text
     assert TriviaAttempt.objects.filter(game=game).count() == 1
 
@@ -39,7 +39,7 @@ def test_a_second_answer_is_refused(alice, player, questions) -> None:  # noqa: 
     credits, version = game.credits, game.version
     attempt = game.trivia_attempts.get()
     response = post(alice, game, "answer", answer=attempt.answers_shown[0])
-    assert response.status_code == 400
+    assert response.status_code == 422
     game.refresh_from_db()
     assert (game.credits, game.version) == (credits, version)
     assert TriviaAttempt.objects.get(pk=attempt.pk).answer_given == attempt.answer_given
@@ -47,7 +47,7 @@ def test_a_second_answer_is_refused(alice, player, questions) -> None:  # noqa: 
 
 def test_an_answer_not_shown_is_refused(alice, player, questions) -> None:  # noqa: ANN001
     game = scenarios.question_shown(player)
-    assert post(alice, game, "answer", answer="Not one of them").status_code == 400
+    assert post(alice, game, "answer", answer="Not one of them").status_code == 422
     assert game.trivia_attempts.get().answered_at is None
 
 
@@ -120,13 +120,13 @@ def test_other_actions_wait_for_the_question(alice, player, questions) -> None: 
     game = scenarios.question_shown(player)
     page = alice.get(f"/games/{game.pk}/").text
     assert 'disabled title="Answer the trivia question first"' in page
-    assert post(alice, game, "stand").status_code == 400
+    assert post(alice, game, "stand").status_code == 422
 
 
 def test_no_questions_in_the_bank_is_a_clear_400(alice, player) -> None:  # noqa: ANN001
     game = scenarios.choosing_difficulty(player)
     response = post(alice, game, "difficulty", difficulty="easy")
-    assert response.status_code == 400 and "No active trivia questions" in response.text
+    assert response.status_code == 422 and "No active trivia questions" in response.text
 
 
 def test_questions_are_not_repeated_within_a_game(alice, player) -> None:  # noqa: ANN001

@@ -189,7 +189,7 @@ def test_malformed_or_negative_amounts_are_400(action, data, alice, player) -> N
     game = scenarios.betting(player)
     before = _snapshot(game)
     response = post(alice, game, action, **data)
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert 'class="table-notice" role="alert"' in response.text
     assert _snapshot(game) == before
 
@@ -199,7 +199,7 @@ def test_missing_or_malformed_version_is_400(version: str, alice, player) -> Non
     game = scenarios.betting(player)
     before = _snapshot(game)
     response = alice.post(f"/games/{game.pk}/deal/", {"version": version, "amount": "10"})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert _snapshot(game) == before
 
 
@@ -208,7 +208,7 @@ def test_chips_cannot_exceed_the_bank(alice, player) -> None:  # noqa: ANN001
     for _ in range(2):
         assert post(alice, game, "chip", chip="500").status_code == 302
     before = _snapshot(game)
-    assert post(alice, game, "chip", chip="1").status_code == 400
+    assert post(alice, game, "chip", chip="1").status_code == 422
     assert _snapshot(game) == before
 
 
@@ -217,13 +217,13 @@ def test_a_chip_adds_to_the_amount_typed(alice, player) -> None:  # noqa: ANN001
     assert post(alice, game, "chip", chip="5", amount="12.50").status_code == 302
     game.refresh_from_db()
     assert game.pending_bet_cents == 1750
-    assert post(alice, game, "chip", chip="5", amount="-3").status_code == 400
+    assert post(alice, game, "chip", chip="5", amount="-3").status_code == 422
 
 
 def test_offer_with_a_bad_choice_is_400(alice, player) -> None:  # noqa: ANN001
     game = scenarios.insurance(player)
     before = _snapshot(game)
-    assert post(alice, game, "insurance", choice="maybe").status_code == 400
+    assert post(alice, game, "insurance", choice="maybe").status_code == 422
     assert _snapshot(game) == before
 
 
