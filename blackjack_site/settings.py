@@ -64,6 +64,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # no-store on game pages and htmx answers; a lost lock race answers 409, not 500.
+    "game.middleware.GameResponseMiddleware",
 ]
 
 ROOT_URLCONF = "blackjack_site.urls"
@@ -91,6 +93,23 @@ DATABASES = {
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
     )
 }
+# SQLite as a web database (Django 5.1+): every transaction takes the write lock at BEGIN
+# (IMMEDIATE), so two tabs or a double click queue behind the busy timeout instead of
+# failing with "database is locked" half-way through; WAL lets the page reads go on
+# meanwhile. A wait longer than the timeout is answered 409 (game/middleware.py).
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": int(os.environ.get("SQLITE_BUSY_TIMEOUT", "20")),
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+    # A file, not pytest-django's shared in-memory database: the live-server tests race
+    # real connections against it, which shared-cache memory databases cannot queue.
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", str(BASE_DIR / "test-db.sqlite3")
+    )
 # The test database's name, when set: CI derives one per run so that two runs sharing one
 # PostgreSQL server cannot drop each other's database.
 if os.environ.get("TEST_DATABASE_NAME"):
