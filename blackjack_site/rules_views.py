@@ -13,12 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+from urllib.parse import urlencode
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import path, reverse
 
-from game.rules.money import display_cents
+from game.models import Game
+from game.rules.money import display_cents, parse_whole_number
 from game.rules.options import NEEDS, Options
 from game.rules.sidebet_edges import DEFAULT_DECK_COUNT, edge_percent, house_edge
 from game.rules.sidebets import (
@@ -34,6 +36,8 @@ from game.rules.sidebets import (
 # --- where each topic lives -------------------------------------------------------------
 
 # URL names of the pages (the index keeps the plain name "rules").
+# The query parameter naming the game a rules page was opened from.
+GAME_PARAMETER = "game"
 INDEX, PLAY, TRIVIA, SIDE_BETS, OPTIONS = (
     "rules",
     "rules_play",
@@ -97,16 +101,36 @@ def _topic_key(topic: str) -> str:
     return topic.strip().lower().replace("-", "_").replace(" ", "_")
 
 
-def rules_url(topic: str) -> str:
+def rules_url(topic: str, game_id: int | None = None) -> str:
     """The URL of a rules topic, e.g. ``rules_url("house_money")`` ->
     ``/rules/side-bets/#house-money``. Unknown topics raise ValueError so that a typo
-    in a template fails its test instead of linking nowhere."""
+    in a template fails its test instead of linking nowhere. With ``game_id`` the page
+    links back to that game (``?game=<id>``)."""
     try:
         url_name, anchor = TOPICS[_topic_key(topic)]
     except KeyError:
         raise ValueError(f"no rules page for topic {topic!r}") from None
-    url = reverse(url_name)
+    url = _with_game(reverse(url_name), game_id)
     return f"{url}#{anchor}" if anchor else url
+
+
+def _with_game(url: str, game_id: int | None) -> str:
+    return f"{url}?{urlencode({GAME_PARAMETER: game_id})}" if game_id is not None else url
+
+
+def _game_opened_from(request: HttpRequest) -> int | None:
+    """The game whose table opened this page, if it is one of this player's own games.
+
+    Only an id is read, never a URL, so the link back cannot point anywhere else."""
+    raw = request.GET.get(GAME_PARAMETER)
+    if raw is None or not request.user.is_authenticated:
+        return None
+    try:
+        game_id = parse_whole_number(raw)
+    except ValueError:
+        return None
+    owned = Game.objects.filter(pk=game_id, owner=request.user).exists()
+    return game_id if owned else None
 
 
 # --- pay tables -------------------------------------------------------------------------
@@ -526,8 +550,10 @@ def option_label(key: str) -> str:
 # --- views ------------------------------------------------------------------------------
 
 
-def _pages_context(current: str) -> dict[str, Any]:
-    """The list of rules pages for the shared navigation; ``current`` is marked."""
+def _pages_context(current: str, request: HttpRequest) -> dict[str, Any]:
+    """The list of rules pages for the shared navigation; ``current`` is marked. Opened
+    from a game, every page links back to it and the navigation keeps that link."""
+    game_id = _game_opened_from(request)
     pages = (
         (INDEX, "The basics"),
         (PLAY, "Playing a round"),
@@ -537,16 +563,17 @@ def _pages_context(current: str) -> dict[str, Any]:
     )
     return {
         "rules_pages": [
-            {"url": reverse(name), "title": title, "current": name == current}
+            {"url": _with_game(reverse(name), game_id), "title": title, "current": name == current}
             for name, title in pages
-        ]
+        ],
+        "back_to_game": reverse("game:table", args=[game_id]) if game_id is not None else None,
     }
 
 
 def rules_index(request: HttpRequest) -> HttpResponse:
     defaults = Options()
     context = {
-        **_pages_context(INDEX),
+        **_pages_context(INDEX, request),
         "starting_bank": display_cents(defaults.starting_bank),
         "min_bet": display_cents(defaults.min_bet),
         "max_bet": display_cents(defaults.max_bet),
@@ -555,11 +582,11 @@ def rules_index(request: HttpRequest) -> HttpResponse:
 
 
 def rules_play(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules/play.html", _pages_context(PLAY))
+    return render(request, "rules/play.html", _pages_context(PLAY, request))
 
 
 def rules_trivia(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules/trivia.html", _pages_context(TRIVIA))
+    return render(request, "rules/trivia.html", _pages_context(TRIVIA, request))
 
 
 # Context keys must be template-friendly, so "21+3" becomes its anchor's spelling.
@@ -572,7 +599,7 @@ def rules_side_bets(request: HttpRequest) -> HttpResponse:
     for bet in (PERFECT_PAIR, TWENTY_ONE_PLUS_THREE, PERFECT_11S, HOUSE_MONEY):
         bets[_context_key(bet)]["edge"] = side_bet_edge(bet)
     context = {
-        **_pages_context(SIDE_BETS),
+        **_pages_context(SIDE_BETS, request),
         "bets": bets,
         "deck_count": DEFAULT_DECK_COUNT,
         "anchors": {_context_key(bet): anchor for bet, anchor in SIDE_BET_ANCHORS.items()},
@@ -584,7 +611,7 @@ def rules_options(request: HttpRequest) -> HttpResponse:
     implied = [
         (option_label(key), [option_label(n) for n in needed]) for key, needed in NEEDS.items()
     ]
-    context = {**_pages_context(OPTIONS), "groups": option_groups(), "implied": implied}
+    context = {**_pages_context(OPTIONS, request), "groups": option_groups(), "implied": implied}
     return render(request, "rules/options.html", context)
 
 

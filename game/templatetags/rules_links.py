@@ -1,6 +1,7 @@
 """Links into the rules pages from any template.
 
-``{% load rules_links %}{% rules_link "house_money" %}`` -> ``/rules/side-bets/#house-money``;
+``{% load rules_links %}{% rules_link "house_money" %}`` -> ``/rules/side-bets/#house-money``
+(``/rules/side-bets/?game=7#house-money`` on game 7's pages, so the page links back);
 ``{{ bet.name|rules_url }}`` does the same as a filter. Topics are the engine's side-bet
 names (``perfect_pair``, ``21+3``, ``perfect_11s``, ``extra_bet_blackjack``,
 ``house_money``, ``lucky_ladies``) and the topics of
@@ -16,10 +17,18 @@ from blackjack_site.rules_views import rules_url as _rules_url
 register = template.Library()
 
 
-@register.simple_tag
-def rules_link(topic: str) -> str:
-    """The URL of a rules topic; an unknown topic raises, so a typo fails loudly."""
-    return _rules_url(topic)
+@register.simple_tag(takes_context=True)
+def rules_link(context: template.Context, topic: str) -> str:
+    """The URL of a rules topic; an unknown topic raises, so a typo fails loudly.
+    On a game's page the rules page links back to that game."""
+    return _rules_url(topic, game_id_in(context))
+
+
+def game_id_in(context: template.Context) -> int | None:
+    """The game the template shows (a table's view model or a plain ``game``), if any."""
+    view = context.get("view")
+    game = getattr(view, "game", None) or context.get("game")
+    return getattr(game, "pk", None)
 
 
 @register.filter

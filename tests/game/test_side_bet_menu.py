@@ -301,7 +301,7 @@ def test_the_menu_opens_and_closes_and_is_closed_at_first(alice, player) -> None
     assert ">Clear All</button>" in opened
     assert opened.count(">Clear</button>") == 5
     assert opened.count('name="side_chip"') == 5 * 6
-    assert 'href="/rules/side-bets/#twenty-one-plus-three"' in opened
+    assert f'href="/rules/side-bets/?game={game.pk}#twenty-one-plus-three"' in opened
     assert "Pays up to 1000 to 1" in opened
     post(alice, game, "side-bets-menu", menu="close")
     assert 'name="side_chip"' not in alice.get(f"/games/{game.pk}/").text

@@ -183,7 +183,7 @@ def test_the_index_is_at_rules() -> None:
 
 def test_the_tables_rules_link_opens_these_pages() -> None:
     table = (Path(settings.BASE_DIR) / "templates" / "game" / "table.html").read_text()
-    assert "{% url 'rules' %}" in table
+    assert "{% rules_link 'rules' %}\">Rules</a>" in table
 
 
 @pytest.mark.parametrize("name", PAGES)
