@@ -1,0 +1,71 @@
+"""Back, the back/forward cache and DEBUG mode never show a table that is not the current one."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from game.models import Game
+from tests.browser.test_table_browser import (  # noqa: F401 - stack, bank_of_questions: fixtures
+    answer_right,
+    bank_of_questions,
+    sign_up,
+    stack,
+    table,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# Player 9S 7D, dealer hole 0H, upcard 6C; the hit brings 2H.
+HIT_SHOE = ["9S", "0H", "7D", "6C", "2H", "KD"]
+
+
+def test_rules_then_back_shows_the_current_table(page, stack, bank_of_questions) -> None:  # noqa: ANN001, F811
+    from playwright.sync_api import expect
+
+    stack(HIT_SHOE)
+    sign_up(page, "nav")
+    page.get_by_role("button", name="New Game").click()
+    page.get_by_label("Bet amount").fill("10")
+    page.get_by_role("button", name="Deal").click()
+    page.get_by_role("button", name="Hit").click()
+    page.get_by_role("button", name="Medium", exact=True).click()
+    expect(table(page)).to_have_attribute("data-panel", "trivia_question")
+    answer_right(page)
+    expect(page.get_by_role("heading", name="Correct!")).to_be_visible()
+    game = Game.objects.get(owner__username="nav")
+
+    page.get_by_role("link", name="Rules", exact=True).click()
+    page.wait_for_url(re.compile(r"/rules/\?game="))
+    page.go_back()
+    page.wait_for_url(re.compile(rf"/games/{game.pk}/$"))
+    game.refresh_from_db()
+    expect(table(page)).to_have_attribute("data-version", str(game.version))
+    expect(table(page)).not_to_have_attribute("data-panel", "trivia_question")
+    expect(page.get_by_role("heading", name="Correct!")).to_be_visible()
+
+    # And the rules page's own way back.
+    page.get_by_role("link", name="Rules", exact=True).click()
+    page.get_by_role("link", name="Back to your game").click()
+    page.wait_for_url(re.compile(rf"/games/{game.pk}/$"))
+    expect(table(page)).to_have_attribute("data-version", str(game.version))
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_refused_bet_is_shown_in_place(page, settings, debug: bool) -> None:  # noqa: ANN001
+    from playwright.sync_api import expect
+
+    settings.DEBUG = debug
+    sign_up(page, f"bet{int(debug)}")
+    page.get_by_role("button", name="New Game").click()
+    expect(table(page)).to_have_attribute("data-phase", "betting")
+    assert ("django-htmx.js" in page.content()) is debug
+    for typed, message in (("abc", "Enter an amount in dollars"), ("99999", "The maximum bet")):
+        page.get_by_label("Bet amount").fill(typed)
+        page.get_by_role("button", name="Deal").click()
+        expect(page.locator(".table-notice")).to_contain_text(message)
+        # The page is intact: the site's header, the table and its controls are all there.
+        expect(page.get_by_role("link", name="Blackjack Trivia")).to_be_visible()
+        expect(table(page)).to_have_attribute("data-phase", "betting")
+        expect(page.get_by_role("button", name="Deal")).to_be_visible()
