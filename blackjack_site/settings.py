@@ -7,6 +7,7 @@ SECURE_* switches are read here and nowhere else.
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_htmx",
     "template_partials",
+    "axes",
     "game",
     "trivia",
 ]
@@ -66,6 +68,8 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     # no-store on game pages and htmx answers; a lost lock race answers 409, not 500.
     "game.middleware.GameResponseMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "blackjack_site.urls"
@@ -122,6 +126,20 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+# Login throttling (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one account,
+# or from one address, that account or address is refused for LOGIN_COOLOFF_MINUTES, with
+# a page that says so (429). A right password resets the count. The admin's login is the
+# same login. `manage.py axes_reset` lifts every lockout.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "blackjack_site.views.locked_out"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "my_games"

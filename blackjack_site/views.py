@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import UserCreationForm
@@ -29,7 +32,9 @@ def signup(request: HttpRequest) -> HttpResponse:
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        # The account was just created, not authenticated: name the backend that will
+        # load it on later requests (django-axes' backend sits in front of it).
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect(_safe_next(request) or "my_games")
     status = 400 if request.method == "POST" else 200
     return render(
@@ -45,3 +50,15 @@ def my_games(request: HttpRequest) -> HttpResponse:
     from game.selectors import games_for_player  # noqa: PLC0415 - game app owns the query
 
     return render(request, "my_games.html", {"games": games_for_player(request.user)})
+
+
+def locked_out(
+    request: HttpRequest, response: HttpResponse | None = None, credentials: Any = None
+) -> HttpResponse:
+    """django-axes' answer to a login while the account or address is locked out (429)."""
+    minutes = max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60))
+    context = {
+        "failure_limit": settings.AXES_FAILURE_LIMIT,
+        "wait": "1 minute" if minutes == 1 else f"{minutes} minutes",
+    }
+    return render(request, "registration/locked_out.html", context, status=429)
