@@ -48,7 +48,7 @@ def test_place_three_side_bets_and_see_their_results(page, stack) -> None:  # no
     expect(page.get_by_role("button", name="Activate", exact=True)).to_be_visible()
     expect(page.get_by_role("button", name="Clear All", exact=True)).to_be_visible()
     expect(side_bet(page, "21+3").get_by_role("link", name="21+3 rules")).to_have_attribute(
-        "href", "/rules/side-bets/#twenty-one-plus-three"
+        "href", re.compile(r"^/rules/side-bets/\?game=\d+#twenty-one-plus-three$")
     )
 
     side_bet(page, "Perfect Pair").get_by_role("button", name="$5", exact=True).click()
