@@ -1,7 +1,5 @@
 from django.contrib import admin
-from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import RedirectView
 
 from blackjack_site import rules_views, views
 
@@ -14,10 +12,5 @@ urlpatterns = [
     path("", include("game.urls")),
     path("trivia/", include("trivia.urls")),
     path("admin/", admin.site.urls),
-    # Browsers ask for /favicon.ico whatever the page says; send them to the SVG icon.
-    path(
-        "favicon.ico",
-        RedirectView.as_view(url=static("img/favicon.svg"), permanent=True),
-        name="favicon",
-    ),
+    path("favicon.ico", views.favicon, name="favicon"),
 ]
