@@ -131,11 +131,13 @@ def _extra_bet(post: QueryDict) -> dict[str, Any]:
     return {"amount_cents": parse_bet(typed)}
 
 
-def _text(name: str) -> Callable[[QueryDict], dict[str, Any]]:
+def _text(name: str, missing: str) -> Callable[[QueryDict], dict[str, Any]]:
+    """A required text field; ``missing`` tells the player what to do when it is absent."""
+
     def parse(post: QueryDict) -> dict[str, Any]:
         value = post.get(name)
         if not value:
-            raise ValueError(f"Missing {name}.")
+            raise ValueError(missing)
         return {name: value}
 
     return parse
@@ -152,12 +154,14 @@ ACTIONS: dict[str, Action] = {
     "surrender": Action(services.surrender),
     "insurance": Action(services.answer_insurance, _choice),
     "early-surrender": Action(services.answer_early_surrender, _choice),
-    "difficulty": Action(services.choose_difficulty, _text("difficulty")),
-    "answer": Action(services.answer_question, _text("answer")),
+    "difficulty": Action(
+        services.choose_difficulty, _text("difficulty", "Choose Easy, Medium or Hard.")
+    ),
+    "answer": Action(services.answer_question, _text("answer", "Choose one of the answers shown.")),
     "continue": Action(services.continue_after_reveal),
     "next-round": Action(services.next_round),
     "extra-bet": Action(services.place_extra_bet, _extra_bet),
-    "parlay": Action(services.parlay, _text("choice")),
+    "parlay": Action(services.parlay, _text("choice", "Choose one of the offers shown.")),
     "roll": Action(services.roll),
     # The side-bet menu of the bet panel (game/side_bet_menu.py).
     "side-bets-menu": Action(services.toggle_side_bet_menu, parse_menu_toggle),

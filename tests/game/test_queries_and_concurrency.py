@@ -1,4 +1,4 @@
-"""Few, constant queries per action; one winner when two posts race (PostgreSQL)."""
+"""Few, constant queries per action; one winner when two posts race (both databases)."""
 
 from __future__ import annotations
 
@@ -70,8 +70,6 @@ def test_rendering_the_table_takes_few_queries(
 
 @pytest.mark.django_db(transaction=True)
 def test_two_posts_of_the_same_action_race_and_exactly_one_applies(player) -> None:  # noqa: ANN001
-    if connection.vendor != "postgresql":
-        pytest.skip("row locks across connections need PostgreSQL (CI runs this there)")
     game = scenarios.betting(player)
     version = game.version
     barrier = threading.Barrier(2)
