@@ -103,7 +103,7 @@ def _fill(username: str, rounds: int) -> object:
     return user
 
 
-def _time(run, repeats: int = 15) -> tuple[float, float, int]:  # noqa: ANN001
+def _time(run, repeats: int = 15) -> tuple[float, float, int]:
     """Median and worst milliseconds of ``run()``, and the queries of one call."""
     from django.db import connection
 

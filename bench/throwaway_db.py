@@ -32,6 +32,6 @@ class QueryCounter:
     def __init__(self) -> None:
         self.count = 0
 
-    def __call__(self, execute, sql, params, many, context):  # noqa: ANN001, ANN204
+    def __call__(self, execute, sql, params, many, context):
         self.count += 1
         return execute(sql, params, many, context)

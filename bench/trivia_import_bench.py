@@ -27,7 +27,7 @@ def _empty_bank() -> None:
     Category.objects.all().delete()
 
 
-def _run(data: bytes, name: str):  # noqa: ANN202 - ImportResult, imported lazily
+def _run(data: bytes, name: str):  # returns an ImportResult, imported lazily
     from trivia.importing import import_questions
 
     return import_questions(data, source=f"bench:{name}")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.helpers import csp_violations
+
 CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "chrome")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -80,20 +82,8 @@ def browser(chromium_path: str) -> Iterator[object]:
         browser.close()
 
 
-def csp_violations(page) -> list[str]:  # noqa: ANN001 - playwright types
-    """Collect what Chromium reports as blocked by the Content-Security-Policy."""
-    found: list[str] = []
-
-    def on_console(message) -> None:  # noqa: ANN001
-        if "Content Security Policy" in message.text:
-            found.append(f"{page.url}: {message.text}")
-
-    page.on("console", on_console)
-    return found
-
-
 @pytest.fixture
-def page(browser, live_server) -> Iterator[object]:  # noqa: ANN001 - playwright types
+def page(browser, live_server) -> Iterator[object]:
     context = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(10_000)
     page = context.new_page()
@@ -110,7 +100,7 @@ AXE_BLOCKING_IMPACTS = {"serious", "critical"}
 
 
 @pytest.fixture
-def axe_violations():  # noqa: ANN201 - returns a callable
+def axe_violations():
     """Run axe-core (the npm package, injected by Playwright) on a page.
 
     Returns the serious or critical violations as short readable strings, so a failing
@@ -124,7 +114,7 @@ def axe_violations():  # noqa: ANN201 - returns a callable
 
     axe_source = AXE_PATH.read_text()
 
-    def scan(page, context: str = "") -> list[str]:  # noqa: ANN001
+    def scan(page, context: str = "") -> list[str]:
         # Evaluated through the DevTools protocol, which the page's CSP does not govern;
         # add_script_tag would insert an inline script, which the policy rightly blocks.
         if not page.evaluate("() => typeof axe !== 'undefined'"):

@@ -21,12 +21,12 @@ EVEN_MONEY_SHOE = ["AS", "6H", "KD", "AC"]
 ANIMATIONS_RUNNING = "() => document.getAnimations().some(a => a.playState === 'running')"
 
 
-def settle(page) -> None:  # noqa: ANN001
+def settle(page) -> None:
     """Wait until the card animations are over (a scan mid-fade would see faded text)."""
     page.wait_for_function(f"() => !({ANIMATIONS_RUNNING})()")
 
 
-def deal(page, amount: str = "10") -> None:  # noqa: ANN001
+def deal(page, amount: str = "10") -> None:
     from playwright.sync_api import expect
 
     page.get_by_label("Bet amount").fill(amount)
@@ -34,7 +34,7 @@ def deal(page, amount: str = "10") -> None:  # noqa: ANN001
     expect(table(page)).not_to_have_attribute("data-phase", "betting")
 
 
-def split_into_four_hands(page) -> None:  # noqa: ANN001
+def split_into_four_hands(page) -> None:
     """On a FOUR_HANDS_SHOE table with resplitting on, reach four hands (the third in play)."""
     from playwright.sync_api import expect
 

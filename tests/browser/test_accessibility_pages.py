@@ -11,12 +11,12 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize(
     "path", ["/", "/accounts/signup/", "/accounts/login/", "/rules/", "/rules/side-bets/"]
 )
-def test_public_pages_pass_axe(page, axe_violations, path: str) -> None:  # noqa: ANN001
+def test_public_pages_pass_axe(page, axe_violations, path: str) -> None:
     page.goto(path)
     assert axe_violations(page, path) == []
 
 
-def test_my_games_passes_axe(page, live_server, axe_violations) -> None:  # noqa: ANN001
+def test_my_games_passes_axe(page, live_server, axe_violations) -> None:
     get_user_model().objects.create_user("ada", password="felt-table-42-Aces")
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill("ada")
@@ -26,7 +26,7 @@ def test_my_games_passes_axe(page, live_server, axe_violations) -> None:  # noqa
     assert axe_violations(page, "my games") == []
 
 
-def test_the_scan_reports_a_known_violation(page, axe_violations) -> None:  # noqa: ANN001
+def test_the_scan_reports_a_known_violation(page, axe_violations) -> None:
     # Guards the guard: a page with an unlabeled button must be reported.
     page.goto("/")
     page.set_content("<html lang='en'><body><main><button></button></main></body></html>")

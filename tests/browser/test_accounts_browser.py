@@ -12,7 +12,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "felt-table-42-Aces"
 
 
-def sign_up(page, username: str) -> None:  # noqa: ANN001
+def sign_up(page, username: str) -> None:
     page.goto("/")
     page.get_by_role("link", name="Sign up").first.click()
     page.get_by_label("Username").fill(username)
@@ -21,7 +21,7 @@ def sign_up(page, username: str) -> None:  # noqa: ANN001
     page.get_by_role("button", name="Sign up").click()
 
 
-def test_sign_up_log_out_and_log_back_in(page, live_server) -> None:  # noqa: ANN001
+def test_sign_up_log_out_and_log_back_in(page, live_server) -> None:
     from playwright.sync_api import expect
 
     sign_up(page, "ada")
@@ -41,7 +41,7 @@ def test_sign_up_log_out_and_log_back_in(page, live_server) -> None:  # noqa: AN
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
-def test_sign_up_shows_validator_errors(page) -> None:  # noqa: ANN001
+def test_sign_up_shows_validator_errors(page) -> None:
     from playwright.sync_api import expect
 
     page.goto("/accounts/signup/")

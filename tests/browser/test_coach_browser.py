@@ -20,7 +20,7 @@ patient_expectations = test_table_browser.patient_expectations
 HARD_16_V_6 = ["9S", "0H", "7D", "6C", "2H", "KD"]
 
 
-def test_question_mark_shows_the_hint_and_changes_nothing(page, stack, axe_violations) -> None:  # noqa: ANN001
+def test_question_mark_shows_the_hint_and_changes_nothing(page, stack, axe_violations) -> None:
     from playwright.sync_api import expect
 
     stack(HARD_16_V_6)
@@ -49,7 +49,7 @@ def test_question_mark_shows_the_hint_and_changes_nothing(page, stack, axe_viola
     expect(page.get_by_role("button", name="Hint")).to_have_count(0)
 
 
-def test_coach_option_marks_a_deviating_move(page, stack, axe_violations) -> None:  # noqa: ANN001
+def test_coach_option_marks_a_deviating_move(page, stack, axe_violations) -> None:
     from playwright.sync_api import expect
 
     stack(HARD_16_V_6)
@@ -76,7 +76,7 @@ def test_coach_option_marks_a_deviating_move(page, stack, axe_violations) -> Non
     assert (deviation.move, deviation.advised) == ("hit", "stand")
 
 
-def test_house_edge_updates_live_in_the_options_menu(page, axe_violations) -> None:  # noqa: ANN001
+def test_house_edge_updates_live_in_the_options_menu(page, axe_violations) -> None:
     from playwright.sync_api import expect
 
     sign_up(page, "jun")
@@ -98,7 +98,7 @@ def test_house_edge_updates_live_in_the_options_menu(page, axe_violations) -> No
     assert Game.objects.get(owner__username="jun").options["blackjack_payout"] == "3:2"
 
 
-def test_hint_with_javascript_off(browser, live_server, stack) -> None:  # noqa: ANN001
+def test_hint_with_javascript_off(browser, live_server, stack) -> None:
     from playwright.sync_api import expect
 
     stack(HARD_16_V_6)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import csp_violations
+from tests.browser.helpers import csp_violations
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_an_inline_script_is_blocked_and_reported(browser, live_server) -> None:  # noqa: ANN001
+def test_an_inline_script_is_blocked_and_reported(browser, live_server) -> None:
     context = browser.new_context(base_url=live_server.url)
     page = context.new_page()
     violations = csp_violations(page)

@@ -59,7 +59,7 @@ OVERFLOW = """() => ({
 })"""
 
 
-def check_layout(page, name: str, width: int, region: str = "#table") -> list[str]:  # noqa: ANN001
+def check_layout(page, name: str, width: int, region: str = "#table") -> list[str]:
     """Save a screenshot; return what is wrong (horizontal overflow, overlapping controls)."""
     settle(page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -83,7 +83,7 @@ LONG_ANSWERS = [
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_pages_fit_the_width_without_overlap(page, stack, width: int) -> None:  # noqa: ANN001
+def test_pages_fit_the_width_without_overlap(page, stack, width: int) -> None:
     from playwright.sync_api import expect
 
     for difficulty in ("easy", "medium", "hard"):
@@ -133,7 +133,7 @@ def test_pages_fit_the_width_without_overlap(page, stack, width: int) -> None:  
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_side_bet_screens_and_statistics_fit_the_width(page, stack, width: int) -> None:  # noqa: ANN001
+def test_side_bet_screens_and_statistics_fit_the_width(page, stack, width: int) -> None:
     from playwright.sync_api import expect
 
     from tests.browser.test_side_bet_panels_browser import EIGHTS, SUITED_11, TEN_FIRST, start_round

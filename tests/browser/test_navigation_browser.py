@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 HIT_SHOE = ["9S", "0H", "7D", "6C", "2H", "KD"]
 
 
-def test_rules_then_back_shows_the_current_table(page, stack, bank_of_questions) -> None:  # noqa: ANN001, F811
+def test_rules_then_back_shows_the_current_table(page, stack, bank_of_questions) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(HIT_SHOE)
@@ -53,7 +53,7 @@ def test_rules_then_back_shows_the_current_table(page, stack, bank_of_questions)
 
 
 @pytest.mark.parametrize("debug", [True, False])
-def test_a_refused_bet_is_shown_in_place(page, settings, debug: bool) -> None:  # noqa: ANN001
+def test_a_refused_bet_is_shown_in_place(page, settings, debug: bool) -> None:
     from playwright.sync_api import expect
 
     settings.DEBUG = debug

@@ -28,10 +28,10 @@ def patient_expectations() -> None:
 
 
 def test_report_after_the_reveal_then_continue(
-    page,  # noqa: ANN001
-    stack,  # noqa: ANN001, F811 - the fixture imported above
-    bank_of_questions,  # noqa: ANN001, F811 - the fixture imported above
-    axe_violations,  # noqa: ANN001
+    page,
+    stack,  # noqa: F811 - the fixture imported above
+    bank_of_questions,  # noqa: F811 - the fixture imported above
+    axe_violations,
 ) -> None:
     from playwright.sync_api import expect
 

@@ -22,18 +22,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 TWENTY_ONE_PLUS_THREE_WINS = ["7H", "0S", "9H", "8H"]
 
 
-def side_bet(page, name: str):  # noqa: ANN001, ANN201
+def side_bet(page, name: str):
     """One bet's group in the open menu (the chips inside are named "$1" … "$500")."""
     return page.locator("#side-bets-menu").get_by_role("group", name=name, exact=True)
 
 
-def outcome_row(page, name: re.Pattern[str]):  # noqa: ANN001, ANN201
+def outcome_row(page, name: re.Pattern[str]):
     return page.locator("table.outcome tbody tr").filter(
         has=page.get_by_role("rowheader", name=name)
     )
 
 
-def test_place_three_side_bets_and_see_their_results(page, stack) -> None:  # noqa: ANN001, F811
+def test_place_three_side_bets_and_see_their_results(page, stack) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(TWENTY_ONE_PLUS_THREE_WINS)
@@ -101,8 +101,8 @@ def test_place_three_side_bets_and_see_their_results(page, stack) -> None:  # no
 
 
 def test_the_bet_panel_with_the_menu_open_passes_axe(
-    page,  # noqa: ANN001
-    axe_violations,  # noqa: ANN001
+    page,
+    axe_violations,
     tmp_path: Path,
 ) -> None:
     from playwright.sync_api import expect
@@ -124,7 +124,7 @@ def test_the_bet_panel_with_the_menu_open_passes_axe(
     assert overflow <= 0
 
 
-def test_the_side_bet_menu_without_javascript(browser, live_server, stack) -> None:  # noqa: ANN001, F811
+def test_the_side_bet_menu_without_javascript(browser, live_server, stack) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(TWENTY_ONE_PLUS_THREE_WINS)

@@ -74,7 +74,7 @@ def overflows_at_phone_width(page: Any) -> bool:
         page.set_viewport_size(size)
 
 
-def test_win_house_money_and_parlay(page, stack, axe_violations) -> None:  # noqa: ANN001, F811
+def test_win_house_money_and_parlay(page, stack, axe_violations) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(EIGHTS)
@@ -101,7 +101,7 @@ def test_win_house_money_and_parlay(page, stack, axe_violations) -> None:  # noq
     assert axe_violations(page, "outcome after a parlay") == []
 
 
-def test_take_the_extra_bet(page, stack, axe_violations) -> None:  # noqa: ANN001, F811
+def test_take_the_extra_bet(page, stack, axe_violations) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(TEN_FIRST)
@@ -149,7 +149,7 @@ def test_take_the_extra_bet(page, stack, axe_violations) -> None:  # noqa: ANN00
     expect(table(page)).to_have_attribute("data-bank", "1055.00")
 
 
-def test_extra_bet_chips_work_with_javascript_off(browser, live_server, stack) -> None:  # noqa: ANN001, F811
+def test_extra_bet_chips_work_with_javascript_off(browser, live_server, stack) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(TEN_FIRST)
@@ -167,7 +167,7 @@ def test_extra_bet_chips_work_with_javascript_off(browser, live_server, stack) -
         context.close()
 
 
-def test_roll_the_dice(page, stack, axe_violations, monkeypatch) -> None:  # noqa: ANN001, F811
+def test_roll_the_dice(page, stack, axe_violations, monkeypatch) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     monkeypatch.setattr(services, "make_rng", lambda: ScriptedDice([6, 6, 6]))
@@ -188,7 +188,7 @@ def test_roll_the_dice(page, stack, axe_violations, monkeypatch) -> None:  # noq
     assert not overflows_at_phone_width(page)
 
 
-def test_side_bet_results_after_the_deal_and_at_the_end(page, stack, axe_violations) -> None:  # noqa: ANN001, F811
+def test_side_bet_results_after_the_deal_and_at_the_end(page, stack, axe_violations) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(FLUSH)

@@ -24,7 +24,7 @@ def patient_expectations() -> None:
     expect.set_options(timeout=15_000)
 
 
-def deal(page, *, stand: bool) -> None:  # noqa: ANN001
+def deal(page, *, stand: bool) -> None:
     from playwright.sync_api import expect
 
     page.get_by_role("button", name="Deal").click()
@@ -34,7 +34,7 @@ def deal(page, *, stand: bool) -> None:  # noqa: ANN001
     expect(table(page)).to_have_attribute("data-phase", "round_over")
 
 
-def test_statistics_after_three_rounds(page, stack, axe_violations) -> None:  # noqa: ANN001, F811
+def test_statistics_after_three_rounds(page, stack, axe_violations) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(THREE_ROUNDS)

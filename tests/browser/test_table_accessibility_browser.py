@@ -29,18 +29,18 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FOCUSED_ID = "() => document.activeElement && document.activeElement.id"
 
 
-def button(page, name: str):  # noqa: ANN001, ANN201
+def button(page, name: str):
     return page.get_by_role("button", name=name, exact=True)
 
 
-def expect_focus(locator) -> None:  # noqa: ANN001
+def expect_focus(locator) -> None:
     """Focus moves in the afterSwap handler, right after the table changes (expect waits)."""
     from playwright.sync_api import expect
 
     expect(locator).to_be_focused()
 
 
-def scan(page, axe_violations, panel: str) -> list[str]:  # noqa: ANN001
+def scan(page, axe_violations, panel: str) -> list[str]:
     from playwright.sync_api import expect
 
     if panel.startswith("table:"):
@@ -51,7 +51,7 @@ def scan(page, axe_violations, panel: str) -> list[str]:  # noqa: ANN001
 
 def test_trivia_round_options_and_game_over_panels_pass_axe(
     page, stack, bank_of_questions, axe_violations
-) -> None:  # noqa: ANN001
+) -> None:
     from playwright.sync_api import expect
 
     stack(HIT_THEN_STAND_SHOE)
@@ -85,7 +85,7 @@ def test_trivia_round_options_and_game_over_panels_pass_axe(
     assert problems == []
 
 
-def test_split_strip_and_offer_panels_pass_axe(page, stack, axe_violations) -> None:  # noqa: ANN001
+def test_split_strip_and_offer_panels_pass_axe(page, stack, axe_violations) -> None:
     from playwright.sync_api import expect
 
     sign_up(page, "bo")
@@ -120,7 +120,7 @@ def test_split_strip_and_offer_panels_pass_axe(page, stack, axe_violations) -> N
 
 def test_focus_follows_each_swap_to_the_control_the_player_needs(
     page, stack, bank_of_questions
-) -> None:  # noqa: ANN001
+) -> None:
     from playwright.sync_api import expect
 
     stack(HIT_THEN_STAND_SHOE)
@@ -159,7 +159,7 @@ def test_focus_follows_each_swap_to_the_control_the_player_needs(
     expect_focus(button(page, "Next Round"))
 
 
-def test_keyboard_only_round_with_enter_and_shortcuts(page, stack) -> None:  # noqa: ANN001
+def test_keyboard_only_round_with_enter_and_shortcuts(page, stack) -> None:
     from playwright.sync_api import expect
 
     stack(HIT_THEN_STAND_SHOE)
@@ -220,7 +220,7 @@ FOCUS_RING = """() => {
 
 
 @pytest.mark.parametrize("panel", ["bet", "player_turn"])
-def test_every_table_control_is_reached_by_tab_with_a_visible_ring(page, stack, panel: str) -> None:  # noqa: ANN001
+def test_every_table_control_is_reached_by_tab_with_a_visible_ring(page, stack, panel: str) -> None:
     stack(HIT_THEN_STAND_SHOE)
     sign_up(page, f"eli-{panel.replace('_', '-')}")
     game = open_game_for(f"eli-{panel.replace('_', '-')}", trivia_mode=False)
@@ -242,7 +242,7 @@ def test_every_table_control_is_reached_by_tab_with_a_visible_ring(page, stack, 
     assert all(width >= 3 for width in reached.values()), reached
 
 
-def test_the_reasons_for_disabled_actions_open_from_the_keyboard(page, stack) -> None:  # noqa: ANN001
+def test_the_reasons_for_disabled_actions_open_from_the_keyboard(page, stack) -> None:
     from playwright.sync_api import expect
 
     stack(HIT_THEN_STAND_SHOE)  # 9 + 7 is no pair: Split is disabled
@@ -274,7 +274,7 @@ CARD_ANIMATION = """(selector) => Array.from(document.querySelectorAll(selector)
 })"""
 
 
-def test_new_cards_are_dealt_and_the_hole_card_flips(page, stack) -> None:  # noqa: ANN001
+def test_new_cards_are_dealt_and_the_hole_card_flips(page, stack) -> None:
     from playwright.sync_api import expect
 
     stack(HIT_THEN_STAND_SHOE)
@@ -306,7 +306,7 @@ def test_new_cards_are_dealt_and_the_hole_card_flips(page, stack) -> None:  # no
     ]
 
 
-def test_reduced_motion_turns_the_card_animations_off(page, stack) -> None:  # noqa: ANN001
+def test_reduced_motion_turns_the_card_animations_off(page, stack) -> None:
     from playwright.sync_api import expect
 
     page.emulate_media(reduced_motion="reduce")

@@ -34,7 +34,7 @@ def patient_expectations() -> None:
 
 
 @pytest.fixture
-def stack(monkeypatch: pytest.MonkeyPatch):  # noqa: ANN201
+def stack(monkeypatch: pytest.MonkeyPatch):
     def set_cards(cards: Sequence[str]) -> None:
         monkeypatch.setattr(services, "make_shoe", lambda deck_count, rng: stacked_shoe(cards))
 
@@ -47,7 +47,7 @@ def bank_of_questions() -> None:
         QuestionFactory.create_batch(2, difficulty=difficulty)
 
 
-def sign_up(page, username: str) -> None:  # noqa: ANN001
+def sign_up(page, username: str) -> None:
     page.goto("/accounts/signup/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password", exact=True).fill(PASSWORD)
@@ -56,7 +56,7 @@ def sign_up(page, username: str) -> None:  # noqa: ANN001
     page.wait_for_url(re.compile(r"/games/$"))
 
 
-def log_in(page, username: str) -> None:  # noqa: ANN001
+def log_in(page, username: str) -> None:
     page.goto("/accounts/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
@@ -64,11 +64,11 @@ def log_in(page, username: str) -> None:  # noqa: ANN001
     page.wait_for_url(re.compile(r"/games/$"))
 
 
-def table(page):  # noqa: ANN001, ANN201
+def table(page):
     return page.locator("#table")
 
 
-def answer_right(page) -> None:  # noqa: ANN001
+def answer_right(page) -> None:
     """Click the right answer of the question on screen (looked up in the database)."""
     from trivia.models import Question
 
@@ -77,12 +77,12 @@ def answer_right(page) -> None:  # noqa: ANN001
     page.get_by_role("button", name=question.correct_answer, exact=True).click()
 
 
-def open_game_for(username: str, **options) -> Game:  # noqa: ANN003
+def open_game_for(username: str, **options) -> Game:
     user = get_user_model().objects.get(username=username)
     return services.new_game(user=user, options=options)
 
 
-def test_sign_up_play_a_trivia_round_and_start_the_next(page, stack, bank_of_questions) -> None:  # noqa: ANN001
+def test_sign_up_play_a_trivia_round_and_start_the_next(page, stack, bank_of_questions) -> None:
     from playwright.sync_api import expect
 
     # Player 9S 7D, dealer hole 0H, upcard 6C; the hit brings 2H; the dealer draws KD.
@@ -127,7 +127,7 @@ def test_sign_up_play_a_trivia_round_and_start_the_next(page, stack, bank_of_que
     expect(page.get_by_label("Bet amount")).to_have_value("10.00")
 
 
-def test_split_two_eights(page, stack) -> None:  # noqa: ANN001
+def test_split_two_eights(page, stack) -> None:
     from playwright.sync_api import expect
 
     # 8S 8D against a 7C upcard (hole 0H); split: hand 1 gets 3H, hand 2 gets 2C.
@@ -148,7 +148,7 @@ def test_split_two_eights(page, stack) -> None:  # noqa: ANN001
     expect(page.locator("table.outcome tbody tr")).to_have_count(2)
 
 
-def test_insurance_offered_and_declined(page, stack) -> None:  # noqa: ANN001
+def test_insurance_offered_and_declined(page, stack) -> None:
     from playwright.sync_api import expect
 
     # Ace up (hole 6H: no blackjack); player 9S 7D stands on 16; dealer soft 17 stands.
@@ -169,7 +169,7 @@ def test_insurance_offered_and_declined(page, stack) -> None:  # noqa: ANN001
     expect(table(page)).to_have_attribute("data-bank", "990.00")
 
 
-def test_options_applied_with_implied_options(page) -> None:  # noqa: ANN001
+def test_options_applied_with_implied_options(page) -> None:
     from playwright.sync_api import expect
 
     sign_up(page, "dot")
@@ -189,7 +189,7 @@ def test_options_applied_with_implied_options(page) -> None:  # noqa: ANN001
     assert options["blackjack_payout"] == "6:5"
 
 
-def test_log_out_log_in_and_resume_on_the_same_question(page, stack, bank_of_questions) -> None:  # noqa: ANN001
+def test_log_out_log_in_and_resume_on_the_same_question(page, stack, bank_of_questions) -> None:
     from playwright.sync_api import expect
 
     stack(["9S", "0H", "7D", "6C", "2H", "KD"])
@@ -215,7 +215,7 @@ def test_log_out_log_in_and_resume_on_the_same_question(page, stack, bank_of_que
     expect(page.get_by_role("img", name="Two of Hearts")).to_be_visible()
 
 
-def test_a_whole_round_with_javascript_off(browser, live_server, stack, bank_of_questions) -> None:  # noqa: ANN001
+def test_a_whole_round_with_javascript_off(browser, live_server, stack, bank_of_questions) -> None:
     from playwright.sync_api import expect
 
     stack(["9S", "0H", "7D", "6C", "2H", "KD"])
@@ -246,7 +246,7 @@ def test_a_whole_round_with_javascript_off(browser, live_server, stack, bank_of_
         context.close()
 
 
-def test_keyboard_shortcuts_and_a_double_click_sends_one_post(page, stack) -> None:  # noqa: ANN001
+def test_keyboard_shortcuts_and_a_double_click_sends_one_post(page, stack) -> None:
     from playwright.sync_api import expect
 
     # Player 9S 7D against 6C (hole 0H); the hit brings 2H, the dealer then draws KD.
@@ -273,7 +273,7 @@ def test_keyboard_shortcuts_and_a_double_click_sends_one_post(page, stack) -> No
     assert game.rounds_played == 1 and game.bank_cents == 101_000
 
 
-def test_a_stale_page_gets_the_current_table_and_a_notice(page, stack) -> None:  # noqa: ANN001
+def test_a_stale_page_gets_the_current_table_and_a_notice(page, stack) -> None:
     from playwright.sync_api import expect
 
     stack(["9S", "0H", "7D", "6C", "2H", "KD"])

@@ -34,14 +34,14 @@ def staff_user():
     return user
 
 
-def upload(page, path: Path) -> None:  # noqa: ANN001
+def upload(page, path: Path) -> None:
     page.goto("/admin/trivia/question/")
     page.get_by_role("link", name="Import questions").click()
     page.locator("input[type=file]").set_input_files(str(path))
     page.get_by_role("button", name="Preview").click()
 
 
-def test_staff_imports_a_dump_with_preview_then_confirm(page, staff_user) -> None:  # noqa: ANN001
+def test_staff_imports_a_dump_with_preview_then_confirm(page, staff_user) -> None:
     from playwright.sync_api import expect
 
     if not SHARED_DUMP.exists():

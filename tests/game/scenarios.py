@@ -8,7 +8,7 @@ from typing import Any
 
 from game import services
 from game.models import Game
-from tests.game.conftest import stack_shoe
+from tests.game.helpers import stack_shoe
 
 # Player 9S 7D (16), dealer hole 0H, upcard 6C; next cards 2H then KD.
 PLAIN = ["9S", "0H", "7D", "6C", "2H", "KD"]

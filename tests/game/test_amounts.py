@@ -11,7 +11,7 @@ from django.test import Client
 from game import services
 from game.models import Game
 from game.rules.money import MAX_AMOUNT_CENTS
-from tests.game.conftest import post, stack_shoe
+from tests.game.helpers import post, stack_shoe
 from tests.game.test_options_house_edge import form_data
 
 pytestmark = pytest.mark.django_db

@@ -16,7 +16,7 @@ from game.models import CoachDeviation, Game
 from game.rules.engine import Game as EngineGame
 from game.selectors import coach_deviation_count
 from tests.game import scenarios
-from tests.game.conftest import post, stack_shoe
+from tests.game.helpers import post, stack_shoe
 from tests.pages import without_csrf_tokens
 
 pytestmark = pytest.mark.django_db
@@ -72,7 +72,7 @@ def note_text(client: Client, game: Game) -> str | None:
 )
 def test_hint_gives_the_basic_strategy_move_and_why(
     alice, player, cards: list[str], options: dict[str, Any], expected: str
-) -> None:  # noqa: ANN001
+) -> None:
     game = dealt(player, cards, trivia_mode=False, **options)
     assert game.state["round"]["phase"] == "player_turn"
     text = hint_text(alice, game)
@@ -80,7 +80,7 @@ def test_hint_gives_the_basic_strategy_move_and_why(
     assert "\n" not in text  # one line
 
 
-def test_hint_after_a_split_respects_double_after_split(alice, player) -> None:  # noqa: ANN001
+def test_hint_after_a_split_respects_double_after_split(alice, player) -> None:
     # Hand 1 is 8S 3H = 11 against a 7: double with double-after-split, else hit.
     for das, expected in ((False, "Basic strategy: Hit — "), (True, "Basic strategy: Double Down")):
         game = dealt(player, PAIR_8S_V_7, trivia_mode=False, double_after_split=das)
@@ -93,7 +93,7 @@ def test_hint_after_a_split_respects_double_after_split(alice, player) -> None: 
             assert "Doubling would be better, but it is not allowed here." in text
 
 
-def test_trivia_mode_does_not_change_the_advice(alice, player) -> None:  # noqa: ANN001
+def test_trivia_mode_does_not_change_the_advice(alice, player) -> None:
     texts = {
         trivia: hint_text(alice, dealt(player, SOFT_18_V_9, trivia_mode=trivia))
         for trivia in (True, False)
@@ -102,7 +102,7 @@ def test_trivia_mode_does_not_change_the_advice(alice, player) -> None:  # noqa:
 
 
 @pytest.mark.parametrize("upcard", ["6C", "0C", "9C"])
-def test_hint_is_the_same_whatever_the_hole_card(alice, player, upcard: str) -> None:  # noqa: ANN001
+def test_hint_is_the_same_whatever_the_hole_card(alice, player, upcard: str) -> None:
     # Holes that never give the dealer a natural with these upcards (so play goes on).
     holes = ["2H", "5H", "8H", "KH"] if upcard != "6C" else ["2H", "5H", "AH", "KH"]
     texts = set()
@@ -115,7 +115,7 @@ def test_hint_is_the_same_whatever_the_hole_card(alice, player, upcard: str) -> 
     assert len(texts) == 1, texts
 
 
-def test_hint_changes_nothing(alice, player) -> None:  # noqa: ANN001
+def test_hint_changes_nothing(alice, player) -> None:
     game = dealt(player, HARD_16_V_6)
     before = (game.version, game.state, game.message, game.bank_cents)
     for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
@@ -127,7 +127,7 @@ def test_hint_changes_nothing(alice, player) -> None:  # noqa: ANN001
 
 def test_hint_with_htmx_is_the_table_partial_with_the_hint_in_the_status_line(
     alice, player
-) -> None:  # noqa: ANN001
+) -> None:
     game = dealt(player, HARD_16_V_6)
     response = alice.get(f"/games/{game.pk}/", {"hint": "1"}, HTTP_HX_REQUEST="true")
     assert "<html" not in response.text and 'id="table"' in response.text
@@ -135,7 +135,7 @@ def test_hint_with_htmx_is_the_table_partial_with_the_hint_in_the_status_line(
     assert status and "Basic strategy: Stand" in html.unescape(status.group(1))
 
 
-def test_hint_button_only_when_a_decision_is_pending(alice, player, questions) -> None:  # noqa: ANN001
+def test_hint_button_only_when_a_decision_is_pending(alice, player, questions) -> None:
     button = 'data-key="?"'
     betting = scenarios.betting(player)
     assert button not in alice.get(f"/games/{betting.pk}/").text
@@ -150,19 +150,19 @@ def test_hint_button_only_when_a_decision_is_pending(alice, player, questions) -
     assert button not in alice.get(f"/games/{over.pk}/").text
 
 
-def test_hint_on_the_insurance_offer_is_decline(alice, player) -> None:  # noqa: ANN001
+def test_hint_on_the_insurance_offer_is_decline(alice, player) -> None:
     game = scenarios.insurance(player)
     assert game.state["round"]["phase"] == "insurance"
     assert hint_text(alice, game).startswith("Basic strategy: Decline — Never take insurance")
 
 
-def test_hint_never_shows_the_hole_card(alice, player) -> None:  # noqa: ANN001
+def test_hint_never_shows_the_hole_card(alice, player) -> None:
     game = dealt(player, HARD_16_V_6)
     page = without_csrf_tokens(alice.get(f"/games/{game.pk}/", {"hint": "1"}).text)
     assert "Ten of Hearts" not in page and "0H" not in page
 
 
-def test_hint_of_another_players_game_is_404(player, other_player, client_for) -> None:  # noqa: ANN001
+def test_hint_of_another_players_game_is_404(player, other_player, client_for) -> None:
     game = dealt(player, HARD_16_V_6)
     response = client_for(other_player).get(f"/games/{game.pk}/", {"hint": "1"})
     assert response.status_code == 404
@@ -171,7 +171,7 @@ def test_hint_of_another_players_game_is_404(player, other_player, client_for) -
 # --------------------------------------------------------------------------- the Coach setting
 
 
-def test_coach_marks_and_records_a_deviation(alice, player) -> None:  # noqa: ANN001
+def test_coach_marks_and_records_a_deviation(alice, player) -> None:
     game = dealt(player, HARD_16_V_6, coach=True, trivia_mode=False)
     round_number = game.state["round"]["number"]
     assert post(alice, game, "hit").status_code == 302
@@ -187,7 +187,7 @@ def test_coach_marks_and_records_a_deviation(alice, player) -> None:  # noqa: AN
     assert coach_deviation_count(player) == 1
 
 
-def test_statistics_page_counts_the_players_deviations(alice, player, other_player) -> None:  # noqa: ANN001
+def test_statistics_page_counts_the_players_deviations(alice, player, other_player) -> None:
     game = dealt(player, HARD_16_V_6, coach=True, trivia_mode=False)
     post(alice, game, "hit")
     theirs = dealt(other_player, HARD_16_V_6, coach=True, trivia_mode=False)
@@ -198,14 +198,14 @@ def test_statistics_page_counts_the_players_deviations(alice, player, other_play
     assert found and found.group(1) == "1"
 
 
-def test_coach_leaves_a_basic_strategy_move_alone(alice, player) -> None:  # noqa: ANN001
+def test_coach_leaves_a_basic_strategy_move_alone(alice, player) -> None:
     game = dealt(player, HARD_16_V_6, coach=True, trivia_mode=False)
     post(alice, game, "stand")
     assert not CoachDeviation.objects.exists()
     assert note_text(alice, game) is None
 
 
-def test_coach_judges_hit_at_the_click_in_trivia_mode(alice, player, questions) -> None:  # noqa: ANN001
+def test_coach_judges_hit_at_the_click_in_trivia_mode(alice, player, questions) -> None:
     game = dealt(player, HARD_16_V_6, coach=True, trivia_mode=True)
     post(alice, game, "hit")
     game.refresh_from_db()
@@ -214,7 +214,7 @@ def test_coach_judges_hit_at_the_click_in_trivia_mode(alice, player, questions) 
     assert note_text(alice, game) == "Coach: basic strategy was Stand (hard 16 against 6)."
 
 
-def test_coach_marks_a_pair_and_a_missed_double(alice, player) -> None:  # noqa: ANN001
+def test_coach_marks_a_pair_and_a_missed_double(alice, player) -> None:
     pair = dealt(player, PAIR_8S_V_7, coach=True, trivia_mode=False)
     post(alice, pair, "stand")
     assert note_text(alice, pair) == "Coach: basic strategy was Split (pair of 8s against 7)."
@@ -223,7 +223,7 @@ def test_coach_marks_a_pair_and_a_missed_double(alice, player) -> None:  # noqa:
     assert note_text(alice, eleven) == "Coach: basic strategy was Double Down (hard 11 against 6)."
 
 
-def test_coach_marks_insurance_taken_but_not_declined(alice, player) -> None:  # noqa: ANN001
+def test_coach_marks_insurance_taken_but_not_declined(alice, player) -> None:
     declined = dealt(player, scenarios.ACE_UP, coach=True)
     post(alice, declined, "insurance", choice="decline")
     assert not CoachDeviation.objects.exists()
@@ -234,14 +234,14 @@ def test_coach_marks_insurance_taken_but_not_declined(alice, player) -> None:  #
     assert note_text(alice, taken) == "Coach: basic strategy was Decline (never take insurance)."
 
 
-def test_without_coach_nothing_is_marked_or_recorded(alice, player) -> None:  # noqa: ANN001
+def test_without_coach_nothing_is_marked_or_recorded(alice, player) -> None:
     game = dealt(player, HARD_16_V_6, coach=False, trivia_mode=False)
     post(alice, game, "hit")
     assert not CoachDeviation.objects.exists()
     assert note_text(alice, game) is None
 
 
-def test_deviation_count_is_per_player(player, other_player) -> None:  # noqa: ANN001
+def test_deviation_count_is_per_player(player, other_player) -> None:
     assert coach_deviation_count(player) == 0
     for user, games in ((player, 2), (other_player, 1)):
         for _ in range(games):
@@ -251,12 +251,12 @@ def test_deviation_count_is_per_player(player, other_player) -> None:  # noqa: A
     assert coach_deviation_count(other_player) == 1
 
 
-def test_deviation_count_is_one_query(player, django_assert_num_queries) -> None:  # noqa: ANN001
+def test_deviation_count_is_one_query(player, django_assert_num_queries) -> None:
     with django_assert_num_queries(1):
         coach_deviation_count(player)
 
 
-def test_coach_setting_in_the_options_menu_and_carried_to_new_games(alice, player) -> None:  # noqa: ANN001
+def test_coach_setting_in_the_options_menu_and_carried_to_new_games(alice, player) -> None:
     game = scenarios.betting(player)
     menu = alice.get(f"/games/{game.pk}/options/").text
     assert "<legend>Coach</legend>" in menu and 'name="coach"' in menu
@@ -279,7 +279,7 @@ def test_coach_setting_in_the_options_menu_and_carried_to_new_games(alice, playe
 
 def test_query_counts_stay_flat_with_the_coach(
     alice, player, django_assert_max_num_queries
-) -> None:  # noqa: ANN001
+) -> None:
     from tests.game.test_queries_and_concurrency import MAX_QUERIES_PER_ACTION
 
     counts = []

@@ -21,7 +21,7 @@ from django.test import Client
 from game import views
 from game.models import Game
 from tests.game import scenarios
-from tests.game.conftest import post
+from tests.game.helpers import post
 
 THREADS = 20
 CSRF_INPUT = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')

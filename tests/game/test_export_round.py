@@ -14,7 +14,7 @@ from django.core.management import call_command
 from game import services
 from game.models import Game, Round
 from game.rules.money import format_cents
-from tests.game.conftest import stack_shoe
+from tests.game.helpers import stack_shoe
 from tests.pages import without_csrf_tokens
 
 pytestmark = pytest.mark.django_db
@@ -128,7 +128,7 @@ def replay(path: Path) -> dict[str, Any]:
 @pytest.mark.parametrize("name", list(SCENARIOS))
 def test_export_then_replay_gives_the_same_round(
     name: str, rounds_before: int, player, questions, tmp_path: Path
-) -> None:  # noqa: ANN001
+) -> None:
     options, cards, deal, steps = SCENARIOS[name]
     row = play(player, options, cards, deal, steps, rounds_before=rounds_before)
     assert row.phase == "round_over"
@@ -153,7 +153,7 @@ def test_export_then_replay_gives_the_same_round(
     ]
 
 
-def test_the_scenarios_really_split_and_take_side_bets(player, questions) -> None:  # noqa: ANN001
+def test_the_scenarios_really_split_and_take_side_bets(player, questions) -> None:
     split = play(player, *SCENARIOS["resplit_and_double_after_split"])
     assert split.hands.count() == 3
     assert "double" in split.replay["rounds"][0]["actions"]
@@ -172,7 +172,7 @@ def test_the_scenarios_really_split_and_take_side_bets(player, questions) -> Non
     assert trivia.replay["rounds"][0]["actions"][0] == "hit:easy:correct"
 
 
-def test_export_writes_to_stdout_by_default(player) -> None:  # noqa: ANN001
+def test_export_writes_to_stdout_by_default(player) -> None:
     row = play(player, *SCENARIOS["insurance_accepted"])
     out = io.StringIO()
     call_command("export_round", str(row.pk), stdout=out)
@@ -188,7 +188,7 @@ def fails_with(capsys: pytest.CaptureFixture[str], *args: str) -> str:
     return err
 
 
-def test_an_unfinished_round_exits_2(player, capsys) -> None:  # noqa: ANN001
+def test_an_unfinished_round_exits_2(player, capsys) -> None:
     game = services.new_game(user=player, options={"trivia_mode": False})
     stack_shoe(game, ["0S", "0H", "9D", "8C"])
     act(game, player, "place_bet_and_deal", bet_cents=1000)
@@ -198,11 +198,11 @@ def test_an_unfinished_round_exits_2(player, capsys) -> None:  # noqa: ANN001
     )
 
 
-def test_a_missing_round_exits_2(db, capsys) -> None:  # noqa: ANN001
+def test_a_missing_round_exits_2(db, capsys) -> None:
     assert fails_with(capsys, "987654") == "error: round 987654: no such round"
 
 
-def test_a_round_ended_by_end_game_exits_2(player, capsys) -> None:  # noqa: ANN001
+def test_a_round_ended_by_end_game_exits_2(player, capsys) -> None:
     game = services.new_game(user=player, options={"trivia_mode": False})
     stack_shoe(game, ["0S", "0H", "9D", "8C"])
     act(game, player, "place_bet_and_deal", bet_cents=1000)
@@ -214,13 +214,13 @@ def test_a_round_ended_by_end_game_exits_2(player, capsys) -> None:  # noqa: ANN
     )
 
 
-def test_an_unwritable_output_exits_2(player, capsys, tmp_path: Path) -> None:  # noqa: ANN001
+def test_an_unwritable_output_exits_2(player, capsys, tmp_path: Path) -> None:
     row = play(player, *SCENARIOS["insurance_accepted"])
     missing = tmp_path / "no-such-dir" / "round.json"
     assert f"cannot write {missing}" in fails_with(capsys, str(row.pk), "-o", str(missing))
 
 
-def test_staff_see_the_replay_of_a_finished_round_only(player, client) -> None:  # noqa: ANN001
+def test_staff_see_the_replay_of_a_finished_round_only(player, client) -> None:
     from django.urls import reverse
 
     from tests.trivia.factories import StaffFactory

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from game.rules.cards import card_name
-from tests.game.conftest import post, stack_shoe
+from tests.game.helpers import post, stack_shoe
 from tests.pages import without_csrf_tokens
 from tests.trivia.factories import QuestionFactory
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 def test_no_response_before_the_reveal_holds_the_hole_card_or_right_answer(
     alice, make_game
-) -> None:  # noqa: ANN001
+) -> None:
     right = "Quintessentially right"
     QuestionFactory(difficulty="easy", correct_answer=right, incorrect_answers=["W1", "W2", "W3"])
     # Hole card QH appears nowhere else; the shoe's next cards must not leak either.
@@ -46,7 +46,7 @@ def test_no_response_before_the_reveal_holds_the_hole_card_or_right_answer(
     assert card_name("QH") in end
 
 
-def test_pages_never_include_the_engine_state(alice, make_game) -> None:  # noqa: ANN001
+def test_pages_never_include_the_engine_state(alice, make_game) -> None:
     game = make_game()
     post(alice, game, "deal", amount="10.00")
     game.refresh_from_db()
@@ -56,7 +56,7 @@ def test_pages_never_include_the_engine_state(alice, make_game) -> None:  # noqa
     assert "".join(undealt[:6]) not in page
 
 
-def test_stack_helper_puts_cards_on_top(make_game) -> None:  # noqa: ANN001
+def test_stack_helper_puts_cards_on_top(make_game) -> None:
     game = make_game()
     stack_shoe(game, ["AS", "KS"])
     assert game.state["shoe"]["cards"][:2] == ["AS", "KS"]

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 
 from tests.game import scenarios
-from tests.game.conftest import post
+from tests.game.helpers import post
 
 pytestmark = pytest.mark.django_db
 

@@ -56,7 +56,7 @@ def expected_figure(**options: Any) -> float:
     return round(estimate.house_edge_pct, 2)
 
 
-def test_menu_shows_the_house_edge_of_the_default_rules(alice, player) -> None:  # noqa: ANN001
+def test_menu_shows_the_house_edge_of_the_default_rules(alice, player) -> None:
     game = scenarios.betting(player)
     menu = alice.get(f"/games/{game.pk}/options/").text
     assert figure(menu) == expected_figure()
@@ -72,7 +72,7 @@ def test_menu_shows_the_house_edge_of_the_default_rules(alice, player) -> None: 
 )
 def test_fragment_for_worse_rules_shows_a_higher_edge(
     alice, player, changes: dict[str, str]
-) -> None:  # noqa: ANN001
+) -> None:
     game = scenarios.betting(player)
     default = figure(fragment(alice, game).text)
     response = fragment(alice, game, **changes)
@@ -85,7 +85,7 @@ def test_fragment_for_worse_rules_shows_a_higher_edge(
     assert EXCLUDED in response.text
 
 
-def test_six_to_five_costs_more_than_a_percent(alice, player) -> None:  # noqa: ANN001
+def test_six_to_five_costs_more_than_a_percent(alice, player) -> None:
     # Published: 6:5 instead of 3:2 adds about 1.4 % — far beyond the table's noise.
     game = scenarios.betting(player)
     cost = figure(fragment(alice, game, blackjack_payout="6:5").text) - figure(
@@ -94,7 +94,7 @@ def test_six_to_five_costs_more_than_a_percent(alice, player) -> None:  # noqa: 
     assert 1.0 < cost < 1.8
 
 
-def test_comparison_is_against_the_games_current_rules(alice, player) -> None:  # noqa: ANN001
+def test_comparison_is_against_the_games_current_rules(alice, player) -> None:
     game = services.new_game(user=player, options={"blackjack_payout": "6:5"})
     response = fragment(alice, game)  # back to 3:2
     assert change(response.text).startswith("-")
@@ -103,7 +103,7 @@ def test_comparison_is_against_the_games_current_rules(alice, player) -> None:  
     assert change(reset.text).startswith("-")
 
 
-def test_rules_outside_the_table_say_no_estimate(alice, player) -> None:  # noqa: ANN001
+def test_rules_outside_the_table_say_no_estimate(alice, player) -> None:
     game = scenarios.betting(player)
     response = fragment(alice, game, blackjack_payout="2:1", surrender="early")
     assert response.status_code == 200
@@ -127,7 +127,7 @@ def test_rules_outside_the_table_say_no_estimate(alice, player) -> None:  # noqa
         {"dealer_stands_on": ""},
     ],
 )
-def test_bad_input_is_400_and_changes_nothing(alice, player, changes: dict[str, str]) -> None:  # noqa: ANN001
+def test_bad_input_is_400_and_changes_nothing(alice, player, changes: dict[str, str]) -> None:
     game = scenarios.betting(player)
     before = (game.version, dict(game.options))
     response = fragment(alice, game, **changes)
@@ -138,12 +138,12 @@ def test_bad_input_is_400_and_changes_nothing(alice, player, changes: dict[str, 
     assert (game.version, game.options) == before
 
 
-def test_fragment_with_no_query_at_all_is_400(alice, player) -> None:  # noqa: ANN001
+def test_fragment_with_no_query_at_all_is_400(alice, player) -> None:
     game = scenarios.betting(player)
     assert alice.get(f"/games/{game.pk}/options/house-edge/").status_code == 422
 
 
-def test_fragment_needs_login_and_ownership(player, other_player, client_for) -> None:  # noqa: ANN001
+def test_fragment_needs_login_and_ownership(player, other_player, client_for) -> None:
     game = scenarios.betting(player)
     url = f"/games/{game.pk}/options/house-edge/"
     anonymous = Client().get(url, form_data())
@@ -152,7 +152,7 @@ def test_fragment_needs_login_and_ownership(player, other_player, client_for) ->
     assert client_for(player).post(url, form_data()).status_code == 405
 
 
-def test_update_estimate_without_javascript_saves_nothing(alice, player) -> None:  # noqa: ANN001
+def test_update_estimate_without_javascript_saves_nothing(alice, player) -> None:
     game = scenarios.betting(player)
     before = (game.version, dict(game.options))
     data = {"version": str(game.version), "estimate": "1", **form_data(dealer_stands_on="H17")}
@@ -165,7 +165,7 @@ def test_update_estimate_without_javascript_saves_nothing(alice, player) -> None
     assert (game.version, game.options) == before
 
 
-def test_update_estimate_with_bad_options_is_400(alice, player) -> None:  # noqa: ANN001
+def test_update_estimate_with_bad_options_is_400(alice, player) -> None:
     game = scenarios.betting(player)
     data = {"version": str(game.version), "estimate": "1", **form_data(deck_count="0")}
     response = alice.post(f"/games/{game.pk}/options/", data)

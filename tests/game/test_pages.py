@@ -9,13 +9,13 @@ import pytest
 from game import services
 from game.models import Game
 from tests.game import scenarios
-from tests.game.conftest import post
+from tests.game.helpers import post
 from tests.pages import without_csrf_tokens
 
 pytestmark = pytest.mark.django_db
 
 
-def test_my_games_lists_only_mine_newest_first(alice, player, other_player) -> None:  # noqa: ANN001
+def test_my_games_lists_only_mine_newest_first(alice, player, other_player) -> None:
     older = services.new_game(user=player)
     newer = services.new_game(user=player)
     theirs = services.new_game(user=other_player)
@@ -25,7 +25,7 @@ def test_my_games_lists_only_mine_newest_first(alice, player, other_player) -> N
     assert "Resume" in page and "$1,000.00" in page and "In progress" in page
 
 
-def test_new_game_uses_the_last_used_options(alice, player) -> None:  # noqa: ANN001
+def test_new_game_uses_the_last_used_options(alice, player) -> None:
     services.new_game(user=player, options={"trivia_mode": False, "blackjack_payout": "6:5"})
     response = alice.post("/games/new/")
     game = Game.objects.filter(owner=player).order_by("-id").first()
@@ -33,11 +33,11 @@ def test_new_game_uses_the_last_used_options(alice, player) -> None:  # noqa: AN
     assert game.options["trivia_mode"] is False and game.options["blackjack_payout"] == "6:5"
 
 
-def test_new_game_needs_post(alice) -> None:  # noqa: ANN001
+def test_new_game_needs_post(alice) -> None:
     assert alice.get("/games/new/").status_code == 405
 
 
-def test_every_url_of_another_players_game_is_404(player, other_player, client_for) -> None:  # noqa: ANN001
+def test_every_url_of_another_players_game_is_404(player, other_player, client_for) -> None:
     game = scenarios.dealt(player)
     intruder = client_for(other_player)
     version = str(game.version)
@@ -52,7 +52,7 @@ def test_every_url_of_another_players_game_is_404(player, other_player, client_f
     assert game.status == Game.Status.IN_PROGRESS
 
 
-def test_options_menu_shows_every_option_grouped(alice, player) -> None:  # noqa: ANN001
+def test_options_menu_shows_every_option_grouped(alice, player) -> None:
     game = scenarios.betting(player)
     page = alice.get(f"/games/{game.pk}/options/").text
     for legend in ("Trivia", "Table", "Dealer", "Splitting", "Surrender &amp; core side bets"):
@@ -81,7 +81,7 @@ def _options_post(game: Game, **changes: str) -> dict[str, str]:
     return data
 
 
-def test_apply_options_with_implied_options(alice, player) -> None:  # noqa: ANN001
+def test_apply_options_with_implied_options(alice, player) -> None:
     game = scenarios.betting(player)
     response = alice.post(
         f"/games/{game.pk}/options/",
@@ -97,7 +97,7 @@ def test_apply_options_with_implied_options(alice, player) -> None:  # noqa: ANN
     assert "On because another option needs it." in menu
 
 
-def test_bad_options_are_400_and_change_nothing(alice, player) -> None:  # noqa: ANN001
+def test_bad_options_are_400_and_change_nothing(alice, player) -> None:
     game = scenarios.betting(player)
     before = dict(game.options)
     for bad in ({"min_bet": "-1"}, {"deck_count": "9"}, {"max_bet": "0.50"}, {"charlie": "6"}):
@@ -107,14 +107,14 @@ def test_bad_options_are_400_and_change_nothing(alice, player) -> None:  # noqa:
     assert game.options == before
 
 
-def test_stale_options_post_is_409(alice, player) -> None:  # noqa: ANN001
+def test_stale_options_post_is_409(alice, player) -> None:
     game = scenarios.betting(player)
     data = _options_post(game, trivia_mode="")
     data["version"] = str(game.version + 3)
     assert alice.post(f"/games/{game.pk}/options/", data).status_code == 409
 
 
-def test_reset_to_default_fills_the_defaults_without_saving(alice, player) -> None:  # noqa: ANN001
+def test_reset_to_default_fills_the_defaults_without_saving(alice, player) -> None:
     game = services.new_game(user=player, options={"blackjack_payout": "6:5"})
     response = alice.post(
         f"/games/{game.pk}/options/", {"version": str(game.version), "reset": "1"}
@@ -125,7 +125,7 @@ def test_reset_to_default_fills_the_defaults_without_saving(alice, player) -> No
     assert game.options["blackjack_payout"] == "6:5"
 
 
-def test_options_only_between_rounds(alice, player) -> None:  # noqa: ANN001
+def test_options_only_between_rounds(alice, player) -> None:
     game = scenarios.dealt(player)
     assert f'href="/games/{game.pk}/options/"' not in alice.get(f"/games/{game.pk}/").text
     response = alice.get(f"/games/{game.pk}/options/")
@@ -136,7 +136,7 @@ def test_options_only_between_rounds(alice, player) -> None:  # noqa: ANN001
     assert game.options == before
 
 
-def test_end_game_asks_then_ends_and_forfeits(alice, player) -> None:  # noqa: ANN001
+def test_end_game_asks_then_ends_and_forfeits(alice, player) -> None:
     game = scenarios.dealt(player)
     assert "End this game?" in alice.get(f"/games/{game.pk}/end/").text
     response = alice.post(f"/games/{game.pk}/end/", {"version": str(game.version)})
@@ -151,7 +151,7 @@ def test_end_game_asks_then_ends_and_forfeits(alice, player) -> None:  # noqa: A
     assert post(alice, game, "chip", chip="5").status_code == 422
 
 
-def test_round_record_is_saved_with_hands(alice, player) -> None:  # noqa: ANN001
+def test_round_record_is_saved_with_hands(alice, player) -> None:
     game = scenarios.pair(player)
     post(alice, game, "split")
     post(alice, game, "stand")
@@ -163,7 +163,7 @@ def test_round_record_is_saved_with_hands(alice, player) -> None:  # noqa: ANN00
     assert round_.record["hands"][0]["bet"] == "10.00"
 
 
-def test_insurance_accept_records_a_side_bet(alice, player) -> None:  # noqa: ANN001
+def test_insurance_accept_records_a_side_bet(alice, player) -> None:
     game = scenarios.insurance(player)
     post(alice, game, "insurance", choice="accept")
     post(alice, game, "stand")
@@ -171,11 +171,11 @@ def test_insurance_accept_records_a_side_bet(alice, player) -> None:  # noqa: AN
     assert (side_bet.name, side_bet.stake_cents, side_bet.result) == ("insurance", 500, "lose")
 
 
-def test_rules_page(client) -> None:  # noqa: ANN001
+def test_rules_page(client) -> None:
     assert client.get("/rules/").status_code == 200
 
 
-def test_staff_see_games_read_only_without_the_engine_state(client, player) -> None:  # noqa: ANN001
+def test_staff_see_games_read_only_without_the_engine_state(client, player) -> None:
     from tests.game.factories import PlayerFactory
 
     staff = PlayerFactory(username="support", is_staff=True, is_superuser=True)
@@ -188,7 +188,7 @@ def test_staff_see_games_read_only_without_the_engine_state(client, player) -> N
     assert client.get("/admin/game/game/add/").status_code == 403
 
 
-def test_reasons_for_disabled_actions_are_reachable_without_a_mouse(alice, make_game) -> None:  # noqa: ANN001
+def test_reasons_for_disabled_actions_are_reachable_without_a_mouse(alice, make_game) -> None:
     # A disabled button takes no focus, so its title alone would be mouse-only.
     game = make_game(cards=["9S", "6C", "7D", "QH", "5S", "4D"], trivia_mode=False)
     page = post(alice, game, "deal", htmx=True, amount="10.00").text
@@ -203,7 +203,7 @@ def test_reasons_for_disabled_actions_are_reachable_without_a_mouse(alice, make_
     assert hit and "disabled" not in hit.group(0) and 'id="why-not-hit"' not in page
 
 
-def test_no_reason_list_outside_the_players_turn(alice, player) -> None:  # noqa: ANN001
+def test_no_reason_list_outside_the_players_turn(alice, player) -> None:
     game = scenarios.insurance(player)
     page = alice.get(f"/games/{game.pk}/").text
     assert 'data-phase="insurance"' in page

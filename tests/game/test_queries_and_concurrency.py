@@ -11,7 +11,7 @@ from django.test import Client
 from game import services
 from game.models import Game
 from tests.game import scenarios
-from tests.game.conftest import post
+from tests.game.helpers import post
 
 # select game FOR UPDATE, pending trivia, UPDATE game, round row, hands + side bets at the
 # end of a round, the savepoint pair of atomic() inside the test transaction, session/user.
@@ -22,7 +22,7 @@ MAX_QUERIES_PER_ACTION = 12
 @pytest.mark.parametrize("rounds_before", [0, 6])
 def test_queries_per_action_are_few_and_do_not_grow(
     rounds_before: int, alice, player, django_assert_max_num_queries
-) -> None:  # noqa: ANN001
+) -> None:
     game = scenarios.trivia_off(player)
     post(alice, game, "stand")
     for _ in range(rounds_before):
@@ -48,7 +48,7 @@ def test_queries_per_action_are_few_and_do_not_grow(
 @pytest.mark.django_db
 def test_trivia_actions_take_few_queries(
     alice, player, questions, django_assert_max_num_queries
-) -> None:  # noqa: ANN001
+) -> None:
     game = scenarios.choosing_difficulty(player)
     with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION + 3):  # + question choice
         post(alice, game, "difficulty", difficulty="easy")
@@ -62,14 +62,14 @@ def test_trivia_actions_take_few_queries(
 @pytest.mark.django_db
 def test_rendering_the_table_takes_few_queries(
     alice, player, questions, django_assert_max_num_queries
-) -> None:  # noqa: ANN001
+) -> None:
     game = scenarios.question_shown(player)
     with django_assert_max_num_queries(6):
         assert alice.get(f"/games/{game.pk}/").status_code == 200
 
 
 @pytest.mark.django_db(transaction=True)
-def test_two_posts_of_the_same_action_race_and_exactly_one_applies(player) -> None:  # noqa: ANN001
+def test_two_posts_of_the_same_action_race_and_exactly_one_applies(player) -> None:
     game = scenarios.betting(player)
     version = game.version
     barrier = threading.Barrier(2)
@@ -100,7 +100,7 @@ def test_two_posts_of_the_same_action_race_and_exactly_one_applies(player) -> No
 
 
 @pytest.mark.django_db
-def test_save_refuses_a_version_changed_underneath(player) -> None:  # noqa: ANN001
+def test_save_refuses_a_version_changed_underneath(player) -> None:
     """The version check inside the UPDATE holds even if the lock did not (SQLite)."""
     game = scenarios.betting(player)
     table = services._lock(game_id=game.pk, user=player, version=game.version)

@@ -9,7 +9,7 @@ from django.urls import reverse
 
 from game.models import Game, TriviaAttempt
 from tests.game import scenarios
-from tests.game.conftest import post
+from tests.game.helpers import post
 from tests.trivia.factories import StaffFactory
 from trivia.models import QuestionReport
 
@@ -28,7 +28,7 @@ def reveal(player: Any) -> tuple[Game, TriviaAttempt]:
     return game, game.trivia_attempts.get()
 
 
-def test_the_reveal_panel_offers_the_report_form(alice, player, questions) -> None:  # noqa: ANN001
+def test_the_reveal_panel_offers_the_report_form(alice, player, questions) -> None:
     game, attempt = reveal(player)
     html = alice.get(f"/games/{game.pk}/").text
     assert "Report this question" in html
@@ -40,12 +40,12 @@ def test_the_reveal_panel_offers_the_report_form(alice, player, questions) -> No
     assert ">Report question</button>" in html
 
 
-def test_the_question_panel_has_no_report_form(alice, player, questions) -> None:  # noqa: ANN001
+def test_the_question_panel_has_no_report_form(alice, player, questions) -> None:
     game = scenarios.question_shown(player)
     assert "Report this question" not in alice.get(f"/games/{game.pk}/").text
 
 
-def test_htmx_report_swaps_the_table_and_announces_thanks(alice, player, questions) -> None:  # noqa: ANN001
+def test_htmx_report_swaps_the_table_and_announces_thanks(alice, player, questions) -> None:
     game, attempt = reveal(player)
     version = game.version
     response = report(
@@ -74,7 +74,7 @@ def test_htmx_report_swaps_the_table_and_announces_thanks(alice, player, questio
     assert TriviaAttempt.objects.get(pk=attempt.pk).applied
 
 
-def test_plain_post_redirects_back_with_the_message(alice, player, questions) -> None:  # noqa: ANN001
+def test_plain_post_redirects_back_with_the_message(alice, player, questions) -> None:
     game, attempt = reveal(player)
     response = report(alice, game, attempt=attempt.pk, reason="wrong_answer")
     assert response.status_code == 302
@@ -85,7 +85,7 @@ def test_plain_post_redirects_back_with_the_message(alice, player, questions) ->
     assert QuestionReport.objects.filter(reason="wrong_answer", reporter=player).count() == 1
 
 
-def test_a_second_report_of_the_same_attempt_is_refused(alice, player, questions) -> None:  # noqa: ANN001
+def test_a_second_report_of_the_same_attempt_is_refused(alice, player, questions) -> None:
     game, attempt = reveal(player)
     assert report(alice, game, attempt=attempt.pk, reason="offensive").status_code == 302
     again = report(alice, game, htmx=True, attempt=attempt.pk, reason="other", note="again")
@@ -94,7 +94,7 @@ def test_a_second_report_of_the_same_attempt_is_refused(alice, player, questions
     assert QuestionReport.objects.count() == 1
 
 
-def test_reporting_before_the_reveal_is_refused(alice, player, questions) -> None:  # noqa: ANN001
+def test_reporting_before_the_reveal_is_refused(alice, player, questions) -> None:
     game = scenarios.question_shown(player)
     attempt = game.trivia_attempts.get()
     response = report(alice, game, attempt=attempt.pk, reason="ambiguous")
@@ -105,7 +105,7 @@ def test_reporting_before_the_reveal_is_refused(alice, player, questions) -> Non
     assert not QuestionReport.objects.exists()
 
 
-def test_another_players_attempt_is_not_found(client_for, player, other_player, questions) -> None:  # noqa: ANN001
+def test_another_players_attempt_is_not_found(client_for, player, other_player, questions) -> None:
     theirs, attempt = reveal(other_player)
     mine = scenarios.betting(player)
     me = client_for(player)
@@ -134,7 +134,7 @@ ATTEMPT = "<the attempt's id>"
 )
 def test_bad_input_is_a_clear_400_and_changes_nothing(
     alice, player, questions, data: dict[str, str], message: str
-) -> None:  # noqa: ANN001
+) -> None:
     game, attempt = reveal(player)
     payload = {key: str(attempt.pk) if value == ATTEMPT else value for key, value in data.items()}
     response = report(alice, game, htmx=True, **payload)
@@ -144,14 +144,14 @@ def test_bad_input_is_a_clear_400_and_changes_nothing(
     assert TriviaAttempt.objects.get(pk=attempt.pk).report_id is None
 
 
-def test_get_is_not_allowed_and_login_is_required(client, alice, player, questions) -> None:  # noqa: ANN001
+def test_get_is_not_allowed_and_login_is_required(client, alice, player, questions) -> None:
     game, _ = reveal(player)
     assert alice.get(f"/games/{game.pk}/report-question/").status_code == 405
     anonymous = report(client, game, reason="other")
     assert anonymous.status_code == 302 and "/accounts/login/" in anonymous["Location"]
 
 
-def test_trivia_text_in_the_note_is_escaped_in_the_admin(client, alice, player, questions) -> None:  # noqa: ANN001
+def test_trivia_text_in_the_note_is_escaped_in_the_admin(client, alice, player, questions) -> None:
     game, attempt = reveal(player)
     note = "<script>alert(1)</script> the answer is wrong"
     report(alice, game, attempt=attempt.pk, reason="wrong_answer", note=note)

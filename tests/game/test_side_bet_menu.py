@@ -14,7 +14,7 @@ from game.models import Game, SideBet
 from game.rules.sidebets import fit_side_stakes
 from game.side_bet_menu import pays_up_to, side_bet_menu
 from tests.game import scenarios
-from tests.game.conftest import post, stack_shoe
+from tests.game.helpers import post, stack_shoe
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_plain_post_applies_and_redirects(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_plain_post_applies_and_redirects(case: Case, alice, player) -> None:
     game = case.prepare(betting_game(player))
     version = game.version
     response = post(alice, game, case.action, **case.data)
@@ -102,7 +102,7 @@ def test_plain_post_applies_and_redirects(case: Case, alice, player) -> None:  #
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_htmx_post_gets_the_table_partial_with_the_menu(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_htmx_post_gets_the_table_partial_with_the_menu(case: Case, alice, player) -> None:
     game = case.prepare(betting_game(player))
     response = post(alice, game, case.action, htmx=True, **case.data)
     assert response.status_code == 200
@@ -118,7 +118,7 @@ def test_htmx_post_gets_the_table_partial_with_the_menu(case: Case, alice, playe
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_stale_version_is_409_and_changes_nothing(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_stale_version_is_409_and_changes_nothing(case: Case, alice, player) -> None:
     game = case.prepare(betting_game(player))
     before = snapshot(game)
     data = {"version": str(game.version + 1), **case.data}
@@ -131,7 +131,7 @@ def test_stale_version_is_409_and_changes_nothing(case: Case, alice, player) -> 
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_another_players_game_is_404(case: Case, player, other_player, client_for) -> None:  # noqa: ANN001
+def test_another_players_game_is_404(case: Case, player, other_player, client_for) -> None:
     game = case.prepare(betting_game(player))
     before = snapshot(game)
     intruder = client_for(other_player)
@@ -141,7 +141,7 @@ def test_another_players_game_is_404(case: Case, player, other_player, client_fo
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_get_is_not_allowed(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_get_is_not_allowed(case: Case, alice, player) -> None:
     game = betting_game(player)
     before = snapshot(game)
     assert alice.get(f"/games/{game.pk}/{case.action}/").status_code == 405
@@ -149,7 +149,7 @@ def test_get_is_not_allowed(case: Case, alice, player) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_refused_during_a_round(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_refused_during_a_round(case: Case, alice, player) -> None:
     game = scenarios.dealt(player)
     before = snapshot(game)
     response = post(alice, game, case.action, **case.data)
@@ -159,7 +159,7 @@ def test_refused_during_a_round(case: Case, alice, player) -> None:  # noqa: ANN
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_refused_when_side_bets_are_off(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_refused_when_side_bets_are_off(case: Case, alice, player) -> None:
     game = case.prepare(betting_game(player, side_bets=False))
     before = snapshot(game)
     response = post(alice, game, case.action, **case.data)
@@ -195,7 +195,7 @@ def test_refused_when_side_bets_are_off(case: Case, alice, player) -> None:  # n
 )
 def test_bad_input_is_400_with_a_message_and_changes_nothing(
     action: str, data: dict[str, str], message: str, alice, player
-) -> None:  # noqa: ANN001
+) -> None:
     game = betting_game(player)
     before = snapshot(game)
     response = post(alice, game, action, **data)
@@ -207,7 +207,7 @@ def test_bad_input_is_400_with_a_message_and_changes_nothing(
     assert snapshot(game) == before
 
 
-def test_chips_add_up_per_bet_and_the_typed_base_bet_is_kept(alice, player) -> None:  # noqa: ANN001
+def test_chips_add_up_per_bet_and_the_typed_base_bet_is_kept(alice, player) -> None:
     game = betting_game(player)
     post(alice, game, "side-chip", side_chip="21+3:5")
     post(alice, game, "side-chip", side_chip="21+3:25")
@@ -222,7 +222,7 @@ def test_chips_add_up_per_bet_and_the_typed_base_bet_is_kept(alice, player) -> N
     assert 'id="bet-amount" name="amount"' in page and 'value="12.50"' in page
 
 
-def test_a_stake_must_reach_the_table_minimum(alice, player) -> None:  # noqa: ANN001
+def test_a_stake_must_reach_the_table_minimum(alice, player) -> None:
     game = betting_game(player, min_bet="5.00")
     before = snapshot(game)
     response = post(alice, game, "side-chip", side_chip="house_money:1")
@@ -235,7 +235,7 @@ def test_a_stake_must_reach_the_table_minimum(alice, player) -> None:  # noqa: A
     assert game.pending_side_bets == {"house_money": 600}
 
 
-def test_all_bets_together_must_fit_in_the_bank(alice, player) -> None:  # noqa: ANN001
+def test_all_bets_together_must_fit_in_the_bank(alice, player) -> None:
     game = with_stakes(betting_game(player), {"perfect_pair": 50_000})
     Game.objects.filter(pk=game.pk).update(pending_bet_cents=40_000)
     before = snapshot(game)
@@ -250,7 +250,7 @@ def test_all_bets_together_must_fit_in_the_bank(alice, player) -> None:  # noqa:
     assert snapshot(game) == before
 
 
-def test_a_base_chip_counts_the_side_bets_against_the_bank(alice, player) -> None:  # noqa: ANN001
+def test_a_base_chip_counts_the_side_bets_against_the_bank(alice, player) -> None:
     game = with_stakes(betting_game(player), {"perfect_pair": 99_500})
     before = snapshot(game)
     response = post(alice, game, "chip", chip="10")
@@ -262,7 +262,7 @@ def test_a_base_chip_counts_the_side_bets_against_the_bank(alice, player) -> Non
     assert game.pending_bet_cents == 500
 
 
-def test_side_stakes_have_no_table_maximum(alice, player) -> None:  # noqa: ANN001
+def test_side_stakes_have_no_table_maximum(alice, player) -> None:
     # Decision (RULES.md §9): a side stake runs from the table minimum up to the bank.
     game = betting_game(player, max_bet="5.00")
     for _ in range(3):
@@ -271,7 +271,7 @@ def test_side_stakes_have_no_table_maximum(alice, player) -> None:  # noqa: ANN0
     assert game.pending_side_bets == {"perfect_11s": 1500}
 
 
-def test_extra_bet_activates_and_deactivates(alice, player) -> None:  # noqa: ANN001
+def test_extra_bet_activates_and_deactivates(alice, player) -> None:
     game = with_stakes(betting_game(player), {"perfect_pair": 500})
     post(alice, game, "extra-bet-activate", active="on")
     game.refresh_from_db()
@@ -285,7 +285,7 @@ def test_extra_bet_activates_and_deactivates(alice, player) -> None:  # noqa: AN
     assert ">Activate</button>" in alice.get(f"/games/{game.pk}/").text
 
 
-def test_the_menu_opens_and_closes_and_is_closed_at_first(alice, player) -> None:  # noqa: ANN001
+def test_the_menu_opens_and_closes_and_is_closed_at_first(alice, player) -> None:
     game = betting_game(player)
     closed = alice.get(f"/games/{game.pk}/").text
     assert re.search(r'aria-expanded="false" aria-controls="side-bets-menu">Side Bets<', closed)
@@ -307,7 +307,7 @@ def test_the_menu_opens_and_closes_and_is_closed_at_first(alice, player) -> None
     assert 'name="side_chip"' not in alice.get(f"/games/{game.pk}/").text
 
 
-def test_side_bets_off_hides_the_menu_and_the_button(alice, player) -> None:  # noqa: ANN001
+def test_side_bets_off_hides_the_menu_and_the_button(alice, player) -> None:
     game = with_stakes(betting_game(player, side_bets=False), {"21+3": 500}, extra_bet=True)
     page = alice.get(f"/games/{game.pk}/").text
     assert "Side Bets" not in page and "side-bets-menu" not in page
@@ -320,7 +320,7 @@ def test_side_bets_off_hides_the_menu_and_the_button(alice, player) -> None:  # 
     assert game.pending_side_bets == {} and not game.pending_extra_bet
 
 
-def test_deal_with_side_bets_switched_off_is_refused_by_the_service(player) -> None:  # noqa: ANN001
+def test_deal_with_side_bets_switched_off_is_refused_by_the_service(player) -> None:
     game = betting_game(player, side_bets=False)
     before = snapshot(game)
     with pytest.raises(services.ActionRefused, match="switched off"):
@@ -334,7 +334,7 @@ def test_deal_with_side_bets_switched_off_is_refused_by_the_service(player) -> N
     assert snapshot(game) == before
 
 
-def test_deal_takes_the_menus_stakes_and_pays_the_winner(alice, player) -> None:  # noqa: ANN001
+def test_deal_takes_the_menus_stakes_and_pays_the_winner(alice, player) -> None:
     game = with_stakes(
         betting_game(player, TWENTY_ONE_PLUS_THREE_WINS),
         {"perfect_pair": 500, "21+3": 500, "house_money": 500},
@@ -364,7 +364,7 @@ def test_deal_takes_the_menus_stakes_and_pays_the_winner(alice, player) -> None:
     assert game.pending_extra_bet and game.pending_bet_cents == 1000
 
 
-def test_next_round_caps_the_default_stakes_to_the_bank(alice, player) -> None:  # noqa: ANN001
+def test_next_round_caps_the_default_stakes_to_the_bank(alice, player) -> None:
     game = with_stakes(
         betting_game(player, NOTHING_WINS, starting_bank="100.00"),
         {"perfect_pair": 4000, "21+3": 3000},
@@ -399,7 +399,7 @@ def test_fit_side_stakes(
     assert base + sum(fitted.values()) <= max(bank, base)
 
 
-def test_clear_bet_clears_the_side_bets_too(alice, player) -> None:  # noqa: ANN001
+def test_clear_bet_clears_the_side_bets_too(alice, player) -> None:
     # RULES.md R-4.1: "Clear Bet" resets the base bet and the side bets.
     game = with_stakes(betting_game(player), {"21+3": 500}, extra_bet=True)
     post(alice, game, "clear-bet")
@@ -432,7 +432,7 @@ def test_the_menu_view_model() -> None:
     assert not off.available and not off.open and off.total == 0
 
 
-def test_side_actions_take_few_queries(alice, player, django_assert_max_num_queries) -> None:  # noqa: ANN001
+def test_side_actions_take_few_queries(alice, player, django_assert_max_num_queries) -> None:
     game = betting_game(player)
     for action, data in (
         ("side-bets-menu", {"menu": "open"}),

@@ -12,7 +12,7 @@ from game import services
 from game.models import Game
 from game.rules import sidebets as sb
 from game.side_bet_panels import SIDE_BET_TITLES, condition_text, ratio_text
-from tests.game.conftest import post, stack_shoe
+from tests.game.helpers import post, stack_shoe
 from tests.game.html_tree import Node, parse
 from tests.game.scenarios import ScriptedDice
 
@@ -87,7 +87,7 @@ def test_every_condition_of_rules_section_9_has_a_player_phrase() -> None:
 # --------------------------------------------------------------------- results panel
 
 
-def test_results_after_the_deal_and_at_the_end(alice, player) -> None:  # noqa: ANN001
+def test_results_after_the_deal_and_at_the_end(alice, player) -> None:
     stakes = {"21+3": 1000, "perfect_pair": 500, "house_money": 500, "lucky_ladies": 500}
     game = deal(player, FLUSH, side_bets=stakes)
     html = table_html(alice, game)
@@ -117,7 +117,7 @@ def test_results_after_the_deal_and_at_the_end(alice, player) -> None:  # noqa: 
     assert "You won $25.00" in text_of(outcome.one("tfoot"))
 
 
-def test_perfect_pair_shows_nothing_before_the_hole_card_is_turned(alice, player) -> None:  # noqa: ANN001
+def test_perfect_pair_shows_nothing_before_the_hole_card_is_turned(alice, player) -> None:
     """Differential: two tables that differ only in the hole card render the same page.
 
     With hole 9H the dealer holds a perfect pair (9H 9H) and Perfect Pair wins 25:1;
@@ -149,7 +149,7 @@ def test_perfect_pair_shows_nothing_before_the_hole_card_is_turned(alice, player
 # --------------------------------------------------------------------- Perfect 11s dice
 
 
-def test_roll_the_infinity_dice(alice, player, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
+def test_roll_the_infinity_dice(alice, player, monkeypatch: pytest.MonkeyPatch) -> None:
     game = deal(player, SUITED_11, side_bets={"perfect_11s": 1000})
     html = table_html(alice, game)
     panel = parse(html).one("#table .panel")
@@ -176,7 +176,7 @@ def test_roll_the_infinity_dice(alice, player, monkeypatch: pytest.MonkeyPatch) 
     assert [die["aria-label"] for die in row.select('[role="img"]')] == dice
 
 
-def test_roll_is_refused_when_no_dice_are_due(alice, player) -> None:  # noqa: ANN001
+def test_roll_is_refused_when_no_dice_are_due(alice, player) -> None:
     game = deal(player, FLUSH, side_bets={"perfect_11s": 500})
     before = unchanged(game)
     response = post(alice, game, "roll", htmx=True)
@@ -188,7 +188,7 @@ def test_roll_is_refused_when_no_dice_are_due(alice, player) -> None:  # noqa: A
 # --------------------------------------------------------------------- extra bet
 
 
-def test_extra_bet_panel_shows_bank_base_bet_fee_and_chips(alice, player) -> None:  # noqa: ANN001
+def test_extra_bet_panel_shows_bank_base_bet_fee_and_chips(alice, player) -> None:
     game = deal(player, TEN_FIRST, extra_bet=True)
     panel = parse(table_html(alice, game)).one(".panel--extra_bet")
     words = text_of(panel)
@@ -204,7 +204,7 @@ def test_extra_bet_panel_shows_bank_base_bet_fee_and_chips(alice, player) -> Non
     assert panel.button("Decline") is not None
 
 
-def test_extra_bet_chips_are_limited_by_the_bank_too(alice, player) -> None:  # noqa: ANN001
+def test_extra_bet_chips_are_limited_by_the_bank_too(alice, player) -> None:
     game = deal(player, TEN_FIRST, extra_bet=True, starting_bank="30.00")
     panel = parse(table_html(alice, game)).one(".panel--extra_bet")
     chips = {chip.text(): chip for chip in panel.select("button.chip")}
@@ -226,7 +226,7 @@ def test_extra_bet_chips_are_limited_by_the_bank_too(alice, player) -> None:  # 
 )
 def test_bad_extra_bet_amounts_are_refused_and_change_nothing(
     alice, player, amount: str, message: str
-) -> None:  # noqa: ANN001
+) -> None:
     game = deal(player, TEN_FIRST, extra_bet=True)
     before = unchanged(game)
     response = post(alice, game, "extra-bet", htmx=True, choice="place", amount=amount)
@@ -236,7 +236,7 @@ def test_bad_extra_bet_amounts_are_refused_and_change_nothing(
     assert unchanged(game) == before
 
 
-def test_extra_bet_the_bank_cannot_cover_is_refused(alice, player) -> None:  # noqa: ANN001
+def test_extra_bet_the_bank_cannot_cover_is_refused(alice, player) -> None:
     game = deal(player, TEN_FIRST, extra_bet=True, starting_bank="30.00")
     before = unchanged(game)
     response = post(alice, game, "extra-bet", choice="place", amount="20.00")
@@ -245,7 +245,7 @@ def test_extra_bet_the_bank_cannot_cover_is_refused(alice, player) -> None:  # n
     assert unchanged(game) == before
 
 
-def test_place_the_extra_bet_and_see_it_in_the_outcome(alice, player) -> None:  # noqa: ANN001
+def test_place_the_extra_bet_and_see_it_in_the_outcome(alice, player) -> None:
     game = deal(player, TEN_FIRST, extra_bet=True)
     response = post(alice, game, "extra-bet", choice="place", amount="25.00")
     assert response.status_code == 302
@@ -265,14 +265,14 @@ def test_place_the_extra_bet_and_see_it_in_the_outcome(alice, player) -> None:  
     assert game.bank_cents == 96_000 + 2000 + 7500
 
 
-def test_declined_extra_bet_is_noted(alice, player) -> None:  # noqa: ANN001
+def test_declined_extra_bet_is_noted(alice, player) -> None:
     game = deal(player, TEN_FIRST, extra_bet=True)
     post(alice, game, "extra-bet", choice="decline")
     row = side_bet_row(table_html(alice, game), "extra_bet_blackjack")
     assert row["data-status"] == "not_played" and "Declined." in text_of(row)
 
 
-def test_extra_bet_chip_without_javascript_adds_to_the_amount(alice, player) -> None:  # noqa: ANN001
+def test_extra_bet_chip_without_javascript_adds_to_the_amount(alice, player) -> None:
     game = deal(player, TEN_FIRST, extra_bet=True)
     before = unchanged(game)
     url = f"/games/{game.pk}/extra-bet/chip/"
@@ -291,7 +291,7 @@ def test_extra_bet_chip_without_javascript_adds_to_the_amount(alice, player) -> 
     assert unchanged(game) == before
 
 
-def test_extra_bet_chip_when_nothing_is_on_offer(alice, player) -> None:  # noqa: ANN001
+def test_extra_bet_chip_when_nothing_is_on_offer(alice, player) -> None:
     game = deal(player, FLUSH)
     response = alice.post(f"/games/{game.pk}/extra-bet/chip/", {"chip": "5", "amount": "1"})
     assert response.status_code == 422
@@ -301,7 +301,7 @@ def test_extra_bet_chip_when_nothing_is_on_offer(alice, player) -> None:  # noqa
 # --------------------------------------------------------------------- House Money parlay
 
 
-def test_parlay_panel_shows_the_four_choices_with_their_base_bets(alice, player) -> None:  # noqa: ANN001
+def test_parlay_panel_shows_the_four_choices_with_their_base_bets(alice, player) -> None:
     game = deal(player, EIGHTS, side_bets={"house_money": 1000})
     html = table_html(alice, game)
     panel = parse(html).one(".panel--house_money_parlay")
@@ -325,7 +325,7 @@ def test_parlay_panel_shows_the_four_choices_with_their_base_bets(alice, player)
     assert row["data-status"] == "won" and "choose below" in text_of(row)
 
 
-def test_parlay_all_rides_on_hand_one(alice, player) -> None:  # noqa: ANN001
+def test_parlay_all_rides_on_hand_one(alice, player) -> None:
     game = deal(player, EIGHTS, side_bets={"house_money": 1000})
     before = unchanged(game)
     assert post(alice, game, "parlay", choice="double").status_code == 422
@@ -342,7 +342,7 @@ def test_parlay_all_rides_on_hand_one(alice, player) -> None:  # noqa: ANN001
     assert game.bank_cents == 98_000 + 10_000
 
 
-def test_extra_bet_offer_and_not_offered_are_noted(alice, player) -> None:  # noqa: ANN001
+def test_extra_bet_offer_and_not_offered_are_noted(alice, player) -> None:
     offered = deal(player, TEN_FIRST, extra_bet=True)
     row = side_bet_row(table_html(alice, offered), "extra_bet_blackjack")
     assert row["data-status"] == "pending" and "Offered: place it or decline it." in row.text()

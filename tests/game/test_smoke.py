@@ -2,12 +2,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.game.conftest import post
+from tests.game.helpers import post
 
 pytestmark = pytest.mark.django_db
 
 
-def test_a_whole_round_with_trivia(alice, make_game, questions) -> None:  # noqa: ANN001
+def test_a_whole_round_with_trivia(alice, make_game, questions) -> None:
     # player 9S, hole 0H, player 7D, upcard 6C; hit card 2H; dealer draws KD.
     game = make_game(cards=["9S", "0H", "7D", "6C", "2H", "KD"])
     page = alice.get(f"/games/{game.pk}/")

@@ -13,7 +13,7 @@ from game import services
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
 from game.statistics import player_statistics
 from tests.game import scenarios
-from tests.game.conftest import stack_shoe
+from tests.game.helpers import stack_shoe
 from tests.trivia.factories import QuestionFactory
 
 pytestmark = pytest.mark.django_db
@@ -52,7 +52,7 @@ def play_round(
 
 
 @pytest.fixture
-def seven_rounds(player, make_game) -> Game:  # noqa: ANN001
+def seven_rounds(player, make_game) -> Game:
     """Natural, loss, push, split (two wins), surrender, both naturals, side bets."""
     game = make_game(trivia_mode=False, surrender="late")
     play_round(game, player, ["AS", "9H", "KD", "8C"])  # natural 3:2: +$15
@@ -73,7 +73,7 @@ def seven_rounds(player, make_game) -> Game:  # noqa: ANN001
     return game
 
 
-def test_figures_match_the_rounds_played(player, seven_rounds) -> None:  # noqa: ANN001
+def test_figures_match_the_rounds_played(player, seven_rounds) -> None:
     stats = player_statistics(player)
     assert (stats.games, stats.rounds, stats.hands) == (1, 7, 8)
     assert (stats.hands_won, stats.hands_lost, stats.hands_pushed) == (3, 2, 2)
@@ -90,7 +90,7 @@ def test_figures_match_the_rounds_played(player, seven_rounds) -> None:  # noqa:
     assert (three.played, three.won, three.staked, three.paid, three.net) == (1, 0, 500, 0, -500)
 
 
-def test_the_page_shows_the_figures_in_dollars(alice, player, seven_rounds) -> None:  # noqa: ANN001
+def test_the_page_shows_the_figures_in_dollars(alice, player, seven_rounds) -> None:
     response = alice.get(STATISTICS_URL)
     assert response.status_code == 200
     html = response.text
@@ -111,7 +111,7 @@ def test_the_page_shows_the_figures_in_dollars(alice, player, seven_rounds) -> N
 
 def test_a_losing_player_sees_a_negative_net_and_no_biggest_win(
     player, make_game, client_for
-) -> None:  # noqa: ANN001
+) -> None:
     game = make_game(trivia_mode=False)
     play_round(game, player, ["0S", "0H", "7D", "9C"], ["stand"], bet_cents=12_345)
     stats = player_statistics(player)
@@ -121,7 +121,7 @@ def test_a_losing_player_sees_a_negative_net_and_no_biggest_win(
     assert 'data-testid="stat-biggest-win">—<' in html
 
 
-def test_trivia_answered_and_correct_by_difficulty(player, questions) -> None:  # noqa: ANN001
+def test_trivia_answered_and_correct_by_difficulty(player, questions) -> None:
     game = scenarios.dealt(player)  # 9S 7D v 6C; next 2H then KD
     act(game, player, "hit")
     act(game, player, "choose_difficulty", difficulty="easy")
@@ -157,7 +157,7 @@ def test_percent_correct_rounds_half_up() -> None:
 
 def test_another_players_rounds_are_not_counted(
     player, other_player, make_game, client_for
-) -> None:  # noqa: ANN001
+) -> None:
     mine = make_game(trivia_mode=False)
     play_round(mine, player, ["0S", "0H", "8D", "8C"], ["stand"])  # push
     theirs = make_game(user=other_player, trivia_mode=False)
@@ -184,13 +184,13 @@ def test_another_players_rounds_are_not_counted(
     assert "No side bets yet." in html
 
 
-def test_the_page_needs_a_login(client) -> None:  # noqa: ANN001
+def test_the_page_needs_a_login(client) -> None:
     response = client.get(STATISTICS_URL)
     assert response.status_code == 302
     assert "/accounts/login/" in response["Location"]
 
 
-def test_the_page_is_linked_from_my_games(alice) -> None:  # noqa: ANN001
+def test_the_page_is_linked_from_my_games(alice) -> None:
     assert 'href="/games/statistics/"' in alice.get("/games/").text
 
 
@@ -234,7 +234,7 @@ def bulk_rounds(game: Game, count: int, question: Any) -> None:
 
 def test_a_fixed_number_of_queries_however_many_rounds(
     player, make_game, alice, django_assert_num_queries, django_assert_max_num_queries
-) -> None:  # noqa: ANN001
+) -> None:
     game = make_game(trivia_mode=False)
     bulk_rounds(game, 600, QuestionFactory(difficulty="easy"))
     with django_assert_num_queries(4):

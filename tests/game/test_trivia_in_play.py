@@ -8,7 +8,7 @@ import pytest
 
 from game.models import TriviaAttempt
 from tests.game import scenarios
-from tests.game.conftest import post
+from tests.game.helpers import post
 from tests.trivia.factories import QuestionFactory
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"|"X-CSRFToken": "[^"
 
 def test_reload_and_repost_show_the_same_question_in_the_same_order(
     alice, player, questions
-) -> None:  # noqa: ANN001
+) -> None:
     game = scenarios.question_shown(player)
     attempt = game.trivia_attempts.get()
     first = alice.get(f"/games/{game.pk}/").text
@@ -33,7 +33,7 @@ def test_reload_and_repost_show_the_same_question_in_the_same_order(
     assert TriviaAttempt.objects.filter(game=game).count() == 1
 
 
-def test_a_second_answer_is_refused(alice, player, questions) -> None:  # noqa: ANN001
+def test_a_second_answer_is_refused(alice, player, questions) -> None:
     game = scenarios.answered(player)
     game.refresh_from_db()
     credits, version = game.credits, game.version
@@ -45,13 +45,13 @@ def test_a_second_answer_is_refused(alice, player, questions) -> None:  # noqa: 
     assert TriviaAttempt.objects.get(pk=attempt.pk).answer_given == attempt.answer_given
 
 
-def test_an_answer_not_shown_is_refused(alice, player, questions) -> None:  # noqa: ANN001
+def test_an_answer_not_shown_is_refused(alice, player, questions) -> None:
     game = scenarios.question_shown(player)
     assert post(alice, game, "answer", answer="Not one of them").status_code == 422
     assert game.trivia_attempts.get().answered_at is None
 
 
-def test_the_right_answer_is_not_marked_before_the_answer(alice, player) -> None:  # noqa: ANN001
+def test_the_right_answer_is_not_marked_before_the_answer(alice, player) -> None:
     question = QuestionFactory(
         difficulty="easy", correct_answer="Mars", incorrect_answers=["Venus", "Jupiter", "Pluto"]
     )
@@ -65,7 +65,7 @@ def test_the_right_answer_is_not_marked_before_the_answer(alice, player) -> None
     assert "right answer" not in first.lower() and "right-answer" not in first
 
 
-def test_right_answer_then_continue_deals_the_card_and_credits(alice, player, questions) -> None:  # noqa: ANN001
+def test_right_answer_then_continue_deals_the_card_and_credits(alice, player, questions) -> None:
     game = scenarios.choosing_difficulty(player)
     post(alice, game, "difficulty", difficulty="hard")
     attempt = game.trivia_attempts.get()
@@ -81,7 +81,7 @@ def test_right_answer_then_continue_deals_the_card_and_credits(alice, player, qu
     assert game.trivia_attempts.get().applied
 
 
-def test_wrong_answer_then_continue_stands_the_hand(alice, player, questions) -> None:  # noqa: ANN001
+def test_wrong_answer_then_continue_stands_the_hand(alice, player, questions) -> None:
     game = scenarios.question_shown(player)
     attempt = game.trivia_attempts.get()
     wrong = next(a for a in attempt.answers_shown if a != attempt.question.correct_answer)
@@ -94,7 +94,7 @@ def test_wrong_answer_then_continue_stands_the_hand(alice, player, questions) ->
     assert game.rounds.get().phase == "round_over"
 
 
-def test_double_with_a_right_answer_doubles_the_bet(alice, player, questions) -> None:  # noqa: ANN001
+def test_double_with_a_right_answer_doubles_the_bet(alice, player, questions) -> None:
     game = scenarios.dealt(player)
     post(alice, game, "double")
     post(alice, game, "difficulty", difficulty="easy")
@@ -106,7 +106,7 @@ def test_double_with_a_right_answer_doubles_the_bet(alice, player, questions) ->
     assert hand.bet_cents == 2000 and hand.doubled and hand.cards == ["9S", "7D", "2H"]
 
 
-def test_trivia_off_hit_deals_at_once(alice, player) -> None:  # noqa: ANN001
+def test_trivia_off_hit_deals_at_once(alice, player) -> None:
     game = scenarios.trivia_off(player)
     post(alice, game, "hit")
     game.refresh_from_db()
@@ -116,20 +116,20 @@ def test_trivia_off_hit_deals_at_once(alice, player) -> None:  # noqa: ANN001
     assert 'data-credits=""' in page and "Credits" not in page
 
 
-def test_other_actions_wait_for_the_question(alice, player, questions) -> None:  # noqa: ANN001
+def test_other_actions_wait_for_the_question(alice, player, questions) -> None:
     game = scenarios.question_shown(player)
     page = alice.get(f"/games/{game.pk}/").text
     assert 'disabled title="Answer the trivia question first"' in page
     assert post(alice, game, "stand").status_code == 422
 
 
-def test_no_questions_in_the_bank_is_a_clear_400(alice, player) -> None:  # noqa: ANN001
+def test_no_questions_in_the_bank_is_a_clear_400(alice, player) -> None:
     game = scenarios.choosing_difficulty(player)
     response = post(alice, game, "difficulty", difficulty="easy")
     assert response.status_code == 422 and "No active trivia questions" in response.text
 
 
-def test_questions_are_not_repeated_within_a_game(alice, player) -> None:  # noqa: ANN001
+def test_questions_are_not_repeated_within_a_game(alice, player) -> None:
     QuestionFactory.create_batch(2, difficulty="easy")
     game = scenarios.question_shown(player)
     first = game.trivia_attempts.get()
@@ -141,7 +141,7 @@ def test_questions_are_not_repeated_within_a_game(alice, player) -> None:  # noq
     assert second.question_id != first.question_id
 
 
-def test_trivia_text_is_escaped(alice, player) -> None:  # noqa: ANN001
+def test_trivia_text_is_escaped(alice, player) -> None:
     QuestionFactory(
         difficulty="easy", text="<script>alert(1)</script> & <b>x</b>?", correct_answer="<i>yes</i>"
     )

@@ -10,7 +10,7 @@ import pytest
 
 from game.models import Game
 from tests.game import scenarios
-from tests.game.conftest import post
+from tests.game.helpers import post
 
 pytestmark = pytest.mark.django_db
 
@@ -92,12 +92,12 @@ def _snapshot(game: Game) -> tuple[Any, ...]:
 
 
 @pytest.fixture(autouse=True)
-def _questions(questions) -> None:  # noqa: ANN001
+def _questions(questions) -> None:
     """Every test here has trivia questions available."""
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_plain_post_applies_and_redirects(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_plain_post_applies_and_redirects(case: Case, alice, player) -> None:
     game = case.setup(player)
     version = game.version
     response = post(alice, game, case.action, **_data(case, game))
@@ -109,7 +109,7 @@ def test_plain_post_applies_and_redirects(case: Case, alice, player) -> None:  #
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_htmx_post_gets_the_table_partial_only(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_htmx_post_gets_the_table_partial_only(case: Case, alice, player) -> None:
     game = case.setup(player)
     response = post(alice, game, case.action, htmx=True, **_data(case, game))
     assert response.status_code == 200
@@ -122,7 +122,7 @@ def test_htmx_post_gets_the_table_partial_only(case: Case, alice, player) -> Non
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_get_is_not_allowed(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_get_is_not_allowed(case: Case, alice, player) -> None:
     game = case.setup(player)
     before = _snapshot(game)
     assert alice.get(f"/games/{game.pk}/{case.action}/").status_code == 405
@@ -130,7 +130,7 @@ def test_get_is_not_allowed(case: Case, alice, player) -> None:  # noqa: ANN001
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_another_players_game_is_404(case: Case, player, other_player, client_for) -> None:  # noqa: ANN001
+def test_another_players_game_is_404(case: Case, player, other_player, client_for) -> None:
     game = case.setup(player)
     before = _snapshot(game)
     intruder = client_for(other_player)
@@ -140,7 +140,7 @@ def test_another_players_game_is_404(case: Case, player, other_player, client_fo
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_stale_version_is_409_and_changes_nothing(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_stale_version_is_409_and_changes_nothing(case: Case, alice, player) -> None:
     game = case.setup(player)
     before = _snapshot(game)
     # An older version (or, for a game never played, one that does not exist yet).
@@ -156,7 +156,7 @@ def test_stale_version_is_409_and_changes_nothing(case: Case, alice, player) -> 
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_out_of_phase_action_is_refused_and_changes_nothing(case: Case, alice, player) -> None:  # noqa: ANN001
+def test_out_of_phase_action_is_refused_and_changes_nothing(case: Case, alice, player) -> None:
     wrong_time = scenarios.dealt if case.action in BETTING_ACTIONS else scenarios.betting
     game = wrong_time(player)
     before = _snapshot(game)
@@ -185,7 +185,7 @@ def test_out_of_phase_action_is_refused_and_changes_nothing(case: Case, alice, p
         ("chip", {"chip": "five"}),
     ],
 )
-def test_malformed_or_negative_amounts_are_400(action, data, alice, player) -> None:  # noqa: ANN001
+def test_malformed_or_negative_amounts_are_400(action, data, alice, player) -> None:
     game = scenarios.betting(player)
     before = _snapshot(game)
     response = post(alice, game, action, **data)
@@ -195,7 +195,7 @@ def test_malformed_or_negative_amounts_are_400(action, data, alice, player) -> N
 
 
 @pytest.mark.parametrize("version", ["", "abc", "-1", "1.5"])
-def test_missing_or_malformed_version_is_400(version: str, alice, player) -> None:  # noqa: ANN001
+def test_missing_or_malformed_version_is_400(version: str, alice, player) -> None:
     game = scenarios.betting(player)
     before = _snapshot(game)
     response = alice.post(f"/games/{game.pk}/deal/", {"version": version, "amount": "10"})
@@ -203,7 +203,7 @@ def test_missing_or_malformed_version_is_400(version: str, alice, player) -> Non
     assert _snapshot(game) == before
 
 
-def test_chips_cannot_exceed_the_bank(alice, player) -> None:  # noqa: ANN001
+def test_chips_cannot_exceed_the_bank(alice, player) -> None:
     game = scenarios.betting(player)
     for _ in range(2):
         assert post(alice, game, "chip", chip="500").status_code == 302
@@ -212,7 +212,7 @@ def test_chips_cannot_exceed_the_bank(alice, player) -> None:  # noqa: ANN001
     assert _snapshot(game) == before
 
 
-def test_a_chip_adds_to_the_amount_typed(alice, player) -> None:  # noqa: ANN001
+def test_a_chip_adds_to_the_amount_typed(alice, player) -> None:
     game = scenarios.betting(player)
     assert post(alice, game, "chip", chip="5", amount="12.50").status_code == 302
     game.refresh_from_db()
@@ -220,19 +220,19 @@ def test_a_chip_adds_to_the_amount_typed(alice, player) -> None:  # noqa: ANN001
     assert post(alice, game, "chip", chip="5", amount="-3").status_code == 422
 
 
-def test_offer_with_a_bad_choice_is_400(alice, player) -> None:  # noqa: ANN001
+def test_offer_with_a_bad_choice_is_400(alice, player) -> None:
     game = scenarios.insurance(player)
     before = _snapshot(game)
     assert post(alice, game, "insurance", choice="maybe").status_code == 422
     assert _snapshot(game) == before
 
 
-def test_unknown_action_is_404(alice, player) -> None:  # noqa: ANN001
+def test_unknown_action_is_404(alice, player) -> None:
     game = scenarios.betting(player)
     assert post(alice, game, "cheat").status_code == 404
 
 
-def test_anonymous_visitor_is_sent_to_log_in(client, player) -> None:  # noqa: ANN001
+def test_anonymous_visitor_is_sent_to_log_in(client, player) -> None:
     game = scenarios.betting(player)
     for url in (f"/games/{game.pk}/", f"/games/{game.pk}/hit/", "/games/new/"):
         response = client.post(url) if url.endswith(("hit/", "new/")) else client.get(url)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
+from tests.trivia.helpers import FIXTURES
 
 
 @pytest.fixture

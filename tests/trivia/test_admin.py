@@ -125,7 +125,7 @@ class TestImportFlow:
         assert IMPORT_URL not in client.get(CHANGELIST_URL).content.decode()
 
 
-def _export_all(client, action: str) -> bytes:  # noqa: ANN001
+def _export_all(client, action: str) -> bytes:
     ids = list(Question.objects.values_list("pk", flat=True))
     response = client.post(CHANGELIST_URL, {"action": action, "_selected_action": ids, "index": 0})
     assert response.status_code == 200

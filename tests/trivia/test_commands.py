@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tests.trivia.conftest import FIXTURES
+from tests.trivia.helpers import FIXTURES
 from trivia.models import Question
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,31 @@
+"""Helpers shared by the game tests (fixtures live in conftest.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.test import Client
+
+from game.models import Game
+
+
+def stack_shoe(game: Game, cards: Sequence[str]) -> Game:
+    """Put ``cards`` on top of the game's shoe (next to be dealt), in deal order."""
+    state = dict(game.state)
+    shoe = dict(state["shoe"])
+    shoe["cards"] = list(cards) + list(shoe["cards"])
+    shoe["size"] = max(shoe["size"], len(shoe["cards"]))
+    state["shoe"] = shoe
+    Game.objects.filter(pk=game.pk).update(state=state)
+    game.refresh_from_db()
+    return game
+
+
+def post(client: Client, game: Game, action: str, *, htmx: bool = False, **data: Any) -> Any:
+    """Post an action with the game's current version (unless given)."""
+    game.refresh_from_db()
+    payload = {"version": str(game.version), **{k: str(v) for k, v in data.items()}}
+    headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    url = f"/games/{game.pk}/{action}/"
+    return client.post(url, payload, **headers)
