@@ -14,7 +14,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from blackjack_site.rules_views import CONDITION_TEXT, rules_url
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
 from game.rules.money import display_cents
@@ -27,6 +26,7 @@ from game.rules.records import (
     PUSH,
     WIN,
 )
+from game.rules_pages.content import CONDITION_TEXT, rules_url
 from game.side_bet_menu import SIDE_BET_LABELS
 
 # The names the player reads, the same as in the side-bet menu.

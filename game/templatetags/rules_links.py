@@ -5,14 +5,14 @@
 ``{{ bet.name|rules_url }}`` does the same as a filter. Topics are the engine's side-bet
 names (``perfect_pair``, ``21+3``, ``perfect_11s``, ``extra_bet_blackjack``,
 ``house_money``, ``lucky_ladies``) and the topics of
-:data:`blackjack_site.rules_views.TOPICS` (``options``, ``trivia``, ``insurance``, …).
+:data:`game.rules_pages.content.TOPICS` (``options``, ``trivia``, ``insurance``, …).
 """
 
 from __future__ import annotations
 
 from django import template
 
-from blackjack_site.rules_views import rules_url as _rules_url
+from game.rules_pages.content import rules_url as _rules_url
 
 register = template.Library()
 

@@ -1,8 +1,9 @@
-"""The rules pages: RULES.md rewritten for players (issue 8).
+"""The words of the rules pages: RULES.md rewritten for players (issue 8).
 
-Public pages, no login. Pay-table ratios, option defaults and the "needs" between
-options are read from the rules engine, never retyped here, so the pages cannot drift
-from what the game pays; only the wording (labels, examples) lives in this module.
+Pay-table ratios, option defaults and the "needs" between options are read from the
+rules engine, never retyped here, so the pages cannot drift from what the game pays;
+only the wording (labels, examples) lives in this module. The views are in
+``views.py``, the URLs in ``urls.py``.
 
 Other templates link to a topic with :func:`rules_url` (or ``{% rules_link %}`` from
 ``game/templatetags/rules_links.py``).
@@ -15,12 +16,9 @@ from fractions import Fraction
 from typing import Any
 from urllib.parse import urlencode
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.urls import path, reverse
+from django.urls import reverse
 
-from game.models import Game
-from game.rules.money import display_cents, parse_whole_number
+from game.rules.money import display_cents
 from game.rules.options import NEEDS, Options
 from game.rules.sidebet_edges import DEFAULT_DECK_COUNT, edge_percent, house_edge
 from game.rules.sidebets import (
@@ -35,9 +33,9 @@ from game.rules.sidebets import (
 
 # --- where each topic lives -------------------------------------------------------------
 
-# URL names of the pages (the index keeps the plain name "rules").
 # The query parameter naming the game a rules page was opened from.
 GAME_PARAMETER = "game"
+# URL names of the pages (the index keeps the plain name "rules").
 INDEX, PLAY, TRIVIA, SIDE_BETS, OPTIONS = (
     "rules",
     "rules_play",
@@ -110,27 +108,12 @@ def rules_url(topic: str, game_id: int | None = None) -> str:
         url_name, anchor = TOPICS[_topic_key(topic)]
     except KeyError:
         raise ValueError(f"no rules page for topic {topic!r}") from None
-    url = _with_game(reverse(url_name), game_id)
+    url = with_game(reverse(url_name), game_id)
     return f"{url}#{anchor}" if anchor else url
 
 
-def _with_game(url: str, game_id: int | None) -> str:
+def with_game(url: str, game_id: int | None) -> str:
     return f"{url}?{urlencode({GAME_PARAMETER: game_id})}" if game_id is not None else url
-
-
-def _game_opened_from(request: HttpRequest) -> int | None:
-    """The game whose table opened this page, if it is one of this player's own games.
-
-    Only an id is read, never a URL, so the link back cannot point anywhere else."""
-    raw = request.GET.get(GAME_PARAMETER)
-    if raw is None or not request.user.is_authenticated:
-        return None
-    try:
-        game_id = parse_whole_number(raw)
-    except ValueError:
-        return None
-    owned = Game.objects.filter(pk=game_id, owner=request.user).exists()
-    return game_id if owned else None
 
 
 # --- pay tables -------------------------------------------------------------------------
@@ -545,82 +528,3 @@ def option_label(key: str) -> str:
             if option_key == key:
                 return label
     raise KeyError(key)
-
-
-# --- views ------------------------------------------------------------------------------
-
-
-def _pages_context(current: str, request: HttpRequest) -> dict[str, Any]:
-    """The list of rules pages for the shared navigation; ``current`` is marked. Opened
-    from a game, every page links back to it and the navigation keeps that link."""
-    game_id = _game_opened_from(request)
-    pages = (
-        (INDEX, "The basics"),
-        (PLAY, "Playing a round"),
-        (TRIVIA, "Trivia mode"),
-        (SIDE_BETS, "Side bets"),
-        (OPTIONS, "Options"),
-    )
-    return {
-        "rules_pages": [
-            {"url": _with_game(reverse(name), game_id), "title": title, "current": name == current}
-            for name, title in pages
-        ],
-        "back_to_game": reverse("game:table", args=[game_id]) if game_id is not None else None,
-    }
-
-
-def rules_index(request: HttpRequest) -> HttpResponse:
-    defaults = Options()
-    context = {
-        **_pages_context(INDEX, request),
-        "starting_bank": display_cents(defaults.starting_bank),
-        "min_bet": display_cents(defaults.min_bet),
-        "max_bet": display_cents(defaults.max_bet),
-    }
-    return render(request, "rules/index.html", context)
-
-
-def rules_play(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules/play.html", _pages_context(PLAY, request))
-
-
-def rules_trivia(request: HttpRequest) -> HttpResponse:
-    return render(request, "rules/trivia.html", _pages_context(TRIVIA, request))
-
-
-# Context keys must be template-friendly, so "21+3" becomes its anchor's spelling.
-def _context_key(bet: str) -> str:
-    return SIDE_BET_ANCHORS[bet].replace("-", "_")
-
-
-def rules_side_bets(request: HttpRequest) -> HttpResponse:
-    bets = {_context_key(bet): {"lines": pay_lines(bet)} for bet in PAY_TABLES}
-    for bet in (PERFECT_PAIR, TWENTY_ONE_PLUS_THREE, PERFECT_11S, HOUSE_MONEY):
-        bets[_context_key(bet)]["edge"] = side_bet_edge(bet)
-    context = {
-        **_pages_context(SIDE_BETS, request),
-        "bets": bets,
-        "deck_count": DEFAULT_DECK_COUNT,
-        "anchors": {_context_key(bet): anchor for bet, anchor in SIDE_BET_ANCHORS.items()},
-    }
-    return render(request, "rules/side_bets.html", context)
-
-
-def rules_options(request: HttpRequest) -> HttpResponse:
-    implied = [
-        (option_label(key), [option_label(n) for n in needed]) for key, needed in NEEDS.items()
-    ]
-    context = {**_pages_context(OPTIONS, request), "groups": option_groups(), "implied": implied}
-    return render(request, "rules/options.html", context)
-
-
-# Included from blackjack_site/urls.py under "rules/" (before the game's URLs, so these
-# pages answer /rules/).
-urlpatterns = [
-    path("", rules_index, name=INDEX),
-    path("play/", rules_play, name=PLAY),
-    path("trivia/", rules_trivia, name=TRIVIA),
-    path("side-bets/", rules_side_bets, name=SIDE_BETS),
-    path("options/", rules_options, name=OPTIONS),
-]

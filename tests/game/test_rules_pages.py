@@ -13,11 +13,11 @@ from django.template import Context, Template
 from django.test import Client
 from django.urls import resolve, reverse
 
-from blackjack_site import rules_views
-from blackjack_site.rules_views import SIDE_BET_ANCHORS, TOPICS, rules_url
 from game.rules.options import NEEDS, Options
 from game.rules.sidebet_edges import EDGE_BETS, edge_percent, house_edge
 from game.rules.sidebets import PAY_TABLES, SIDE_BET_NAMES
+from game.rules_pages import views as rules_views
+from game.rules_pages.content import SIDE_BET_ANCHORS, TOPICS, rules_url
 
 pytestmark = pytest.mark.django_db
 
@@ -377,5 +377,9 @@ def test_no_safe_filter_or_mark_safe_in_the_rules_code() -> None:
         source = template.read_text()
         assert not re.search(r"\|\s*safe", source), template
         assert "autoescape off" not in source, template
-    for module in ("blackjack_site/rules_views.py", "game/templatetags/rules_links.py"):
+    for module in (
+        "game/rules_pages/content.py",
+        "game/rules_pages/views.py",
+        "game/templatetags/rules_links.py",
+    ):
         assert "mark_safe" not in (base / module).read_text(), module

@@ -1,0 +1,1 @@
+"""The rules pages (/rules/…): content (the words), views and URLs."""
