@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from game.models import CoachDeviation, Game
 from game.rules import cards
 from game.rules.engine import Game as EngineGame
+from game.rules.no_random import NoRandom
 from game.rules.records import ALLOWED, PLAY_ACTIONS
 from game.rules.strategy import StrategyRules, hand_total, recommend, recommend_insurance
 
@@ -129,7 +130,9 @@ def hint_for_game(game: Game) -> CoachAdvice | None:
     """The hint for the saved game (loaded without randomness; nothing is changed)."""
     if not game.state:
         return None
-    engine = EngineGame.from_json(game.state, rng=_NoRandom(), record_events=False)
+    engine = EngineGame.from_json(
+        game.state, rng=NoRandom("working out a hint"), record_events=False
+    )
     return advice_for(engine.public_view())
 
 
@@ -177,15 +180,6 @@ def current_note(game: Game) -> str:
         .first()
     )
     return note or ""
-
-
-class _NoRandom:
-    """Working out a hint never draws a card."""
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("the coach must not use randomness")
-
-    shuffle = random = randrange = randint = _refuse
 
 
 def table_context(game: Game, view: TableView, *, hint: bool) -> dict[str, Any]:

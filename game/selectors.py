@@ -9,6 +9,8 @@ from django.db.models import QuerySet
 
 from game.models import CoachDeviation, Game, TriviaAttempt
 from game.rules.engine import Game as EngineGame
+from game.rules.money import CHIP_DOLLARS
+from game.rules.no_random import NoRandom
 from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, PLAY_ACTIONS
 from game.side_bet_panels import SideBetPanels, build_side_bet_panels
 
@@ -123,7 +125,7 @@ class TableView:
     over_reason_text: str = ""
     round_in_progress: bool = False
     accept_reason: str = ""
-    chips: tuple[int, ...] = (1, 5, 10, 25, 100, 500)
+    chips: tuple[int, ...] = CHIP_DOLLARS
     side_panels: SideBetPanels = field(default_factory=SideBetPanels)
 
     @property
@@ -157,7 +159,7 @@ def pending_attempt(game: Game) -> TriviaAttempt | None:
 def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
     """Everything the table template shows; nothing the player may not see yet."""
     if engine is None:
-        engine = EngineGame.from_json(game.state, rng=_NoRandom())
+        engine = EngineGame.from_json(game.state, rng=NoRandom("rendering the table"))
     public = engine.public_view()
     round_ = public["round"]
     attempt = pending_attempt(game) if round_ and engine.round_in_progress else None
@@ -260,15 +262,6 @@ def _fill_round(view: TableView, round_: dict[str, Any], engine: EngineGame) -> 
         view.panel = "trivia_difficulty"
     else:
         view.panel = view.phase
-
-
-class _NoRandom:
-    """Rendering never draws a card; a page view must not consume randomness."""
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError("rendering the table must not use randomness")
-
-    shuffle = random = randrange = randint = _refuse
 
 
 def coach_deviation_count(user: Any) -> int:

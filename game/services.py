@@ -22,7 +22,7 @@ from game import coach
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
-from game.rules.money import display_cents
+from game.rules.money import CHIP_CENTS, display_cents
 from game.rules.options import Options
 from game.rules.records import (
     ALLOWED,
@@ -35,10 +35,10 @@ from game.rules.records import (
 )
 from game.rules.shoe import Rng, Shoe
 from game.rules.sidebets import STAKED_SIDE_BETS
+from game.selectors import pending_attempt
 from game.side_bet_menu import SIDE_BET_LABELS, pending_side_stakes
 from trivia.services import NoQuestionsAvailable, choose_question, record_answer, shuffled_answers
 
-CHIP_CENTS = (100, 500, 1_000, 2_500, 10_000, 50_000)
 OFFERS = ("insurance", "even_money", "early_surrender")
 
 
@@ -243,14 +243,6 @@ _PHASE_MESSAGES = {
     "house_money_parlay": "House Money: parlay?",
     "dealing": "Roll the Perfect 11s dice.",
 }
-
-
-def _pending_attempt(game: Game) -> TriviaAttempt | None:
-    return (
-        TriviaAttempt.objects.filter(game=game, applied=False)
-        .select_related("question", "question__category")
-        .first()
-    )
 
 
 def _refuse_if_trivia_open(game: Game) -> None:
@@ -743,7 +735,7 @@ def choose_difficulty(*, game_id: int, user: Any, version: int, difficulty: str)
     with transaction.atomic():
         table = _lock(game_id=game_id, user=user, version=version)
         game, engine = table.game, table.engine
-        if _pending_attempt(game) is not None:
+        if pending_attempt(game) is not None:
             raise ActionRefused("Answer the trivia question first.")
         action = game.trivia_choice_for
         if action not in ("hit", "double"):
@@ -776,7 +768,7 @@ def answer_question(*, game_id: int, user: Any, version: int, answer: str) -> Ga
     """Record the answer to the pending question (a second answer is refused)."""
     with transaction.atomic():
         table = _lock(game_id=game_id, user=user, version=version)
-        attempt = _pending_attempt(table.game)
+        attempt = pending_attempt(table.game)
         if attempt is None or attempt.is_answered:
             raise ActionRefused("There is no unanswered trivia question.")
         if answer not in attempt.answers_shown:
@@ -797,7 +789,7 @@ def continue_after_reveal(*, game_id: int, user: Any, version: int) -> Game:
     """Carry the answer into the round: the card is dealt, or the hand stands (R-8.2)."""
     with transaction.atomic():
         table = _lock(game_id=game_id, user=user, version=version)
-        attempt = _pending_attempt(table.game)
+        attempt = pending_attempt(table.game)
         if attempt is None or not attempt.is_answered:
             raise ActionRefused("There is no answered trivia question to continue from.")
         outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))

@@ -15,6 +15,7 @@ from django.http import QueryDict
 
 from game.forms import parse_bet, parse_chip_dollars
 from game.models import Game
+from game.rules.money import CHIP_DOLLARS
 from game.rules.sidebets import (
     EXTRA_BET_BLACKJACK,
     EXTRA_BET_MAX_MULTIPLE,
@@ -26,9 +27,6 @@ from game.rules.sidebets import (
     STAKED_SIDE_BETS,
     TWENTY_ONE_PLUS_THREE,
 )
-
-# Chip values in dollars, as on the base-bet panel.
-CHIP_DOLLARS = (1, 5, 10, 25, 100, 500)
 
 # What the player reads for each engine bet name.
 SIDE_BET_LABELS: dict[str, str] = {

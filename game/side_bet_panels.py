@@ -16,7 +16,7 @@ from typing import Any
 
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
-from game.rules.money import display_cents
+from game.rules.money import CHIP_DOLLARS, display_cents
 from game.rules.records import (
     ALLOWED,
     DEALING,
@@ -59,7 +59,6 @@ PARLAY_LABELS = {
 }
 
 DIE_INFINITY_TEXT = "infinity"
-CHIP_DOLLARS = (1, 5, 10, 25, 100, 500)
 
 
 def condition_text(bet: str, condition: str | None) -> str:

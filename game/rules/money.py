@@ -18,6 +18,10 @@ _LONGEST_AMOUNT_TEXT = 24
 _NUMERIC_TEXT = re.compile(r"\$?[0-9,]+(?:\.[0-9]*)?", re.ASCII)
 _WHOLE_NUMBER = re.compile(r"[0-9]{1,18}", re.ASCII)
 
+# the chip buttons, in whole dollars and in cents; every chip view and panel uses these.
+CHIP_DOLLARS: tuple[int, ...] = (1, 5, 10, 25, 100, 500)
+CHIP_CENTS: tuple[int, ...] = tuple(dollars * 100 for dollars in CHIP_DOLLARS)
+
 AMOUNT_FORMAT_REFUSAL = "Enter an amount in dollars, like 25 or 12.50."
 
 
