@@ -1,7 +1,8 @@
 """One function per player action: lock the game row, check the version, run the engine, save.
 
-Every action runs in ``transaction.atomic`` with the game row locked (``select_for_update``,
-filtered by owner so another player's game is simply not found). The page posts the
+Every action runs in :func:`locked_game`: one ``transaction.atomic`` with the game row
+locked (``select_for_update``, filtered by owner so another player's game is simply not
+found: GameNotFound). The page posts the
 version it was rendered from; an older one is a stale post (double click, second tab,
 back button) and changes nothing. The save repeats the version check inside the UPDATE
 so it also holds on SQLite, where ``select_for_update`` is a no-op.
@@ -10,12 +11,12 @@ so it also holds on SQLite, where ``select_for_update`` is a no-op.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.http import Http404
 from django.utils import timezone
 
 from game import coach
@@ -39,15 +40,25 @@ from game.selectors import pending_attempt
 from game.side_bet_menu import SIDE_BET_LABELS, pending_side_stakes
 from trivia.services import NoQuestionsAvailable, choose_question, record_answer, shuffled_answers
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    # The owner of a game: the logged-in account a view passes in.
+    Player = AbstractBaseUser
+
 OFFERS = ("insurance", "even_money", "early_surrender")
 
 
 class ActionRefused(Exception):
-    """The action is not allowed now or its input is bad; nothing was changed (HTTP 400)."""
+    """The action is not allowed now or its input is bad; nothing was changed (HTTP 422)."""
 
 
 class StaleVersion(Exception):
     """The page posted an old version: another request got there first (HTTP 409)."""
+
+
+class GameNotFound(Exception):
+    """No such game of this player's (HTTP 404): another player's game looks the same."""
 
 
 # --------------------------------------------------------------------- injectable randomness
@@ -83,11 +94,21 @@ def load_engine(game: Game) -> EngineGame:
     return EngineGame.from_json(game.state, rng=make_rng())
 
 
-def _lock(*, game_id: int, user: Any, version: int) -> Table:
+@contextmanager
+def locked_game(*, game_id: int, user: Player, version: int) -> Iterator[Table]:
+    """One action's transaction: the owner's game row locked, the posted version checked.
+
+    Raises GameNotFound (another player's game too) or StaleVersion; whatever the body
+    raises rolls the transaction back, so a refused action changes nothing."""
+    with transaction.atomic():
+        yield _lock(game_id=game_id, user=user, version=version)
+
+
+def _lock(*, game_id: int, user: Player, version: int) -> Table:
     """Lock the owner's game row and check the posted version (call inside atomic)."""
     game = Game.objects.select_for_update().filter(pk=game_id, owner=user).first()
     if game is None:
-        raise Http404("No such game")
+        raise GameNotFound(game_id)
     if game.version != version:
         raise StaleVersion("This table changed since the page was shown; here it is now.")
     engine = load_engine(game)
@@ -264,7 +285,7 @@ def _require_playing(engine: EngineGame) -> None:
 # --------------------------------------------------------------------- games
 
 
-def default_options_for(user: Any) -> dict[str, Any]:
+def default_options_for(user: Player) -> dict[str, Any]:
     """The player's last-used options (those of their newest game), else the defaults."""
     last = Game.objects.filter(owner=user).order_by("-created", "-id").values("options").first()
     if last and last["options"]:
@@ -276,7 +297,7 @@ def default_options_for(user: Any) -> dict[str, Any]:
 
 
 def new_game(
-    *, user: Any, options: dict[str, Any] | None = None, coach: bool | None = None
+    *, user: Player, options: dict[str, Any] | None = None, coach: bool | None = None
 ) -> Game:
     """Start a game with the given options (default: the player's last-used ones).
 
@@ -300,10 +321,9 @@ def new_game(
     )
 
 
-def end_game(*, game_id: int, user: Any, version: int) -> Game:
+def end_game(*, game_id: int, user: Player, version: int) -> Game:
     """R-1.6: bets in play are forfeited and the game is over."""
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         events = _run(table.engine.end_game)
         TriviaAttempt.objects.filter(game=table.game, applied=False).update(applied=True)
         game = _save(
@@ -318,13 +338,12 @@ def end_game(*, game_id: int, user: Any, version: int) -> Game:
 
 
 def apply_options(
-    *, game_id: int, user: Any, version: int, options: dict[str, Any], coach: bool | None = None
+    *, game_id: int, user: Player, version: int, options: dict[str, Any], coach: bool | None = None
 ) -> Game:
     """§10: options change only between rounds; implied options switch on.
 
     ``coach`` (the Coach setting, not a rule) is saved with them unless it is None."""
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_playing(table.engine)
         try:
             chosen = Options.from_dict(options)
@@ -345,14 +364,13 @@ def apply_options(
 
 
 def add_chip(
-    *, game_id: int, user: Any, version: int, chip_cents: int, base_cents: int | None = None
+    *, game_id: int, user: Player, version: int, chip_cents: int, base_cents: int | None = None
 ) -> Game:
     """A chip adds to the bet being built (or to the amount typed, ``base_cents``);
     the bank is charged only at the deal."""
     if chip_cents not in CHIP_CENTS:
         raise ActionRefused("There is no such chip.")
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_betting(table)
         game, engine = table.game, table.engine
         bet = (game.pending_bet_cents if base_cents is None else base_cents) + chip_cents
@@ -365,9 +383,8 @@ def add_chip(
         return _save(table, pending_bet_cents=bet, message=f"Bet {display_cents(bet)}.")
 
 
-def clear_bet(*, game_id: int, user: Any, version: int) -> Game:
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+def clear_bet(*, game_id: int, user: Player, version: int) -> Game:
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_betting(table)
         # R-4.1: "Clear Bet" resets the base bet and the side bets (and the extra-bet activation).
         return _save(
@@ -388,7 +405,7 @@ def _require_betting(table: Table) -> None:
 def place_bet_and_deal(
     *,
     game_id: int,
-    user: Any,
+    user: Player,
     version: int,
     bet_cents: int,
     side_bets: dict[str, int] | None = None,
@@ -398,8 +415,7 @@ def place_bet_and_deal(
 
     ``side_bets`` / ``extra_bet`` left as None mean the ones built in the side-bet menu.
     """
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_betting(table)
         side_bets, extra_bet = _side_bets_for_deal(table, side_bets, extra_bet)
         events = _run(lambda: table.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet))
@@ -418,10 +434,9 @@ def place_bet_and_deal(
         return game
 
 
-def next_round(*, game_id: int, user: Any, version: int) -> Game:
+def next_round(*, game_id: int, user: Player, version: int) -> Game:
     """Leave the round outcome for the bet panel (the last bet stays as the default)."""
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_playing(table.engine)
         if table.engine.round_in_progress:
             raise ActionRefused("Finish the current round first.")
@@ -509,7 +524,7 @@ def _save_side_bets(
 def add_side_chip(
     *,
     game_id: int,
-    user: Any,
+    user: Player,
     version: int,
     bet: str,
     chip_cents: int,
@@ -520,8 +535,7 @@ def add_side_chip(
         raise ActionRefused("There is no such side bet.")
     if chip_cents not in CHIP_CENTS:
         raise ActionRefused("There is no such chip.")
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_side_bet_menu(table)
         game = table.game
         stakes = pending_side_stakes(game)
@@ -537,13 +551,12 @@ def add_side_chip(
 
 
 def clear_side_bet(
-    *, game_id: int, user: Any, version: int, bet: str, base_cents: int | None = None
+    *, game_id: int, user: Player, version: int, bet: str, base_cents: int | None = None
 ) -> Game:
     """The "Clear" of one side bet: its stake goes back to 0 (not played)."""
     if bet not in STAKED_SIDE_BETS:
         raise ActionRefused("There is no such side bet.")
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_side_bet_menu(table)
         stakes = pending_side_stakes(table.game)
         stakes.pop(bet, None)
@@ -557,11 +570,10 @@ def clear_side_bet(
 
 
 def clear_side_bets(
-    *, game_id: int, user: Any, version: int, base_cents: int | None = None
+    *, game_id: int, user: Player, version: int, base_cents: int | None = None
 ) -> Game:
     """The "Clear All" of the menu: every side stake back to 0, Extra Bet Blackjack off."""
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_side_bet_menu(table)
         return _save_side_bets(
             table,
@@ -573,11 +585,10 @@ def clear_side_bets(
 
 
 def activate_extra_bet(
-    *, game_id: int, user: Any, version: int, active: bool, base_cents: int | None = None
+    *, game_id: int, user: Player, version: int, active: bool, base_cents: int | None = None
 ) -> Game:
     """R-SB-20: Extra Bet Blackjack is activated (no stake until its offer) or deactivated."""
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_side_bet_menu(table)
         state = "activated" if active else "deactivated"
         return _save_side_bets(
@@ -590,11 +601,10 @@ def activate_extra_bet(
 
 
 def toggle_side_bet_menu(
-    *, game_id: int, user: Any, version: int, menu_open: bool, base_cents: int | None = None
+    *, game_id: int, user: Player, version: int, menu_open: bool, base_cents: int | None = None
 ) -> Game:
     """Open or close the side-bet menu of the bet panel (the stakes are kept either way)."""
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_side_bet_menu(table)
         return _save_side_bets(
             table,
@@ -622,9 +632,8 @@ def _play(table: Table, action: Callable[[], list[Event]]) -> Game:
     return game
 
 
-def _trivia_action(*, game_id: int, user: Any, version: int, action: str) -> Game:
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+def _trivia_action(*, game_id: int, user: Player, version: int, action: str) -> Game:
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _refuse_if_trivia_open(table.game)
         _require_allowed(table.engine, action)
         # The coach judges the move when it is chosen, before any trivia (issue 7).
@@ -644,19 +653,18 @@ def _trivia_action(*, game_id: int, user: Any, version: int, action: str) -> Gam
         return game
 
 
-def hit(*, game_id: int, user: Any, version: int) -> Game:
+def hit(*, game_id: int, user: Player, version: int) -> Game:
     """R-5.1; in trivia mode this opens the difficulty choice (R-8.1)."""
     return _trivia_action(game_id=game_id, user=user, version=version, action="hit")
 
 
-def double(*, game_id: int, user: Any, version: int) -> Game:
+def double(*, game_id: int, user: Player, version: int) -> Game:
     """R-5.3; in trivia mode this opens the difficulty choice (R-8.1)."""
     return _trivia_action(game_id=game_id, user=user, version=version, action="double")
 
 
-def _simple_play(*, game_id: int, user: Any, version: int, action: str) -> Game:
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+def _simple_play(*, game_id: int, user: Player, version: int, action: str) -> Game:
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         _refuse_if_trivia_open(table.game)
         _require_allowed(table.engine, action)
         deviation = coach.judge(table.game, table.engine, action)
@@ -665,31 +673,29 @@ def _simple_play(*, game_id: int, user: Any, version: int, action: str) -> Game:
         return game
 
 
-def stand(*, game_id: int, user: Any, version: int) -> Game:
+def stand(*, game_id: int, user: Player, version: int) -> Game:
     return _simple_play(game_id=game_id, user=user, version=version, action="stand")
 
 
-def split(*, game_id: int, user: Any, version: int) -> Game:
+def split(*, game_id: int, user: Player, version: int) -> Game:
     return _simple_play(game_id=game_id, user=user, version=version, action="split")
 
 
-def surrender(*, game_id: int, user: Any, version: int) -> Game:
+def surrender(*, game_id: int, user: Player, version: int) -> Game:
     return _simple_play(game_id=game_id, user=user, version=version, action="surrender")
 
 
-def answer_offer(*, game_id: int, user: Any, version: int, offer: str, accept: bool) -> Game:
+def answer_offer(*, game_id: int, user: Player, version: int, offer: str, accept: bool) -> Game:
     """Insurance / Even Money (R-4.5) or Early Surrender (R-4.6): accept or decline."""
     if offer not in OFFERS:
         raise ActionRefused("There is no such offer.")
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         return _play(table, lambda: table.engine.answer_offer(offer, accept))
 
 
-def answer_insurance(*, game_id: int, user: Any, version: int, accept: bool) -> Game:
+def answer_insurance(*, game_id: int, user: Player, version: int, accept: bool) -> Game:
     """Insurance or Even Money, whichever is on offer."""
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         round_ = table.engine.round
         offer = round_.phase if round_ is not None and not round_.over else "insurance"
         if offer not in ("insurance", "even_money"):
@@ -700,40 +706,36 @@ def answer_insurance(*, game_id: int, user: Any, version: int, accept: bool) -> 
         return game
 
 
-def answer_early_surrender(*, game_id: int, user: Any, version: int, accept: bool) -> Game:
+def answer_early_surrender(*, game_id: int, user: Player, version: int, accept: bool) -> Game:
     return answer_offer(
         game_id=game_id, user=user, version=version, offer="early_surrender", accept=accept
     )
 
 
-def place_extra_bet(*, game_id: int, user: Any, version: int, amount_cents: int | None) -> Game:
+def place_extra_bet(*, game_id: int, user: Player, version: int, amount_cents: int | None) -> Game:
     """R-SB-20: place the extra bet, or decline it (None)."""
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         return _play(table, lambda: table.engine.place_extra_bet(amount_cents))
 
 
-def parlay(*, game_id: int, user: Any, version: int, choice: str) -> Game:
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+def parlay(*, game_id: int, user: Player, version: int, choice: str) -> Game:
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         return _play(table, lambda: table.engine.parlay(choice))
 
 
-def roll(*, game_id: int, user: Any, version: int) -> Game:
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+def roll(*, game_id: int, user: Player, version: int) -> Game:
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         return _play(table, table.engine.roll)
 
 
 # --------------------------------------------------------------------- trivia in play
 
 
-def choose_difficulty(*, game_id: int, user: Any, version: int, difficulty: str) -> Game:
+def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: str) -> Game:
     """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6)."""
     if difficulty not in DIFFICULTIES:
         raise ActionRefused("Choose Easy, Medium or Hard.")
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         game, engine = table.game, table.engine
         if pending_attempt(game) is not None:
             raise ActionRefused("Answer the trivia question first.")
@@ -764,10 +766,9 @@ def choose_difficulty(*, game_id: int, user: Any, version: int, difficulty: str)
         return _save(table, trivia_choice_for="", message="Answer the trivia question.")
 
 
-def answer_question(*, game_id: int, user: Any, version: int, answer: str) -> Game:
+def answer_question(*, game_id: int, user: Player, version: int, answer: str) -> Game:
     """Record the answer to the pending question (a second answer is refused)."""
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         attempt = pending_attempt(table.game)
         if attempt is None or attempt.is_answered:
             raise ActionRefused("There is no unanswered trivia question.")
@@ -785,10 +786,9 @@ def answer_question(*, game_id: int, user: Any, version: int, answer: str) -> Ga
         return _save(table, message=f"{verdict} Credits {outcome.credit_change:+d}.")
 
 
-def continue_after_reveal(*, game_id: int, user: Any, version: int) -> Game:
+def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
     """Carry the answer into the round: the card is dealt, or the hand stands (R-8.2)."""
-    with transaction.atomic():
-        table = _lock(game_id=game_id, user=user, version=version)
+    with locked_game(game_id=game_id, user=user, version=version) as table:
         attempt = pending_attempt(table.game)
         if attempt is None or not attempt.is_answered:
             raise ActionRefused("There is no answered trivia question to continue from.")

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -177,6 +177,8 @@ def _run_action(request: HttpRequest, game_id: int, run: Callable[[int], Game]) 
     try:
         version = parse_version(request.POST.get("version"))
         game = run(version)
+    except services.GameNotFound:
+        raise Http404("No such game") from None
     except services.StaleVersion as error:
         return _refused(request, game_id, str(error), status=STALE)
     except (services.ActionRefused, ValueError) as error:
@@ -260,6 +262,8 @@ def options(request: HttpRequest, game_id: int) -> HttpResponse:
                     options=form.to_options(),
                     coach=form.cleaned_data["coach"],
                 )
+            except services.GameNotFound:
+                raise Http404("No such game") from None
             except services.StaleVersion as error:
                 notice, status = str(error), STALE
             except (services.ActionRefused, ValueError) as error:
