@@ -10,7 +10,6 @@ urlpatterns = [
     path("games/", views.my_games, name="my_games"),
     path("rules/", include("game.rules_pages.urls")),
     path("", include("game.urls")),
-    path("trivia/", include("trivia.urls")),
     path("admin/", admin.site.urls),
     path("favicon.ico", views.favicon, name="favicon"),
 ]

@@ -523,8 +523,7 @@ class Game:
         # Each check called directly (not from a table): see _advance.
         if self._why_not_hit(round_, hand) is None:
             mask |= 1 << PLAY_HIT
-        if self._why_not_stand(round_, hand) is None:
-            mask |= 1 << PLAY_STAND
+        mask |= 1 << PLAY_STAND  # a hand in play may always stand
         if self._why_not_double(round_, hand) is None:
             mask |= 1 << PLAY_DOUBLE
         if self._why_not_split(round_, hand) is None:
@@ -914,7 +913,7 @@ class Game:
         if play == PLAY_HIT:
             return self._why_not_hit(round_, hand)
         if play == PLAY_STAND:
-            return self._why_not_stand(round_, hand)
+            return None  # a hand in play may always stand
         if play == PLAY_DOUBLE:
             return self._why_not_double(round_, hand)
         if play == PLAY_SPLIT:
@@ -935,9 +934,6 @@ class Game:
             return "Only one card is dealt to each split ace"
         if hand.best_total() >= 21:
             return "The hand already has 21"
-        return None
-
-    def _why_not_stand(self, round_: Round, hand: Hand) -> str | None:
         return None
 
     def _why_not_double(self, round_: Round, hand: Hand) -> str | None:

@@ -582,11 +582,6 @@ def recommend_insurance() -> Advice:
     )
 
 
-def takes_insurance() -> bool:
-    """The simulator's answer to an insurance or even-money offer: always no."""
-    return False
-
-
 def _describe(hand: Sequence[str], upcard: str, rules: StrategyRules) -> _Hand:
     if len(hand) < 2:
         raise ValueError("a hand in play has at least two cards")
@@ -750,12 +745,8 @@ def _dealer_draw(
     out[key] = out.get(key, 0.0) + p
 
 
-def stand_ev(total: int, upcard: str, rules: StrategyRules) -> float:
-    """Expected result of standing on ``total`` against a card code (infinite deck, per unit)."""
-    return _stand_ev(total, _column(upcard), rules)
-
-
 def _stand_ev(total: int, column: str, rules: StrategyRules) -> float:
+    """Expected result of standing on ``total`` against an upcard column (infinite deck)."""
     ev = 0.0
     outcomes = dealer_outcomes(column, rules.dealer_stands_on, rules.charlie, rules.dealer_peek)
     for outcome, p in outcomes:

@@ -368,9 +368,9 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
             (
                 "seats",
                 "Seats",
-                "1 to 3",
-                "Play up to three boxes, each with its own base bet and side bets, played left "
-                "to right against one dealer hand.",
+                "1",
+                "The number of boxes you play against the dealer. Every table deals one box "
+                "for now; the option is kept so that saved games and replay files name it.",
             ),
         ),
     ),

@@ -16,14 +16,13 @@ from game.rules.strategy import (
     STAND,
     SURRENDER,
     StrategyRules,
+    _stand_ev,
     best_action,
     chart_for,
     dealer_outcomes,
     hand_total,
     recommend,
     recommend_insurance,
-    stand_ev,
-    takes_insurance,
 )
 
 ALL = frozenset(ACTIONS)
@@ -288,7 +287,7 @@ def test_dealer_outcomes_match_published_bust_rates() -> None:
         got = dict(dealer_outcomes(up, "S17", None, True))["bust"]
         assert got == pytest.approx(bust, abs=5e-4)
         assert sum(p for _, p in dealer_outcomes(up, "H17", 5, False)) == pytest.approx(1)
-    assert stand_ev(20, "6S", rules()) > stand_ev(16, "6S", rules())
+    assert _stand_ev(20, "6", rules()) > _stand_ev(16, "6", rules())
 
 
 def test_charlie_one_card_short() -> None:
@@ -329,7 +328,6 @@ def test_reasons_read_well() -> None:
 def test_insurance_never() -> None:
     advice = recommend_insurance()
     assert advice.action == "decline" and "Never" in advice.reason
-    assert takes_insurance() is False
 
 
 def test_best_action_agrees_with_recommend_everywhere() -> None:
