@@ -34,6 +34,7 @@ from game.rules.records import (
     IllegalAction,
     TriviaOutcome,
 )
+from game.rules.replay import export_round_replay, round_record
 from game.rules.shoe import Rng, Shoe
 from game.rules.sidebets import STAKED_SIDE_BETS
 from game.selectors import pending_attempt
@@ -161,13 +162,13 @@ def _persist_round(table: Table, events: list[Event], *, new_round: bool = False
         "bet_cents": round_.bet,
         "staked_cents": round_.staked,
         "credits_change": round_.credits_change,
-        "record": round_.record() if round_.over else {},
+        "record": round_record(round_) if round_.over else {},
     }
     if round_.over:
         fields["winnings_cents"] = round_.paid
         fields["bank_after_cents"] = round_.bank_after
         # Kept for export_round; a forfeited round has no replay spelling (REPLAY.md).
-        fields["replay"] = {} if round_.ended else engine.export_round_replay(round_)
+        fields["replay"] = {} if round_.ended else export_round_replay(engine, round_)
     if new_round:
         row = Round.objects.create(game=game, number=round_.number, **fields)
     else:

@@ -16,7 +16,7 @@ hole card is turned over.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, Final
 
@@ -29,7 +29,6 @@ from game.rules.money import (
     display_cents,
     format_cents,
     half_down,
-    parse_amount,
     payout_profit,
 )
 from game.rules.options import Options
@@ -370,31 +369,6 @@ class Round:
                 setattr(round_, name, _plain(data[name]))
         round_.hands = [Hand.from_json(hand) for hand in data["hands"]]
         return round_
-
-    def record(self) -> dict[str, Any]:
-        """The round's result in REPLAY.md output form (amounts as dollar strings)."""
-        dealer_total = hand_total(self.dealer)[0] if self.dealer else 0
-        return {
-            "dealer": {
-                "cards": list(self.dealer),
-                "total": dealer_total,
-                "result": self.dealer_result,
-            },
-            "hands": [
-                {
-                    "cards": list(hand.cards),
-                    "bet": format_cents(hand.bet),
-                    "result": hand.result,
-                    "how": hand.how,
-                    "winnings": format_cents(hand.winnings),
-                }
-                for hand in self.hands
-            ],
-            "side_bets": [_side_bet_output(record) for record in _ordered(self.side_bets)],
-            "insurance": _insurance_output(self.insurance),
-            "credits_change": self.credits_change,
-            "bank_after": None if self.bank_after is None else format_cents(self.bank_after),
-        }
 
 
 # What a round stores (its JSON form): its slots, spelled out for mypyc (see HAND_FIELDS).
@@ -826,38 +800,6 @@ class Game:
             round_.bank_after = self.bank
         self._set_game_over("ended")
         return self._finish()
-
-    def apply(self, action: str) -> list[Event]:
-        """Apply one action in replay spelling (REPLAY.md), e.g. ``"hit:medium:correct"``."""
-        kind, _, rest = action.partition(":")
-        if kind in ("hit", "double"):
-            trivia = _parse_trivia(rest) if rest else None
-            return self.hit(trivia) if kind == "hit" else self.double(trivia)
-        if not rest:
-            simple: dict[str, Callable[[], list[Event]]] = {
-                "stand": self.stand,
-                "split": self.split,
-                "surrender": self.surrender,
-                "roll": self.roll,
-            }
-            if kind in simple:
-                return simple[kind]()
-        elif kind in ("insurance", "even_money", "early_surrender") and rest in (
-            "accept",
-            "decline",
-        ):
-            return self.answer_offer(kind, rest == "accept")
-        elif kind == "extra_bet":
-            if rest == "decline":
-                return self.place_extra_bet(None)
-            try:
-                amount = parse_amount(rest)
-            except ValueError as error:
-                raise IllegalAction(f"Extra bet: {error}") from None
-            return self.place_extra_bet(amount)
-        elif kind == "parlay" and rest in sb.PARLAY_CHOICES:
-            return self.parlay(rest)
-        raise IllegalAction(f"Unknown action: {action!r}")
 
     def set_options(self, options: Options) -> list[Event]:
         """Options change only between rounds (§10); a new deck count rebuilds the shoe."""
@@ -1644,43 +1586,7 @@ class Game:
         game.dice_queue = None if queue is None else list(queue)
         return game
 
-    def export_round_replay(self, round_: Round | None = None) -> dict[str, Any]:
-        """A played round as a REPLAY.md input file (its cards in deal order, its actions)."""
-        round_ = round_ or self.round
-        if round_ is None:
-            raise ValueError("no round to export")
-        return round_replay(round_)
-
-
-# ---------------------------------------------------------------------- helpers
-
-
-def round_replay(round_: Round) -> dict[str, Any]:
-    """REPLAY.md input for one round, from its own record (options, bank, credits before)."""
-    entry: dict[str, Any] = {
-        "shoe": list(round_.dealt),
-        "bet": format_cents(round_.bet - _parlayed(round_)),
-        "actions": list(round_.actions),
-    }
-    side_bets: dict[str, Any] = {
-        name: format_cents(stake) for name, stake in round_.side_stakes.items()
-    }
-    if round_.extra_bet_active:
-        side_bets[sb.EXTRA_BET_BLACKJACK] = True
-    if side_bets:
-        entry["side_bets"] = side_bets
-    if round_.dice:
-        entry["dice"] = list(round_.dice)
-    return {
-        "options": dict(round_.options),
-        "bank": format_cents(round_.bank_before),
-        "credits": round_.credits_before,
-        "rounds": [entry],
-    }
-
-
-def _parlayed(round_: Round) -> int:
-    return sum(r["parlayed"] for r in round_.side_bets if r["name"] == sb.HOUSE_MONEY)
+    # ---------------------------------------------------------------------- helpers
 
 
 def _hand_outcome(
@@ -1709,16 +1615,6 @@ def _hand_outcome(
     if total < dealer_total:
         return LOSE, "lower_total"
     return PUSH, "equal_total"
-
-
-def _parse_trivia(text: str) -> TriviaOutcome:
-    difficulty, _, answer = text.partition(":")
-    if answer not in ("correct", "wrong"):
-        raise IllegalAction(f"A trivia answer must be correct or wrong, not {answer!r}")
-    try:
-        return TriviaOutcome(difficulty, answer == "correct")
-    except ValueError as error:
-        raise IllegalAction(str(error)) from None
 
 
 def _pending(win: sb.SideBetWin, stake: int) -> dict[str, Any]:
@@ -1756,35 +1652,6 @@ def _waiting_message(phase: str) -> str:
         EARLY_SURRENDER: "Answer the early surrender offer first",
         HOUSE_MONEY_PARLAY: "Make the House Money parlay choice first",
     }.get(phase, "It is not the player's turn")
-
-
-def _ordered(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    order = {name: index for index, name in enumerate(sb.SIDE_BET_NAMES)}
-    return sorted(records, key=lambda record: order[record["name"]])
-
-
-def _side_bet_output(record: Mapping[str, Any]) -> dict[str, Any]:
-    output = {
-        "name": record["name"],
-        "stake": format_cents(record["stake"]),
-        "result": record["result"],
-        "condition": record["condition"],
-        "winnings": format_cents(record["winnings"]),
-    }
-    if record["parlayed"]:
-        output["parlayed"] = format_cents(record["parlayed"])
-    return output
-
-
-def _insurance_output(insurance: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    if insurance is None:
-        return None
-    return {
-        "kind": insurance["kind"],
-        "stake": format_cents(insurance["stake"]),
-        "result": insurance["result"],
-        "winnings": format_cents(insurance["winnings"]),
-    }
 
 
 def _plain(value: Any) -> Any:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from game.rules import sidebets as sb
 from game.rules.cards import InvalidCard, parse_card
-from game.rules.engine import Game, Round, round_replay
+from game.rules.engine import Game, Round
+from game.rules.hands import hand_total
 from game.rules.money import format_cents, parse_amount
 from game.rules.options import Options
 from game.rules.records import (
@@ -17,7 +18,9 @@ from game.rules.records import (
     EXTRA_BET,
     HOUSE_MONEY_PARLAY,
     INSURANCE,
+    Event,
     IllegalAction,
+    TriviaOutcome,
 )
 from game.rules.shoe import Shoe, ShoeExhausted
 
@@ -118,13 +121,13 @@ def _play_round(game: Game, entry: Any, index: int) -> dict[str, Any]:
         if game.round.over:
             raise ReplayError(f"the round is already over: {action!r}", index, number)
         try:
-            game.apply(action)
+            apply_action(game, action)
         except (IllegalAction, ShoeExhausted) as error:
             raise ReplayError(str(error), index, number) from None
     if not game.round.over:
         waiting = _AWAITING.get(game.round.phase, "the player's turn is not finished")
         raise ReplayError(f"the round is not over: {waiting}", index, len(actions) + 1)
-    return game.round.record()
+    return round_record(game.round)
 
 
 def _parse_round(
@@ -201,3 +204,140 @@ def export_rounds(rounds: Iterable[Round | Mapping[str, Any]]) -> dict[str, Any]
 def export_round(round_: Round | Mapping[str, Any]) -> dict[str, Any]:
     """One played round (object or its ``to_json()``) as a replay file (``export_round``)."""
     return export_rounds([round_])
+
+
+# --------------------------------------------------------------- writing REPLAY.md files
+
+
+def round_record(round_: Round) -> dict[str, Any]:
+    """The round's result in REPLAY.md output form (amounts as dollar strings)."""
+    dealer_total = hand_total(round_.dealer)[0] if round_.dealer else 0
+    return {
+        "dealer": {
+            "cards": list(round_.dealer),
+            "total": dealer_total,
+            "result": round_.dealer_result,
+        },
+        "hands": [
+            {
+                "cards": list(hand.cards),
+                "bet": format_cents(hand.bet),
+                "result": hand.result,
+                "how": hand.how,
+                "winnings": format_cents(hand.winnings),
+            }
+            for hand in round_.hands
+        ],
+        "side_bets": [_side_bet_output(record) for record in _ordered(round_.side_bets)],
+        "insurance": _insurance_output(round_.insurance),
+        "credits_change": round_.credits_change,
+        "bank_after": None if round_.bank_after is None else format_cents(round_.bank_after),
+    }
+
+
+def round_replay(round_: Round) -> dict[str, Any]:
+    """REPLAY.md input for one round, from its own record (options, bank, credits before)."""
+    entry: dict[str, Any] = {
+        "shoe": list(round_.dealt),
+        "bet": format_cents(round_.bet - _parlayed(round_)),
+        "actions": list(round_.actions),
+    }
+    side_bets: dict[str, Any] = {
+        name: format_cents(stake) for name, stake in round_.side_stakes.items()
+    }
+    if round_.extra_bet_active:
+        side_bets[sb.EXTRA_BET_BLACKJACK] = True
+    if side_bets:
+        entry["side_bets"] = side_bets
+    if round_.dice:
+        entry["dice"] = list(round_.dice)
+    return {
+        "options": dict(round_.options),
+        "bank": format_cents(round_.bank_before),
+        "credits": round_.credits_before,
+        "rounds": [entry],
+    }
+
+
+def export_round_replay(game: Game, round_: Round | None = None) -> dict[str, Any]:
+    """A played round as a REPLAY.md input file (its cards in deal order, its actions)."""
+    round_ = round_ or game.round
+    if round_ is None:
+        raise ValueError("no round to export")
+    return round_replay(round_)
+
+
+def apply_action(game: Game, action: str) -> list[Event]:
+    """Apply one action in replay spelling (REPLAY.md), e.g. ``"hit:medium:correct"``."""
+    kind, _, rest = action.partition(":")
+    if kind in ("hit", "double"):
+        trivia = _parse_trivia(rest) if rest else None
+        return game.hit(trivia) if kind == "hit" else game.double(trivia)
+    if not rest:
+        simple: dict[str, Callable[[], list[Event]]] = {
+            "stand": game.stand,
+            "split": game.split,
+            "surrender": game.surrender,
+            "roll": game.roll,
+        }
+        if kind in simple:
+            return simple[kind]()
+    elif kind in ("insurance", "even_money", "early_surrender") and rest in (
+        "accept",
+        "decline",
+    ):
+        return game.answer_offer(kind, rest == "accept")
+    elif kind == "extra_bet":
+        if rest == "decline":
+            return game.place_extra_bet(None)
+        try:
+            amount = parse_amount(rest)
+        except ValueError as error:
+            raise IllegalAction(f"Extra bet: {error}") from None
+        return game.place_extra_bet(amount)
+    elif kind == "parlay" and rest in sb.PARLAY_CHOICES:
+        return game.parlay(rest)
+    raise IllegalAction(f"Unknown action: {action!r}")
+
+
+def _parse_trivia(text: str) -> TriviaOutcome:
+    difficulty, _, answer = text.partition(":")
+    if answer not in ("correct", "wrong"):
+        raise IllegalAction(f"A trivia answer must be correct or wrong, not {answer!r}")
+    try:
+        return TriviaOutcome(difficulty, answer == "correct")
+    except ValueError as error:
+        raise IllegalAction(str(error)) from None
+
+
+def _parlayed(round_: Round) -> int:
+    return sum(r["parlayed"] for r in round_.side_bets if r["name"] == sb.HOUSE_MONEY)
+
+
+def _ordered(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    order = {name: index for index, name in enumerate(sb.SIDE_BET_NAMES)}
+    return sorted(records, key=lambda record: order[record["name"]])
+
+
+def _side_bet_output(record: Mapping[str, Any]) -> dict[str, Any]:
+    output = {
+        "name": record["name"],
+        "stake": format_cents(record["stake"]),
+        "result": record["result"],
+        "condition": record["condition"],
+        "winnings": format_cents(record["winnings"]),
+    }
+    if record["parlayed"]:
+        output["parlayed"] = format_cents(record["parlayed"])
+    return output
+
+
+def _insurance_output(insurance: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    if insurance is None:
+        return None
+    return {
+        "kind": insurance["kind"],
+        "stake": format_cents(insurance["stake"]),
+        "result": insurance["result"],
+        "winnings": format_cents(insurance["winnings"]),
+    }

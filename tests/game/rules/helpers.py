@@ -8,6 +8,7 @@ from typing import Any
 from game.rules.engine import Game
 from game.rules.options import Options
 from game.rules.records import TriviaOutcome
+from game.rules.replay import apply_action
 from game.rules.shoe import Shoe
 
 CORRECT = TriviaOutcome("easy", True)
@@ -30,7 +31,7 @@ def play(cards: list[str], bet: int = 1000, actions: tuple[str, ...] = (), **opt
     game = make_game(cards, **options)
     game.start_round(bet)
     for action in actions:
-        game.apply(action)
+        apply_action(game, action)
     return game
 
 

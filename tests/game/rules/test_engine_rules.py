@@ -10,6 +10,7 @@ import pytest
 from game.rules.engine import Game
 from game.rules.options import Options
 from game.rules.records import ALLOWED, GameOver, IllegalAction, TriviaOutcome
+from game.rules.replay import apply_action, export_round_replay, round_record
 from game.rules.shoe import Shoe, ShoeExhausted
 from tests.game.rules.helpers import CORRECT, WRONG, event_types, make_game, play
 
@@ -162,7 +163,7 @@ def test_r_4_4_extra_bet_offer_limits_and_fee() -> None:
     with pytest.raises(IllegalAction, match="at least"):
         game.place_extra_bet(50)
     with pytest.raises(IllegalAction, match="Extra bet"):
-        game.apply("extra_bet:lots")
+        apply_action(game, "extra_bet:lots")
     game.place_extra_bet(5000)
     assert game.round.extra_bet == {"stake": 5000, "fee": 1000}
     assert game.bank == 100_000 - 1000 - 6000
@@ -271,7 +272,7 @@ def test_r_4_11_dealer_skipped_when_all_surrendered() -> None:
 
 def test_r_4_12_round_record_has_every_outcome() -> None:
     game = play(["0S", "7H", "9D", "0C"], actions=("stand",))
-    record = game.round.record()
+    record = round_record(game.round)
     assert record["hands"][0]["result"] == "win" and record["bank_after"] == "1010.00"
 
 
@@ -552,10 +553,10 @@ def test_r_8_5_r_8_6_question_choice_is_the_web_layers() -> None:
     game = make_game(["2S", "7H", "3D", "QC", "2H"])
     game.start_round(1000)
     with pytest.raises(IllegalAction, match="correct or wrong"):
-        game.apply("hit:easy:maybe")
+        apply_action(game, "hit:easy:maybe")
     with pytest.raises(IllegalAction, match="difficulty"):
-        game.apply("hit:extreme:correct")
-    game.apply("hit:hard:correct")
+        apply_action(game, "hit:extreme:correct")
+    apply_action(game, "hit:hard:correct")
     assert game.round.actions == ["hit:hard:correct"]
 
 
@@ -589,7 +590,7 @@ def test_illegal_actions_change_nothing() -> None:
         "stand:now",
     ):
         with pytest.raises(IllegalAction):
-            game.apply(action)
+            apply_action(game, action)
     with pytest.raises(IllegalAction):
         game.answer_offer("lunch", True)
     with pytest.raises(IllegalAction, match="Finish the current round"):
@@ -603,7 +604,7 @@ def test_no_round_yet() -> None:
     assert game.public_view()["round"] is None
     assert game.insurance_cost() == 0
     with pytest.raises(ValueError):
-        game.export_round_replay()
+        export_round_replay(game)
 
 
 def test_set_options_between_rounds_only() -> None:

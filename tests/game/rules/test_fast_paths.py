@@ -40,6 +40,7 @@ from game.rules.records import (
     PUSH,
     ROUND_OVER,
 )
+from game.rules.replay import apply_action
 from game.rules.rng import SeededRng, seeded_rng
 from game.rules.shoe import JACKPOT_ACE, Shoe, mark_jackpot_aces
 from game.rules.simulator import (
@@ -162,7 +163,7 @@ def test_play_mask_is_the_legal_play_actions(rules: dict[str, Any]) -> None:
             plays = {name for index, name in enumerate(PLAY_ACTIONS) if mask >> index & 1}
             assert plays == legal & set(PLAY_ACTIONS) == game.play_actions()
             checked += 1
-            game.apply(chooser.choice(sorted(legal)))
+            apply_action(game, chooser.choice(sorted(legal)))
         # Between rounds nothing is playable.
         assert game.play_mask() == 0 and game.play_actions() == frozenset()
     assert checked > 300

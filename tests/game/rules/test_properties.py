@@ -13,6 +13,7 @@ from game.rules.engine import Game
 from game.rules.hands import dealer_must_hit
 from game.rules.options import Options
 from game.rules.records import ALL_ACTIONS, ALLOWED, IllegalAction, TriviaOutcome
+from game.rules.replay import apply_action
 from game.rules.shoe import Shoe
 
 OPTION_VALUES = {
@@ -47,7 +48,7 @@ def _do(game: Game, action: str, rng: random.Random) -> list[dict]:
     if action == "extra_bet":
         low, high = game.extra_bet_limits()
         return game.place_extra_bet(rng.randint(low, high))
-    return game.apply(action)
+    return apply_action(game, action)
 
 
 def _side_bets(rng: random.Random, options: Options) -> tuple[dict[str, int], bool]:
@@ -198,4 +199,4 @@ def test_public_dealer_hides_hole_card_until_reveal() -> None:
                 assert dealer["cards"] == game.round.dealer
             if not game.round_in_progress:
                 break
-            events = game.apply(game.allowed_actions()[0])
+            events = apply_action(game, game.allowed_actions()[0])

@@ -12,7 +12,14 @@ import pytest
 from django.core.management import call_command
 
 from game.rules.engine import Game
-from game.rules.replay import ReplayError, export_round, export_rounds, run_replay
+from game.rules.replay import (
+    ReplayError,
+    apply_action,
+    export_round,
+    export_rounds,
+    round_record,
+    run_replay,
+)
 from tests.game.rules.helpers import make_game
 
 ROOT = pathlib.Path(__file__).resolve().parents[3]
@@ -230,10 +237,10 @@ def test_export_round_replays_to_the_same_result() -> None:
             elif action == "extra_bet":
                 game.place_extra_bet(1000)
             else:
-                game.apply(action)
+                apply_action(game, action)
         rounds.append(game.round.to_json())
         replay = export_round(game.round)
-        assert run_replay(json.loads(json.dumps(replay)))["rounds"][0] == game.round.record()
+        assert run_replay(json.loads(json.dumps(replay)))["rounds"][0] == round_record(game.round)
         if game.game_over:
             break
     first = game.round.to_json() if len(rounds) == 1 else rounds[0]

@@ -17,6 +17,7 @@ from game.rules import sidebets as sb
 from game.rules.engine import Game
 from game.rules.options import Options
 from game.rules.records import ALLOWED, TriviaOutcome
+from game.rules.replay import apply_action, round_record
 from game.rules.shoe import Shoe
 from tests.game.rules.test_properties import options_strategy
 
@@ -26,7 +27,7 @@ BIG_BANK = {"starting_bank": "1000000.00"}  # never the reason an action is refu
 
 
 def _base_outcome(game: Game) -> dict:
-    record = game.round.record()
+    record = round_record(game.round)
     return {
         "dealer": record["dealer"],
         "hands": record["hands"],
@@ -54,7 +55,7 @@ def _play(game: Game, decisions: list[str], *, choose: random.Random | None) -> 
             trivia = TriviaOutcome("medium", True) if game.options.trivia_mode else None
             getattr(game, action)(trivia)
         else:
-            game.apply(action)
+            apply_action(game, action)
     return made
 
 
@@ -76,4 +77,4 @@ def test_side_bets_never_change_the_base_game(options: dict, seed: int, stake: i
     _play(without, decisions, choose=None)
 
     assert _base_outcome(with_side_bets) == _base_outcome(without)
-    assert with_side_bets.round.record()["side_bets"], "side bets were placed and reported"
+    assert round_record(with_side_bets.round)["side_bets"], "side bets were placed and reported"
