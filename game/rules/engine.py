@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from game.rules import sidebets as sb
 from game.rules.cards import RANK_VALUE, TEN_CARD_RANKS, is_ace, is_ten_card, standard_deck
-from game.rules.hands import dealer_hits, hand_total, is_two_card_natural
+from game.rules.hands import dealer_hits, hand_total, is_two_card_natural, soften
 from game.rules.money import (
     MAX_AMOUNT_CENTS,
     check_amount,
@@ -215,15 +215,11 @@ class Hand:
         return not self.split and self.hard == 11 and self.has_ace and len(self.cards) == 2
 
     def total(self) -> tuple[int, bool]:
-        """R-3.2/R-3.3, as :func:`game.rules.hands.hand_total` (only one ace can count 11)."""
-        hard = self.hard
-        if self.has_ace and hard <= 11:
-            return hard + 10, True
-        return hard, False
+        """R-3.2/R-3.3 (:func:`game.rules.hands.soften`)."""
+        return soften(self.hard, self.has_ace)
 
     def best_total(self) -> int:
-        hard = self.hard
-        return hard + 10 if self.has_ace and hard <= 11 else hard
+        return soften(self.hard, self.has_ace)[0]
 
     def to_json(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in HAND_FIELDS}

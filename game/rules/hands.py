@@ -25,11 +25,15 @@ def hand_total(cards: Sequence[str]) -> tuple[int, bool]:
     The total is the highest ≤ 21 counting aces as 1 or 11; if none is, the hand
     is bust and the total counts every ace as 1. Soft means an ace counts 11.
     """
-    total, has_ace = hard_total(cards)
-    # Only one ace can ever count 11 without busting.
-    if has_ace and total <= 11:
-        return total + 10, True
-    return total, False
+    return soften(*hard_total(cards))
+
+
+def soften(hard: int, has_ace: bool) -> tuple[int, bool]:
+    """R-3.2/R-3.3 from the all-aces-as-1 sum: the one place the game decides whether an
+    ace counts 11 (only one ever can without busting). Returns (total, soft)."""
+    if has_ace and hard <= 11:
+        return hard + 10, True
+    return hard, False
 
 
 def is_bust(cards: Sequence[str]) -> bool:

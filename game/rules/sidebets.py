@@ -31,6 +31,7 @@ from game.rules.cards import (
     suit,
     value,
 )
+from game.rules.hands import hand_total
 
 # Bet names, exactly the ``side_bets`` keys of REPLAY.md.
 PERFECT_PAIR = "perfect_pair"
@@ -192,14 +193,6 @@ def _all_same_rank(cards: Sequence[str]) -> bool:
 def _is_perfect_match(two: Sequence[str]) -> bool:
     # same_card ignores the Jackpot mark: AS* and AS are a perfect match (R-SB-1).
     return same_card(two[0], two[1])
-
-
-def _hand_total(cards: Sequence[str]) -> int:
-    """R-3.2 total: one ace counts 11 when that stays ≤ 21 (two never can)."""
-    total = sum(value(card) for card in cards)
-    if any(is_ace(card) for card in cards) and total + 10 <= 21:
-        return total + 10
-    return total
 
 
 def _check_count(cards: Sequence[str], count: int, what: str) -> None:
@@ -474,7 +467,7 @@ def lucky_ladies(hand_cards: Sequence[str], dealer_cards: Sequence[str]) -> Side
     """
     cards = tuple(hand_cards)
     two_cards = len(cards) == 2
-    twenty = _hand_total(cards) == 20
+    twenty = hand_total(cards)[0] == 20
     queens = [card for card in cards if rank(card) == "Q"]
     holding: dict[str, Sequence[str]] = {}
     if two_cards and all(card[:2] == QUEEN_OF_HEARTS for card in cards):

@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from game.rules import cards
-from game.rules.hands import hand_total  # re-exported: the coach and its tests use it
+from game.rules.hands import hand_total, soften  # hand_total re-exported: the coach uses it
 from game.rules.strategy_charts import (
     DOUBLE_H17,
     DOUBLE_S17,
@@ -280,7 +280,7 @@ def best_action(
         value = _RANK_VALUE[card[0]]
         total += value
         has_ace = has_ace or value == 1
-    soft = has_ace and total <= 11
+    soft = soften(total, has_ace)[1]
     # Two-card hands are keyed by both ranks: pairs, ten-pairs and doubles differ there.
     ranks = cards[0][0] + cards[1][0] if len(cards) == 2 else ""
     if not isinstance(allowed, frozenset):
@@ -432,8 +432,7 @@ _UPCARD_VALUE = {label: {"T": 10, "A": 1}.get(label) or int(label) for label in 
 
 
 def _dealer_stands(hard: int, has_ace: bool, rule: str) -> bool:
-    soft = has_ace and hard + 10 <= 21
-    best = hard + 10 if soft else hard
+    best, soft = soften(hard, has_ace)
     line = 17 if rule.endswith("17") else 16
     if best > line:
         return True
@@ -479,8 +478,7 @@ def _dealer_draw(
     elif charlie is not None and n >= charlie:
         key = "charlie"
     elif _dealer_stands(hard, has_ace, rule):
-        soft_total = hard + 10 if has_ace and hard + 10 <= 21 else hard
-        key = str(soft_total)
+        key = str(soften(hard, has_ace)[0])
     else:
         for value, p_card in _CARD_PROBABILITY.items():
             _dealer_draw(hard + value, has_ace or value == 1, n + 1, p * p_card, rule, charlie, out)
