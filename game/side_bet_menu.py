@@ -27,6 +27,7 @@ from game.rules.sidebets import (
     STAKED_SIDE_BETS,
     TWENTY_ONE_PLUS_THREE,
 )
+from game.rules_pages.content import SIDE_BET_ANCHORS
 
 # What the player reads for each engine bet name.
 SIDE_BET_LABELS: dict[str, str] = {
@@ -38,15 +39,8 @@ SIDE_BET_LABELS: dict[str, str] = {
     EXTRA_BET_BLACKJACK: "Extra Bet Blackjack",
 }
 
-# Safe for HTML ids (the engine names hold "+"); the same words as the rules-page anchors.
-SIDE_BET_SLUGS: dict[str, str] = {
-    PERFECT_PAIR: "perfect-pair",
-    TWENTY_ONE_PLUS_THREE: "twenty-one-plus-three",
-    PERFECT_11S: "perfect-11s",
-    HOUSE_MONEY: "house-money",
-    LUCKY_LADIES: "lucky-ladies",
-    EXTRA_BET_BLACKJACK: "extra-bet-blackjack",
-}
+# Safe for HTML ids (the engine names hold "+"): the rules page's anchors, the same words.
+SIDE_BET_SLUGS: dict[str, str] = SIDE_BET_ANCHORS
 
 # One line under each bet's name; the full pay tables are on the rules page.
 SIDE_BET_SUMMARIES: dict[str, str] = {
