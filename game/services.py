@@ -111,7 +111,7 @@ def _lock(*, game_id: int, user: Player, version: int) -> Table:
     if game is None:
         raise GameNotFound(game_id)
     if game.version != version:
-        raise StaleVersion("This table changed since the page was shown; here it is now.")
+        raise StaleVersion(f"game {game.pk}: version {version} posted, {game.version} stored")
     engine = load_engine(game)
     return Table(game, engine, round_was_open=engine.round_in_progress)
 
@@ -137,7 +137,7 @@ def _save(table: Table, *, message: str | None = None, **fields: Any) -> Game:
         values["message"] = message[:200]
     updated = Game.objects.filter(pk=game.pk, version=old_version).update(**values)
     if updated != 1:
-        raise StaleVersion("This table changed since the page was shown; here it is now.")
+        raise StaleVersion(f"game {game.pk}: version {old_version} changed underneath the save")
     for name, value in values.items():
         setattr(game, name, value)
     return game

@@ -179,8 +179,8 @@ def _run_action(request: HttpRequest, game_id: int, run: Callable[[int], Game]) 
         game = run(version)
     except services.GameNotFound:
         raise Http404("No such game") from None
-    except services.StaleVersion as error:
-        return _refused(request, game_id, str(error), status=STALE)
+    except services.StaleVersion:
+        return _refused(request, game_id, STALE_NOTICE, status=STALE)
     except (services.ActionRefused, ValueError) as error:
         return _refused(request, game_id, str(error), status=REFUSED)
     if request.htmx:
@@ -264,8 +264,8 @@ def options(request: HttpRequest, game_id: int) -> HttpResponse:
                 )
             except services.GameNotFound:
                 raise Http404("No such game") from None
-            except services.StaleVersion as error:
-                notice, status = str(error), STALE
+            except services.StaleVersion:
+                notice, status = STALE_NOTICE, STALE
             except (services.ActionRefused, ValueError) as error:
                 notice, status = str(error), REFUSED
             else:
