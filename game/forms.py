@@ -15,6 +15,7 @@ from game.rules.options import (
     SURRENDER_MODES,
     Options,
 )
+from game.rules_pages.content import OPTION_GROUPS as DOCUMENTED_OPTION_GROUPS
 
 PLACE_A_BET_FIRST = "Place a bet first."
 
@@ -69,31 +70,9 @@ def _choices(
     return [(str(value), labels.get(value, str(value))) for value in values]
 
 
-# Which menu group each option is shown in (UI.md).
-OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("Trivia", ("trivia_mode",)),
-    (
-        "Table",
-        ("blackjack_payout", "deck_count", "min_bet", "max_bet", "starting_bank", "side_bets"),
-    ),
-    ("Dealer", ("dealer_stands_on", "dealer_peek", "charlie")),
-    (
-        "Splitting",
-        (
-            "split_any_ten",
-            "split_aces",
-            "double_after_split",
-            "double_after_split_aces",
-            "one_card_after_split_aces",
-            "resplit",
-            "resplit_aces",
-            "double_on",
-        ),
-    ),
-    ("Surrender & core side bets", ("surrender", "insurance", "even_money")),
-    # Not a rule of §10: a per-game setting saved on the game row (issue 7).
-    ("Coach", ("coach",)),
-)
+# The menu's groups are the rules page's (game/rules_pages/content.py), in its order, with
+# the Coach (not a rule of §10: a per-game setting saved on the game row, issue 7) last.
+COACH_GROUP = ("Coach", ("coach",))
 # Fields of the menu that are not options of RULES.md §10.
 NON_RULE_FIELDS = ("coach",)
 
@@ -183,7 +162,7 @@ class OptionsForm(forms.Form):
         return initial
 
     def grouped(self) -> list[tuple[str, list[forms.BoundField]]]:
-        return [(title, [self[name] for name in names]) for title, names in OPTION_GROUPS]
+        return [(title, [self[name] for name in names]) for title, names in option_groups()]
 
 
 def option_needs_text() -> dict[str, str]:
@@ -196,3 +175,13 @@ def option_needs_text() -> dict[str, str]:
 
 def default_options() -> dict[str, Any]:
     return Options().to_dict()
+
+
+def option_groups() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The Options menu's groups of fields: the rules page's groups, for the menu's fields."""
+    fields = set(OptionsForm.base_fields)
+    groups = tuple(
+        (title, tuple(key for key, *_ in options if key in fields))
+        for title, options in DOCUMENTED_OPTION_GROUPS
+    )
+    return (*groups, COACH_GROUP)

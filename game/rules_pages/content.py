@@ -403,7 +403,7 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
         ),
     ),
     (
-        "Splitting and doubling",
+        "Splitting",
         (
             (
                 "split_any_ten",
@@ -453,7 +453,7 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
         ),
     ),
     (
-        "Surrender and core side bets",
+        "Surrender & core side bets",
         (
             (
                 "surrender",

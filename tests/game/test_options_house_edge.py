@@ -171,3 +171,12 @@ def test_update_estimate_with_bad_options_is_400(alice, player) -> None:
     response = alice.post(f"/games/{game.pk}/options/", data)
     assert response.status_code == 422
     assert "These options are not valid" in response.text
+
+
+def test_the_menu_groups_are_the_rules_pages_and_cover_every_field() -> None:
+    from game.forms import OptionsForm, option_groups
+    from game.rules_pages.content import OPTION_GROUPS
+
+    grouped = [name for _, names in option_groups() for name in names]
+    assert sorted(grouped) == sorted(OptionsForm.base_fields)
+    assert [title for title, _ in option_groups()][:-1] == [title for title, _ in OPTION_GROUPS]
