@@ -31,7 +31,7 @@ from game.rules.records import ALLOWED, PLAY_ACTIONS
 from game.rules.strategy import StrategyRules, hand_total, recommend, recommend_insurance
 
 if TYPE_CHECKING:
-    from game.selectors import TableView
+    from game.presentation.table import TableView
 
 MOVE_LABELS = {
     "hit": "Hit",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.http import QueryDict
 
 from game.rules.money import format_cents, parse_typed_amount, parse_whole_number
 from game.rules.options import (
@@ -15,6 +16,7 @@ from game.rules.options import (
     SURRENDER_MODES,
     Options,
 )
+from game.rules.sidebets import STAKED_SIDE_BETS
 from game.rules_pages.content import OPTION_GROUPS as DOCUMENTED_OPTION_GROUPS
 
 PLACE_A_BET_FIRST = "Place a bet first."
@@ -185,3 +187,47 @@ def option_groups() -> tuple[tuple[str, tuple[str, ...]], ...]:
         for title, options in DOCUMENTED_OPTION_GROUPS
     )
     return (*groups, COACH_GROUP)
+
+
+# --------------------------------------------------------------------- side-bet menu posts
+
+
+def _typed_base(post: QueryDict) -> dict[str, Any]:
+    """The base-bet amount typed in the same form travels along, so a side-bet click keeps it."""
+    typed = post.get("amount", "").strip()
+    return {"base_cents": parse_bet(typed) if typed else None}
+
+
+def _bet_name(raw: str | None) -> str:
+    if raw not in STAKED_SIDE_BETS:
+        raise ValueError("There is no such side bet.")
+    return raw
+
+
+def parse_side_chip(post: QueryDict) -> dict[str, Any]:
+    """``side_chip=<bet>:<dollars>``, e.g. ``21+3:5`` (one button carries both)."""
+    bet, _, dollars = post.get("side_chip", "").rpartition(":")
+    chip_cents = parse_chip_dollars(dollars) * 100
+    return {"bet": _bet_name(bet), "chip_cents": chip_cents, **_typed_base(post)}
+
+
+def parse_side_clear(post: QueryDict) -> dict[str, Any]:
+    return {"bet": _bet_name(post.get("bet")), **_typed_base(post)}
+
+
+def parse_side_clear_all(post: QueryDict) -> dict[str, Any]:
+    return _typed_base(post)
+
+
+def parse_extra_bet_activation(post: QueryDict) -> dict[str, Any]:
+    choice = post.get("active")
+    if choice not in ("on", "off"):
+        raise ValueError("Choose Activate or Deactivate.")
+    return {"active": choice == "on", **_typed_base(post)}
+
+
+def parse_menu_toggle(post: QueryDict) -> dict[str, Any]:
+    choice = post.get("menu")
+    if choice not in ("open", "close"):
+        raise ValueError("Open or close the side-bet menu.")
+    return {"menu_open": choice == "open", **_typed_base(post)}

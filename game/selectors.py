@@ -1,151 +1,19 @@
-"""Read-only queries and the table's view model, built from the engine's public view only."""
+"""Read-only queries: the player's games, the pending trivia attempt, the side stakes
+waiting for the deal, the coach's count. View models live in game/presentation/."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import QuerySet
 
 from game.models import CoachDeviation, Game, TriviaAttempt
-from game.rules.engine import Game as EngineGame
-from game.rules.money import CHIP_DOLLARS
-from game.rules.no_random import NoRandom
-from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, PLAY_ACTIONS
-from game.side_bet_panels import SideBetPanels, build_side_bet_panels
-
-ACTION_LABELS = {
-    "hit": "Hit",
-    "stand": "Stand",
-    "double": "Double Down",
-    "split": "Split",
-    "surrender": "Surrender",
-}
-ACTION_KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
-RESULT_LABELS = {
-    "win": "Win",
-    "natural": "Blackjack!",
-    "push": "Push",
-    "lose": "Lose",
-    "surrender": "Surrender",
-}
-HOW_LABELS = {
-    "higher_total": "higher total",
-    "lower_total": "lower total",
-    "equal_total": "equal totals",
-    "bust": "bust",
-    "dealer_bust": "dealer bust",
-    "charlie": "Charlie",
-    "dealer_charlie": "dealer Charlie",
-    "natural": "natural",
-    "dealer_natural": "dealer blackjack",
-    "surrender": "surrendered",
-    "forfeit": "forfeited (game ended)",
-}
-STATUS_MESSAGES = {
-    "bust": "Bust",
-    "charlie": "Charlie",
-    "surrendered": "Surrender",
-    "natural": "Blackjack!",
-}
-DEALER_MESSAGES = {"bust": "Bust", "charlie": "Charlie", "natural": "Blackjack!", "stand": "Stand"}
-OVER_REASONS = {
-    "bank": "Your bank fell below the table minimum.",
-    "credits": "Your trivia credits ran out.",
-    "ended": "You ended the game.",
-}
+from game.rules.sidebets import STAKED_SIDE_BETS
 
 
 def games_for_player(user: Any) -> QuerySet[Game]:
     """The player's saved games, newest first."""
     return Game.objects.filter(owner=user).order_by("-created", "-id")
-
-
-def describe(total: int, soft: bool) -> str:
-    """ "Soft 17" where an ace counts 11, else the plain total (R-3.3)."""
-    if total > 21:
-        return f"Bust {total}"
-    return f"Soft {total}" if soft else str(total)
-
-
-@dataclass
-class ActionButton:
-    name: str
-    label: str
-    key: str
-    allowed: bool
-    reason: str
-
-
-@dataclass
-class HandView:
-    number: int
-    label: str
-    cards: list[str]
-    bet: int
-    doubled: bool
-    total_text: str
-    message: str
-    active: bool
-    result: str | None
-    result_label: str
-    how_label: str
-    winnings: int
-
-
-@dataclass
-class TableView:
-    game: Game
-    phase: str
-    panel: str
-    bank: int
-    credits: int | None
-    trivia_mode: bool
-    round_number: int
-    cards_in_shoe: int
-    message: str
-    options: dict[str, Any]
-    dealer_cards: list[str | None] = field(default_factory=list)
-    dealer_total_text: str = ""
-    dealer_message: str = ""
-    hands: list[HandView] = field(default_factory=list)
-    active_hand: HandView | None = None
-    other_hands: list[HandView] = field(default_factory=list)
-    bet: int = 0
-    actions: list[ActionButton] = field(default_factory=list)
-    legal: dict[str, str] = field(default_factory=dict)
-    attempt: TriviaAttempt | None = None
-    trivia_choice_for: str = ""
-    difficulty_hints: dict[str, int] = field(default_factory=lambda: dict(CREDITS_FOR_CORRECT))
-    insurance_cost: int = 0
-    round_paid: int = 0
-    round_staked: int = 0
-    side_bets: list[dict[str, Any]] = field(default_factory=list)
-    insurance: dict[str, Any] | None = None
-    over_reason_text: str = ""
-    round_in_progress: bool = False
-    accept_reason: str = ""
-    chips: tuple[int, ...] = CHIP_DOLLARS
-    side_panels: SideBetPanels = field(default_factory=SideBetPanels)
-
-    @property
-    def between_rounds(self) -> bool:
-        return not self.round_in_progress and not self.game.is_over
-
-    @property
-    def net(self) -> int:
-        return self.round_paid - self.round_staked
-
-    @property
-    def unavailable_actions(self) -> list[ActionButton]:
-        """The disabled play buttons and why, listed on the player's turn only.
-
-        Elsewhere every play button is off for the same plain reason (another decision comes
-        first), so a list there would only repeat it.
-        """
-        if self.panel != "player_turn":
-            return []
-        return [action for action in self.actions if not action.allowed and action.reason]
 
 
 def pending_attempt(game: Game) -> TriviaAttempt | None:
@@ -156,112 +24,15 @@ def pending_attempt(game: Game) -> TriviaAttempt | None:
     )
 
 
-def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
-    """Everything the table template shows; nothing the player may not see yet."""
-    if engine is None:
-        engine = EngineGame.from_json(game.state, rng=NoRandom("rendering the table"))
-    public = engine.public_view()
-    round_ = public["round"]
-    attempt = pending_attempt(game) if round_ and engine.round_in_progress else None
-    view = TableView(
-        game=game,
-        phase="betting",
-        panel="bet",
-        bank=public["bank"],
-        credits=public["credits"],
-        trivia_mode=engine.options.trivia_mode,
-        round_number=public["round_number"],
-        cards_in_shoe=public["cards_in_shoe"],
-        message=game.message,
-        options=public["options"],
-        legal=public["legal_actions"],
-        attempt=attempt,
-        trivia_choice_for=game.trivia_choice_for,
-        bet=game.pending_bet_cents,
-        round_in_progress=engine.round_in_progress,
-    )
-    show_round = round_ is not None and (engine.round_in_progress or game.showing_outcome)
-    if show_round:
-        _fill_round(view, round_, engine)
-        view.side_panels = build_side_bet_panels(round_, engine, view.legal)
-    if game.is_over:
-        view.phase, view.panel = "game_over", "game_over"
-        view.over_reason_text = OVER_REASONS.get(game.over_reason, "")
-    return view
-
-
-def _fill_round(view: TableView, round_: dict[str, Any], engine: EngineGame) -> None:
-    view.phase = round_["phase"]
-    view.bet = round_["bet"]
-    dealer = round_["dealer"]
-    view.dealer_cards = list(dealer["cards"])
-    if dealer["hole_revealed"]:
-        view.dealer_total_text = describe(dealer["total"], dealer["soft"])
-        view.dealer_message = DEALER_MESSAGES.get(dealer.get("result") or "", "")
-    else:
-        view.dealer_total_text = describe(dealer["upcard_total"], dealer["upcard_soft"])
-        if round_["dealer_peeked_no_natural"]:
-            view.dealer_message = "Peeks for natural: no blackjack"
-    if round_["phase"] == "dealer_turn":
-        view.dealer_message = "Hitting"
-    hands = round_["hands"]
-    current = round_["current_hand"]
-    in_play = engine.round_in_progress
-    for index, hand in enumerate(hands):
-        label = "Player" if len(hands) == 1 else f"Hand {index + 1} of {len(hands)}"
-        message = STATUS_MESSAGES.get(hand["status"], "")
-        if hand["status"] == "stood":
-            message = {"trivia_wrong": "Stand (wrong answer)", "twenty_one": "Stand on 21"}.get(
-                hand["stand_reason"] or "", "Stand"
-            )
-        view.hands.append(
-            HandView(
-                number=index + 1,
-                label=label,
-                cards=list(hand["cards"]),
-                bet=hand["bet"],
-                doubled=hand["doubled"],
-                total_text=describe(hand["total"], hand["soft"]),
-                message=message,
-                active=in_play and index == current,
-                result=hand["result"],
-                result_label=RESULT_LABELS.get(hand["result"] or "", ""),
-                how_label=HOW_LABELS.get(hand["how"] or "", hand["how"] or ""),
-                winnings=hand["winnings"],
-            )
-        )
-    view.active_hand = view.hands[min(current, len(view.hands) - 1)] if view.hands else None
-    view.other_hands = [hand for hand in view.hands if hand is not view.active_hand]
-    view.round_paid = round_["paid"]
-    view.round_staked = round_["staked"]
-    view.side_bets = round_["side_bets"]
-    view.insurance = round_["insurance"]
-    view.insurance_cost = engine.insurance_cost()
-    if view.phase in ("insurance", "even_money"):
-        reason = view.legal.get(f"{view.phase}:accept", "")
-        view.accept_reason = "" if reason == ALLOWED else reason
-    legal = view.legal
-    trivia_open = view.attempt is not None
-    view.actions = [
-        ActionButton(
-            name=name,
-            label=ACTION_LABELS[name],
-            key=ACTION_KEYS[name],
-            allowed=legal.get(name) == ALLOWED and not trivia_open,
-            reason="Answer the trivia question first"
-            if trivia_open and legal.get(name) == ALLOWED
-            else ("" if legal.get(name) == ALLOWED else legal.get(name, "")),
-        )
-        for name in PLAY_ACTIONS
-    ]
-    if not in_play:
-        view.panel = "outcome"
-    elif view.attempt is not None:
-        view.panel = "trivia_reveal" if view.attempt.is_answered else "trivia_question"
-    elif view.phase == "player_turn" and view.trivia_choice_for:
-        view.panel = "trivia_difficulty"
-    else:
-        view.panel = view.phase
+def pending_side_stakes(game: Game) -> dict[str, int]:
+    """The stored side stakes, menu order, staked bets only (anything odd stored is ignored)."""
+    stored = game.pending_side_bets if isinstance(game.pending_side_bets, dict) else {}
+    stakes: dict[str, int] = {}
+    for name in STAKED_SIDE_BETS:
+        stake = stored.get(name)
+        if isinstance(stake, int) and not isinstance(stake, bool) and stake > 0:
+            stakes[name] = stake
+    return stakes
 
 
 def coach_deviation_count(user: Any) -> int:

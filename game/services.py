@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from game import coach
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
+from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_CENTS, display_cents
@@ -37,8 +38,7 @@ from game.rules.records import (
 from game.rules.replay import export_round_replay, round_record
 from game.rules.shoe import Rng, Shoe
 from game.rules.sidebets import STAKED_SIDE_BETS
-from game.selectors import pending_attempt
-from game.side_bet_menu import SIDE_BET_LABELS, pending_side_stakes
+from game.selectors import pending_attempt, pending_side_stakes
 from trivia.services import NoQuestionsAvailable, choose_question, record_answer, shuffled_answers
 
 if TYPE_CHECKING:

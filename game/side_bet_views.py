@@ -15,9 +15,9 @@ from django.views.decorators.http import require_POST
 
 from game.forms import parse_chip_dollars
 from game.models import Game
+from game.presentation.side_bet_panels import extra_chip_refusal
+from game.presentation.table import table_view
 from game.rules.money import CHIP_DOLLARS, parse_typed_amount
-from game.selectors import table_view
-from game.side_bet_panels import extra_chip_refusal
 from game.views import REFUSED, render_table
 
 

@@ -16,8 +16,8 @@ from django.db.models import Count, F, Max, Q, Sum
 from django.db.models.functions import Coalesce
 
 from game.models import Hand, Round, SideBet, TriviaAttempt
+from game.presentation.side_bet_menu import SIDE_BET_LABELS as MENU_LABELS
 from game.rules.records import DIFFICULTIES, LOSE, NATURAL, PUSH, ROUND_OVER, SURRENDER, WIN
-from game.side_bet_menu import SIDE_BET_LABELS as MENU_LABELS
 
 # Names as the player reads them; insurance and even money are stored as side-bet rows.
 SIDE_BET_LABELS: dict[str, str] = {

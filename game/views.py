@@ -34,20 +34,18 @@ from game.forms import (
     option_needs_text,
     parse_bet,
     parse_chip_dollars,
-    parse_version,
-)
-from game.house_edge_summary import HouseEdgeSummary, summarise
-from game.models import Game
-from game.rules.money import AMOUNT_FORMAT_REFUSAL
-from game.rules.options import NEEDS
-from game.selectors import TableView, table_view
-from game.side_bet_menu import (
     parse_extra_bet_activation,
     parse_menu_toggle,
     parse_side_chip,
     parse_side_clear,
     parse_side_clear_all,
+    parse_version,
 )
+from game.house_edge_summary import HouseEdgeSummary, summarise
+from game.models import Game
+from game.presentation.table import TableView, table_view
+from game.rules.money import AMOUNT_FORMAT_REFUSAL
+from game.rules.options import NEEDS
 
 TABLE_TEMPLATE = "game/table.html"
 # See the module docstring.
@@ -163,7 +161,7 @@ ACTIONS: dict[str, Action] = {
     "extra-bet": Action(services.place_extra_bet, _extra_bet),
     "parlay": Action(services.parlay, _text("choice", "Choose one of the offers shown.")),
     "roll": Action(services.roll),
-    # The side-bet menu of the bet panel (game/side_bet_menu.py).
+    # The side-bet menu of the bet panel (its parsers in game/forms.py).
     "side-bets-menu": Action(services.toggle_side_bet_menu, parse_menu_toggle),
     "side-chip": Action(services.add_side_chip, parse_side_chip),
     "side-clear": Action(services.clear_side_bet, parse_side_clear),

@@ -1,12 +1,12 @@
-"""``{% side_bet_menu game as menu %}``: the bet panel's side-bet menu (game/side_bet_menu.py)."""
+"""``{% side_bet_menu game as menu %}``: the side-bet menu (game/presentation/side_bet_menu.py)."""
 
 from __future__ import annotations
 
 from django import template
 
 from game.models import Game
-from game.side_bet_menu import SideBetMenu
-from game.side_bet_menu import side_bet_menu as build_side_bet_menu
+from game.presentation.side_bet_menu import SideBetMenu
+from game.presentation.side_bet_menu import side_bet_menu as build_side_bet_menu
 
 register = template.Library()
 

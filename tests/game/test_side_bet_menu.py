@@ -11,8 +11,8 @@ import pytest
 
 from game import services
 from game.models import Game, SideBet
+from game.presentation.side_bet_menu import pays_up_to, side_bet_menu
 from game.rules.sidebets import fit_side_stakes
-from game.side_bet_menu import pays_up_to, side_bet_menu
 from tests.game import scenarios
 from tests.game.helpers import post, stack_shoe
 

@@ -10,8 +10,8 @@ import pytest
 
 from game import services
 from game.models import Game
+from game.presentation.side_bet_panels import SIDE_BET_TITLES, condition_text, ratio_text
 from game.rules import sidebets as sb
-from game.side_bet_panels import SIDE_BET_TITLES, condition_text, ratio_text
 from tests.game.helpers import post, stack_shoe
 from tests.game.html_tree import Node, parse
 from tests.game.scenarios import ScriptedDice

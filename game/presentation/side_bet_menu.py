@@ -1,4 +1,4 @@
-"""The side-bet menu of the bet panel (UI.md "Side bets menu"): its view model and form parsing.
+"""The side-bet menu of the bet panel (UI.md "Side bets menu"): its view model and words.
 
 The menu lists the staked side bets of RULES.md §9 in rule-book order, each with its
 pending stake, chips, Clear and rules link, then Extra Bet Blackjack (activated, not
@@ -9,11 +9,7 @@ staked, R-SB-20), Clear All and the side-bet total. The stakes live on the Game 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from django.http import QueryDict
-
-from game.forms import parse_bet, parse_chip_dollars
 from game.models import Game
 from game.rules.money import CHIP_DOLLARS
 from game.rules.sidebets import (
@@ -28,6 +24,7 @@ from game.rules.sidebets import (
     TWENTY_ONE_PLUS_THREE,
 )
 from game.rules_pages.content import SIDE_BET_ANCHORS
+from game.selectors import pending_side_stakes
 
 # What the player reads for each engine bet name.
 SIDE_BET_LABELS: dict[str, str] = {
@@ -63,17 +60,6 @@ def pays_up_to(bet: str) -> str:
         key=lambda ratio: ratio[0] / ratio[1],
     )
     return f"Pays up to {best_numerator} to {best_denominator}"
-
-
-def pending_side_stakes(game: Game) -> dict[str, int]:
-    """The stored side stakes, menu order, staked bets only (anything odd stored is ignored)."""
-    stored = game.pending_side_bets if isinstance(game.pending_side_bets, dict) else {}
-    stakes: dict[str, int] = {}
-    for name in STAKED_SIDE_BETS:
-        stake = stored.get(name)
-        if isinstance(stake, int) and not isinstance(stake, bool) and stake > 0:
-            stakes[name] = stake
-    return stakes
 
 
 @dataclass(frozen=True)
@@ -129,47 +115,3 @@ def side_bet_menu(game: Game) -> SideBetMenu:
         extra_bet_summary=SIDE_BET_SUMMARIES[EXTRA_BET_BLACKJACK],
         total=sum(stakes.values()),
     )
-
-
-# --------------------------------------------------------------------- posted forms
-
-
-def _typed_base(post: QueryDict) -> dict[str, Any]:
-    """The base-bet amount typed in the same form travels along, so a side-bet click keeps it."""
-    typed = post.get("amount", "").strip()
-    return {"base_cents": parse_bet(typed) if typed else None}
-
-
-def _bet_name(raw: str | None) -> str:
-    if raw not in STAKED_SIDE_BETS:
-        raise ValueError("There is no such side bet.")
-    return raw
-
-
-def parse_side_chip(post: QueryDict) -> dict[str, Any]:
-    """``side_chip=<bet>:<dollars>``, e.g. ``21+3:5`` (one button carries both)."""
-    bet, _, dollars = post.get("side_chip", "").rpartition(":")
-    chip_cents = parse_chip_dollars(dollars) * 100
-    return {"bet": _bet_name(bet), "chip_cents": chip_cents, **_typed_base(post)}
-
-
-def parse_side_clear(post: QueryDict) -> dict[str, Any]:
-    return {"bet": _bet_name(post.get("bet")), **_typed_base(post)}
-
-
-def parse_side_clear_all(post: QueryDict) -> dict[str, Any]:
-    return _typed_base(post)
-
-
-def parse_extra_bet_activation(post: QueryDict) -> dict[str, Any]:
-    choice = post.get("active")
-    if choice not in ("on", "off"):
-        raise ValueError("Choose Activate or Deactivate.")
-    return {"active": choice == "on", **_typed_base(post)}
-
-
-def parse_menu_toggle(post: QueryDict) -> dict[str, Any]:
-    choice = post.get("menu")
-    if choice not in ("open", "close"):
-        raise ValueError("Open or close the side-bet menu.")
-    return {"menu_open": choice == "open", **_typed_base(post)}

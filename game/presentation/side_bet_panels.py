@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_DOLLARS, display_cents
@@ -27,7 +28,6 @@ from game.rules.records import (
     WIN,
 )
 from game.rules_pages.content import CONDITION_TEXT, rules_url
-from game.side_bet_menu import SIDE_BET_LABELS
 
 # The names the player reads, the same as in the side-bet menu.
 SIDE_BET_TITLES: dict[str, str] = SIDE_BET_LABELS

@@ -1,0 +1,6 @@
+"""View models and every player-facing word of the table: one place to edit wording.
+
+``table.py`` (the table), ``side_bet_menu.py`` (the bet panel's side-bet menu),
+``side_bet_panels.py`` (side-bet offers and results). Reads come from game/selectors.py;
+the rules engine decides, these modules only say it.
+"""
