@@ -1,4 +1,4 @@
-// Table keyboard shortcuts and the options menu's implied options. Progressive
+// Table keyboard shortcuts, focus after a swap and the dealing marks. Progressive
 // enhancement: every control is a plain form button that works without this file.
 (function () {
   "use strict";
@@ -192,25 +192,4 @@
   } else {
     showShortcuts();
   }
-
-  // Options menu: an option that needs others switches them on, visibly.
-  document.addEventListener("change", function (event) {
-    var needsData = document.getElementById("option-needs");
-    if (!needsData || !event.target.name) { return; }
-    var needs = JSON.parse(needsData.textContent)[event.target.name];
-    if (!needs || !event.target.checked) { return; }
-    needs.forEach(function (name) {
-      var box = document.querySelector('input[name="' + name + '"]');
-      if (box && !box.checked) {
-        box.checked = true;
-        var field = box.closest(".field");
-        if (field && !field.querySelector(".implied")) {
-          var note = document.createElement("span");
-          note.className = "help implied";
-          note.textContent = "Switched on: another option needs it.";
-          field.appendChild(note);
-        }
-      }
-    });
-  });
 })();

@@ -70,7 +70,7 @@ def test_the_largest_starting_bank_is_accepted_and_a_win_settles(
 
 @pytest.mark.parametrize("chip", ["²", "9" * 5000, "𝟙𝟘", "-5", "5.0", ""])
 def test_hostile_extra_bet_chips_are_refused(alice: Client, player: Any, chip: str) -> None:
-    from tests.game.test_side_bet_panels import TEN_FIRST, deal
+    from tests.game.presentation.test_side_bet_panels import TEN_FIRST, deal
 
     game = deal(player, TEN_FIRST, extra_bet=True)
     before = saved(game)

@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 from game.models import Game, Round, TriviaAttempt
 from game.views import ACTIONS
 from tests.game import scenarios
+from tests.game.presentation.test_side_bet_panels import TEN_FIRST, deal
 from tests.game.test_options_house_edge import form_data
-from tests.game.test_side_bet_panels import TEN_FIRST, deal
 from trivia.models import QuestionReport
 
 pytestmark = pytest.mark.django_db
