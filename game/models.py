@@ -51,7 +51,9 @@ class Game(models.Model):
     side_bets_menu_open = models.BooleanField(default=False)
     # "hit" / "double" while the trivia difficulty choice is open, else "".
     trivia_choice_for = models.CharField(max_length=8, blank=True, default="")
-    message = models.CharField(max_length=200, blank=True, default="")
+    # What the last action did, as data ({"kind": ..., details}); worded for the status
+    # line by game/presentation/notices.py, so no sentence is stored.
+    status_note = models.JSONField(default=dict, blank=True)
     # True from the end of a round until Next Round: the outcome panel stays up.
     showing_outcome = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)

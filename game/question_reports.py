@@ -11,10 +11,9 @@ from typing import Any
 
 from django import forms
 from django.db import IntegrityError, transaction
-from django.http import Http404
 
 from game.models import TriviaAttempt
-from game.services import ActionRefused
+from game.services import ActionRefused, GameNotFound
 from trivia.models import QuestionReport
 from trivia.services import report_question
 
@@ -62,12 +61,12 @@ def report_attempt_question(
             .first()
         )
         if attempt is None:
-            raise Http404("No such trivia question in this game")
+            raise GameNotFound(game_id)
         if not attempt.is_answered:
             # Reporting before the reveal would let a player probe for the right answer.
-            raise ActionRefused("Answer the question first; you can report it once it is revealed.")
+            raise ActionRefused("report_before_reveal")
         if attempt.report_id is not None:
-            raise ActionRefused("You have already reported this question.")
+            raise ActionRefused("already_reported")
         try:
             with transaction.atomic():
                 report = report_question(
@@ -76,8 +75,8 @@ def report_attempt_question(
                 attempt.report = report
                 attempt.save(update_fields=["report"])
         except ValueError as error:
-            raise ActionRefused(str(error)) from None
+            raise ActionRefused("bad_report", text=str(error)) from None
         except IntegrityError:
             # A second tab got there first (the one-to-one column is unique).
-            raise ActionRefused("You have already reported this question.") from None
+            raise ActionRefused("already_reported") from None
         return report

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
 from game.models import Game
+from game.presentation.notices import refusal_text
 from game.question_reports import THANKS, ReportQuestionForm, report_attempt_question
-from game.services import ActionRefused
+from game.services import ActionRefused, GameNotFound
 from game.views import REFUSED, render_table
 
 
@@ -30,8 +31,10 @@ def report_question(request: HttpRequest, game_id: int) -> HttpResponse:
             reason=form.cleaned_data["reason"],
             note=form.cleaned_data["note"],
         )
+    except GameNotFound:
+        raise Http404("No such trivia question in this game") from None
     except ActionRefused as error:
-        return render_table(request, game, status=REFUSED, notice=str(error))
+        return render_table(request, game, status=REFUSED, notice=refusal_text(error))
     # The game row is untouched, so the page's version (and its Continue button) still holds.
     messages.success(request, THANKS)
     if request.htmx:

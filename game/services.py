@@ -21,10 +21,9 @@ from django.utils import timezone
 
 from game import coach
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
-from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
-from game.rules.money import CHIP_CENTS, display_cents
+from game.rules.money import CHIP_CENTS
 from game.rules.options import Options
 from game.rules.records import (
     ALLOWED,
@@ -48,10 +47,20 @@ if TYPE_CHECKING:
     Player = AbstractBaseUser
 
 OFFERS = ("insurance", "even_money", "early_surrender")
+# What an action did, as data ({"kind": ..., details}); stored as Game.status_note.
+StatusNote = dict[str, Any]
 
 
 class ActionRefused(Exception):
-    """The action is not allowed now or its input is bad; nothing was changed (HTTP 422)."""
+    """The action is not allowed now or its input is bad; nothing was changed (HTTP 422).
+
+    ``reason`` names why (game/presentation/notices.py words it); ``details`` are its facts,
+    amounts in cents under names ending in ``_cents``."""
+
+    def __init__(self, reason: str, **details: Any) -> None:
+        super().__init__(reason, details)
+        self.reason = reason
+        self.details = details
 
 
 class StaleVersion(Exception):
@@ -116,8 +125,11 @@ def _lock(*, game_id: int, user: Player, version: int) -> Table:
     return Table(game, engine, round_was_open=engine.round_in_progress)
 
 
-def _save(table: Table, *, message: str | None = None, **fields: Any) -> Game:
-    """Write the engine state back with the version check inside the UPDATE."""
+def _save(table: Table, *, note: StatusNote | None = None, **fields: Any) -> Game:
+    """Write the engine state back with the version check inside the UPDATE.
+
+    ``note`` says what the action did, as data (default: :func:`_phase_note`); the status
+    line is worded from it by game/presentation/notices.py."""
     game, engine = table.game, table.engine
     old_version = game.version
     values: dict[str, Any] = {
@@ -133,8 +145,7 @@ def _save(table: Table, *, message: str | None = None, **fields: Any) -> Game:
     if engine.game_over:
         values["status"] = Game.Status.OVER
         values["over_reason"] = engine.game_over_reason or ""
-    if message is not None:
-        values["message"] = message[:200]
+    values["status_note"] = _phase_note() if note is None else note
     updated = Game.objects.filter(pk=game.pk, version=old_version).update(**values)
     if updated != 1:
         raise StaleVersion(f"game {game.pk}: version {old_version} changed underneath the save")
@@ -147,7 +158,7 @@ def _run(action: Callable[[], list[Event]]) -> list[Event]:
     try:
         return action()
     except IllegalAction as error:
-        raise ActionRefused(str(error)) from None
+        raise ActionRefused("rule", text=str(error)) from None
 
 
 def _persist_round(table: Table, events: list[Event], *, new_round: bool = False) -> None:
@@ -231,56 +242,27 @@ def _write_round_record(round_id: int, engine: EngineGame) -> None:
         )
 
 
-def phase_message(engine: EngineGame, events: list[Event] = ()) -> str:
-    """The game message line (UI.md): what is happening now, in words."""
-    parts: list[str] = []
-    if any(event["type"] == "shoe_shuffled" for event in events):
-        parts.append("Shuffling a new shoe.")
-    if engine.game_over:
-        parts.append("Game over.")
-        return " ".join(parts)
-    round_ = engine.round
-    if round_ is None:
-        parts.append("Place your bet.")
-    elif round_.over:
-        net = round_.paid - round_.staked
-        if net > 0:
-            parts.append(f"Round over: you won {display_cents(net)}.")
-        elif net < 0:
-            parts.append(f"Round over: you lost {display_cents(-net)}.")
-        else:
-            parts.append("Round over: you broke even.")
-    else:
-        parts.append(_PHASE_MESSAGES.get(round_.phase, "Player's turn."))
-    return " ".join(parts)
-
-
-_PHASE_MESSAGES = {
-    "player_turn": "Player's turn.",
-    "dealer_turn": "Dealer's turn.",
-    "insurance": "Insurance?",
-    "even_money": "Even money?",
-    "early_surrender": "Early surrender?",
-    "extra_bet": "Extra bet?",
-    "house_money_parlay": "House Money: parlay?",
-    "dealing": "Roll the Perfect 11s dice.",
-}
+def _phase_note(events: list[Event] = ()) -> StatusNote:
+    """The usual note: the status line tells the phase (and a shoe shuffled on the way)."""
+    return {"kind": "phase", "shuffled": any(e["type"] == "shoe_shuffled" for e in events)}
 
 
 def _refuse_if_trivia_open(game: Game) -> None:
     if TriviaAttempt.objects.filter(game=game, applied=False).exists():
-        raise ActionRefused("Answer the trivia question first.")
+        raise ActionRefused("trivia_open")
 
 
 def _require_allowed(engine: EngineGame, action: str) -> None:
     reason = engine.legal_actions().get(action)
     if reason != ALLOWED:
-        raise ActionRefused(reason or f"{action} is not allowed now")
+        if reason:
+            raise ActionRefused("rule", text=reason)
+        raise ActionRefused("not_allowed", action=action)
 
 
 def _require_playing(engine: EngineGame) -> None:
     if engine.game_over:
-        raise ActionRefused("The game is over; start a new game.")
+        raise ActionRefused("game_over")
 
 
 # --------------------------------------------------------------------- games
@@ -315,7 +297,7 @@ def new_game(
         credits=engine.credits,
         options=chosen.to_dict(),
         state=engine.to_json(),
-        message=phase_message(engine),
+        status_note=_phase_note(),
         status=Game.Status.OVER if engine.game_over else Game.Status.IN_PROGRESS,
         over_reason=engine.game_over_reason or "",
         coach=coach,
@@ -329,7 +311,7 @@ def end_game(*, game_id: int, user: Player, version: int) -> Game:
         TriviaAttempt.objects.filter(game=table.game, applied=False).update(applied=True)
         game = _save(
             table,
-            message="You ended the game.",
+            note={"kind": "game_ended"},
             trivia_choice_for="",
             showing_outcome=False,
             pending_bet_cents=0,
@@ -349,16 +331,11 @@ def apply_options(
         try:
             chosen = Options.from_dict(options)
         except ValueError as error:
-            raise ActionRefused(str(error)) from None
+            raise ActionRefused("bad_options", text=str(error)) from None
         events = _run(lambda: table.engine.set_options(chosen))
-        note = " ".join(
-            [
-                "Options applied.",
-                *(f"{name.replace('_', ' ')} switched on (needed)." for name in chosen.implied),
-            ]
-        )
-        message = f"{note} {phase_message(table.engine, events)}"
-        return _save(table, message=message, **({} if coach is None else {"coach": coach}))
+        note = {"kind": "options_applied", "implied": list(chosen.implied)}
+        note["shuffled"] = _phase_note(events)["shuffled"]
+        return _save(table, note=note, **({} if coach is None else {"coach": coach}))
 
 
 # --------------------------------------------------------------------- betting
@@ -370,7 +347,7 @@ def add_chip(
     """A chip adds to the bet being built (or to the amount typed, ``base_cents``);
     the bank is charged only at the deal."""
     if chip_cents not in CHIP_CENTS:
-        raise ActionRefused("There is no such chip.")
+        raise ActionRefused("no_such_chip")
     with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_betting(table)
         game, engine = table.game, table.engine
@@ -378,10 +355,10 @@ def add_chip(
         # R-1.4: the base bet together with the side bets in the menu must fit in the bank.
         side_total = sum(pending_side_stakes(game).values()) if engine.options.side_bets else 0
         if bet + side_total > engine.bank:
-            raise ActionRefused(f"Your bank of {display_cents(engine.bank)} does not cover that.")
+            raise ActionRefused("bank_short", bank_cents=engine.bank)
         if bet > engine.options.max_bet:
-            raise ActionRefused(f"The maximum bet is {display_cents(engine.options.max_bet)}.")
-        return _save(table, pending_bet_cents=bet, message=f"Bet {display_cents(bet)}.")
+            raise ActionRefused("over_max_bet", max_bet_cents=engine.options.max_bet)
+        return _save(table, pending_bet_cents=bet, note={"kind": "bet", "bet_cents": bet})
 
 
 def clear_bet(*, game_id: int, user: Player, version: int) -> Game:
@@ -393,14 +370,14 @@ def clear_bet(*, game_id: int, user: Player, version: int) -> Game:
             pending_bet_cents=0,
             pending_side_bets={},
             pending_extra_bet=False,
-            message="Bet cleared. Place your bet.",
+            note={"kind": "bet_cleared"},
         )
 
 
 def _require_betting(table: Table) -> None:
     _require_playing(table.engine)
     if table.engine.round_in_progress:
-        raise ActionRefused("Finish the current round first.")
+        raise ActionRefused("round_open")
 
 
 def place_bet_and_deal(
@@ -422,7 +399,7 @@ def place_bet_and_deal(
         events = _run(lambda: table.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet))
         game = _save(
             table,
-            message=phase_message(table.engine, events),
+            note=_phase_note(events),
             pending_bet_cents=bet_cents,
             # The side bets just placed stay as the next round's defaults (like the base bet);
             # next_round caps them to the bank.
@@ -440,9 +417,9 @@ def next_round(*, game_id: int, user: Player, version: int) -> Game:
     with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_playing(table.engine)
         if table.engine.round_in_progress:
-            raise ActionRefused("Finish the current round first.")
+            raise ActionRefused("round_open")
         if not table.game.showing_outcome:
-            raise ActionRefused("The next round has already begun: place your bet.")
+            raise ActionRefused("round_begun")
         bank = table.engine.bank
         bet = min(table.game.pending_bet_cents, bank)
         # Last round's side stakes are this round's defaults, cut down to what the bank
@@ -458,7 +435,7 @@ def next_round(*, game_id: int, user: Player, version: int) -> Game:
             showing_outcome=False,
             pending_bet_cents=bet,
             pending_side_bets=side_stakes,
-            message="Place your bet.",
+            note={"kind": "next_round"},
         )
 
 
@@ -484,7 +461,7 @@ def _side_bets_for_deal(
 def _require_side_bet_menu(table: Table) -> None:
     _require_betting(table)
     if not table.engine.options.side_bets:
-        raise ActionRefused("Side bets are switched off at this table.")
+        raise ActionRefused("side_bets_off")
 
 
 def _checked_bets(table: Table, base_cents: int | None, stakes: dict[str, int]) -> int:
@@ -493,13 +470,8 @@ def _checked_bets(table: Table, base_cents: int | None, stakes: dict[str, int]) 
     try:
         table.engine.check_bets_being_built(base, stakes)
     except IllegalAction as error:
-        raise ActionRefused(f"{error}.") from None
+        raise ActionRefused("side_bets_too_big", text=str(error)) from None
     return base
-
-
-def _side_total_message(stakes: dict[str, int], extra_bet: bool) -> str:
-    total = f"Side bets {display_cents(sum(stakes.values()))}"
-    return f"{total}, Extra Bet Blackjack active." if extra_bet else f"{total}."
 
 
 def _save_side_bets(
@@ -508,7 +480,7 @@ def _save_side_bets(
     base_cents: int | None,
     stakes: dict[str, int],
     extra_bet: bool,
-    message: str,
+    note: StatusNote,
     menu_open: bool = True,
 ) -> Game:
     base = _checked_bets(table, base_cents, stakes)
@@ -518,7 +490,7 @@ def _save_side_bets(
         pending_side_bets=stakes,
         pending_extra_bet=extra_bet,
         side_bets_menu_open=menu_open,
-        message=f"{message} {_side_total_message(stakes, extra_bet)}",
+        note=note,
     )
 
 
@@ -533,9 +505,9 @@ def add_side_chip(
 ) -> Game:
     """A chip adds to one side bet's stake; the bank is charged only at the deal."""
     if bet not in STAKED_SIDE_BETS:
-        raise ActionRefused("There is no such side bet.")
+        raise ActionRefused("no_such_side_bet")
     if chip_cents not in CHIP_CENTS:
-        raise ActionRefused("There is no such chip.")
+        raise ActionRefused("no_such_chip")
     with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_side_bet_menu(table)
         game = table.game
@@ -547,7 +519,7 @@ def add_side_chip(
             base_cents=base_cents,
             stakes=stakes,
             extra_bet=game.pending_extra_bet,
-            message=f"{SIDE_BET_LABELS[bet]} {display_cents(stake)}.",
+            note={"kind": "side_stake", "bet": bet, "stake_cents": stake},
         )
 
 
@@ -556,7 +528,7 @@ def clear_side_bet(
 ) -> Game:
     """The "Clear" of one side bet: its stake goes back to 0 (not played)."""
     if bet not in STAKED_SIDE_BETS:
-        raise ActionRefused("There is no such side bet.")
+        raise ActionRefused("no_such_side_bet")
     with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_side_bet_menu(table)
         stakes = pending_side_stakes(table.game)
@@ -566,7 +538,7 @@ def clear_side_bet(
             base_cents=base_cents,
             stakes=stakes,
             extra_bet=table.game.pending_extra_bet,
-            message=f"{SIDE_BET_LABELS[bet]} cleared.",
+            note={"kind": "side_cleared", "bet": bet},
         )
 
 
@@ -581,7 +553,7 @@ def clear_side_bets(
             base_cents=base_cents,
             stakes={},
             extra_bet=False,
-            message="Side bets cleared.",
+            note={"kind": "side_all_cleared"},
         )
 
 
@@ -591,13 +563,12 @@ def activate_extra_bet(
     """R-SB-20: Extra Bet Blackjack is activated (no stake until its offer) or deactivated."""
     with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_side_bet_menu(table)
-        state = "activated" if active else "deactivated"
         return _save_side_bets(
             table,
             base_cents=base_cents,
             stakes=pending_side_stakes(table.game),
             extra_bet=active,
-            message=f"Extra Bet Blackjack {state}.",
+            note={"kind": "extra_bet", "active": active},
         )
 
 
@@ -612,7 +583,7 @@ def toggle_side_bet_menu(
             base_cents=base_cents,
             stakes=pending_side_stakes(table.game),
             extra_bet=table.game.pending_extra_bet,
-            message="Side bets menu open." if menu_open else "Side bets menu closed.",
+            note={"kind": "side_menu", "open": menu_open},
             menu_open=menu_open,
         )
 
@@ -625,7 +596,7 @@ def _play(table: Table, action: Callable[[], list[Event]]) -> Game:
     over = table.engine.round is not None and table.engine.round.phase == ROUND_OVER
     game = _save(
         table,
-        message=phase_message(table.engine, events),
+        note=_phase_note(events),
         trivia_choice_for="",
         showing_outcome=over,
     )
@@ -644,12 +615,8 @@ def _trivia_action(*, game_id: int, user: Player, version: int, action: str) -> 
             game = _play(table, engine_action)
         else:
             # R-8.1: in trivia mode the action first asks for a difficulty.
-            label = "Hit" if action == "hit" else "Double Down"
-            game = _save(
-                table,
-                trivia_choice_for=action,
-                message=f"{label}: choose a trivia difficulty.",
-            )
+            note = {"kind": "choose_difficulty", "action": action}
+            game = _save(table, trivia_choice_for=action, note=note)
         coach.record(game, deviation)
         return game
 
@@ -689,7 +656,7 @@ def surrender(*, game_id: int, user: Player, version: int) -> Game:
 def answer_offer(*, game_id: int, user: Player, version: int, offer: str, accept: bool) -> Game:
     """Insurance / Even Money (R-4.5) or Early Surrender (R-4.6): accept or decline."""
     if offer not in OFFERS:
-        raise ActionRefused("There is no such offer.")
+        raise ActionRefused("no_such_offer")
     with locked_game(game_id=game_id, user=user, version=version) as table:
         return _play(table, lambda: table.engine.answer_offer(offer, accept))
 
@@ -700,7 +667,7 @@ def answer_insurance(*, game_id: int, user: Player, version: int, accept: bool) 
         round_ = table.engine.round
         offer = round_.phase if round_ is not None and not round_.over else "insurance"
         if offer not in ("insurance", "even_money"):
-            raise ActionRefused("Insurance is not on offer now.")
+            raise ActionRefused("insurance_not_offered")
         deviation = coach.judge(table.game, table.engine, offer) if accept else None
         game = _play(table, lambda: table.engine.answer_offer(offer, accept))
         coach.record(game, deviation)
@@ -735,21 +702,21 @@ def roll(*, game_id: int, user: Player, version: int) -> Game:
 def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: str) -> Game:
     """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6)."""
     if difficulty not in DIFFICULTIES:
-        raise ActionRefused("Choose Easy, Medium or Hard.")
+        raise ActionRefused("no_such_difficulty")
     with locked_game(game_id=game_id, user=user, version=version) as table:
         game, engine = table.game, table.engine
         if pending_attempt(game) is not None:
-            raise ActionRefused("Answer the trivia question first.")
+            raise ActionRefused("trivia_open")
         action = game.trivia_choice_for
         if action not in ("hit", "double"):
-            raise ActionRefused("No trivia question is waiting to be chosen.")
+            raise ActionRefused("no_choice_waiting")
         _require_allowed(engine, action)
         asked = TriviaAttempt.objects.filter(game=game).values("question_id")
         rng = make_rng()
         try:
             question = choose_question(difficulty=difficulty, asked_ids=asked, rng=rng)
         except NoQuestionsAvailable as error:
-            raise ActionRefused(str(error)) from None
+            raise ActionRefused("no_questions", difficulty=error.difficulty) from None
         round_row_id = (
             Round.objects.filter(game=game, number=engine.round.number)
             .values_list("pk", flat=True)
@@ -764,7 +731,7 @@ def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: s
             difficulty=difficulty,
             answers_shown=shuffled_answers(question, rng=rng),
         )
-        return _save(table, trivia_choice_for="", message="Answer the trivia question.")
+        return _save(table, trivia_choice_for="", note={"kind": "question_asked"})
 
 
 def answer_question(*, game_id: int, user: Player, version: int, answer: str) -> Game:
@@ -772,9 +739,9 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
     with locked_game(game_id=game_id, user=user, version=version) as table:
         attempt = pending_attempt(table.game)
         if attempt is None or attempt.is_answered:
-            raise ActionRefused("There is no unanswered trivia question.")
+            raise ActionRefused("no_unanswered_question")
         if answer not in attempt.answers_shown:
-            raise ActionRefused("Choose one of the answers shown.")
+            raise ActionRefused("not_an_answer_shown")
         correct = answer == attempt.question.correct_answer
         outcome = TriviaOutcome(attempt.difficulty, correct)
         attempt.answer_given = answer
@@ -783,8 +750,8 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         attempt.answered_at = timezone.now()
         attempt.save(update_fields=["answer_given", "correct", "credits_change", "answered_at"])
         record_answer(attempt.question_id, correct)
-        verdict = "Correct!" if correct else "Incorrect."
-        return _save(table, message=f"{verdict} Credits {outcome.credit_change:+d}.")
+        note = {"kind": "answered", "correct": correct, "credits_change": outcome.credit_change}
+        return _save(table, note=note)
 
 
 def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
@@ -792,7 +759,7 @@ def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
     with locked_game(game_id=game_id, user=user, version=version) as table:
         attempt = pending_attempt(table.game)
         if attempt is None or not attempt.is_answered:
-            raise ActionRefused("There is no answered trivia question to continue from.")
+            raise ActionRefused("no_answered_question")
         outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))
         engine = table.engine
         action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double

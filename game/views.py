@@ -43,6 +43,7 @@ from game.forms import (
 )
 from game.house_edge_summary import HouseEdgeSummary, summarise
 from game.models import Game
+from game.presentation.notices import REFUSALS, refusal_text, status_line
 from game.presentation.table import TableView, table_view
 from game.rules.money import AMOUNT_FORMAT_REFUSAL
 from game.rules.options import NEEDS
@@ -153,9 +154,9 @@ ACTIONS: dict[str, Action] = {
     "insurance": Action(services.answer_insurance, _choice),
     "early-surrender": Action(services.answer_early_surrender, _choice),
     "difficulty": Action(
-        services.choose_difficulty, _text("difficulty", "Choose Easy, Medium or Hard.")
+        services.choose_difficulty, _text("difficulty", REFUSALS["no_such_difficulty"])
     ),
-    "answer": Action(services.answer_question, _text("answer", "Choose one of the answers shown.")),
+    "answer": Action(services.answer_question, _text("answer", REFUSALS["not_an_answer_shown"])),
     "continue": Action(services.continue_after_reveal),
     "next-round": Action(services.next_round),
     "extra-bet": Action(services.place_extra_bet, _extra_bet),
@@ -179,7 +180,9 @@ def _run_action(request: HttpRequest, game_id: int, run: Callable[[int], Game]) 
         raise Http404("No such game") from None
     except services.StaleVersion:
         return _refused(request, game_id, STALE_NOTICE, status=STALE)
-    except (services.ActionRefused, ValueError) as error:
+    except services.ActionRefused as error:
+        return _refused(request, game_id, refusal_text(error), status=REFUSED)
+    except ValueError as error:
         return _refused(request, game_id, str(error), status=REFUSED)
     if request.htmx:
         return render_table(request, game)
@@ -264,10 +267,12 @@ def options(request: HttpRequest, game_id: int) -> HttpResponse:
                 raise Http404("No such game") from None
             except services.StaleVersion:
                 notice, status = STALE_NOTICE, STALE
-            except (services.ActionRefused, ValueError) as error:
+            except services.ActionRefused as error:
+                notice, status = refusal_text(error), REFUSED
+            except ValueError as error:
                 notice, status = str(error), REFUSED
             else:
-                messages.success(request, game.message)
+                messages.success(request, status_line(game))
                 return redirect("game:table", game_id=game.pk)
         else:
             notice, status = "Please correct the options marked below.", REFUSED

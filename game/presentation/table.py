@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.models import Game, TriviaAttempt
+from game.presentation.notices import status_line
 from game.presentation.side_bet_panels import SideBetPanels, build_side_bet_panels
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_DOLLARS
@@ -159,7 +160,7 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         trivia_mode=engine.options.trivia_mode,
         round_number=public["round_number"],
         cards_in_shoe=public["cards_in_shoe"],
-        message=game.message,
+        message=status_line(game, engine),
         options=public["options"],
         legal=public["legal_actions"],
         attempt=attempt,

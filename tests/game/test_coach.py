@@ -117,11 +117,11 @@ def test_hint_is_the_same_whatever_the_hole_card(alice, player, upcard: str) -> 
 
 def test_hint_changes_nothing(alice, player) -> None:
     game = dealt(player, HARD_16_V_6)
-    before = (game.version, game.state, game.message, game.bank_cents)
+    before = (game.version, game.state, game.status_note, game.bank_cents)
     for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
         hint_text(alice, game, **headers)
     game.refresh_from_db()
-    assert (game.version, game.state, game.message, game.bank_cents) == before
+    assert (game.version, game.state, game.status_note, game.bank_cents) == before
     assert not CoachDeviation.objects.exists()
 
 

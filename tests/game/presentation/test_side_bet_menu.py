@@ -11,6 +11,7 @@ import pytest
 
 from game import services
 from game.models import Game, SideBet
+from game.presentation.notices import refusal_text, status_line
 from game.presentation.side_bet_menu import pays_up_to, side_bet_menu
 from game.rules.sidebets import fit_side_stakes
 from tests.game import scenarios
@@ -49,7 +50,7 @@ def snapshot(game: Game) -> tuple[Any, ...]:
         game.pending_side_bets,
         game.pending_extra_bet,
         game.side_bets_menu_open,
-        game.message,
+        game.status_note,
     )
 
 
@@ -215,7 +216,7 @@ def test_chips_add_up_per_bet_and_the_typed_base_bet_is_kept(alice, player) -> N
     game.refresh_from_db()
     assert game.pending_side_bets == {"21+3": 3000, "lucky_ladies": 100}
     assert game.pending_bet_cents == 1250
-    assert game.message == "Lucky Ladies $1.00. Side bets $31.00."
+    assert status_line(game) == "Lucky Ladies $1.00. Side bets $31.00."
     page = alice.get(f"/games/{game.pk}/").text
     assert 'data-testid="stake-twenty-one-plus-three">$30.00<' in page
     assert 'data-testid="side-bet-menu-total">$31.00<' in page
@@ -323,7 +324,7 @@ def test_side_bets_off_hides_the_menu_and_the_button(alice, player) -> None:
 def test_deal_with_side_bets_switched_off_is_refused_by_the_service(player) -> None:
     game = betting_game(player, side_bets=False)
     before = snapshot(game)
-    with pytest.raises(services.ActionRefused, match="switched off"):
+    with pytest.raises(services.ActionRefused) as refused:
         services.place_bet_and_deal(
             game_id=game.pk,
             user=player,
@@ -331,6 +332,7 @@ def test_deal_with_side_bets_switched_off_is_refused_by_the_service(player) -> N
             bet_cents=1000,
             side_bets={"21+3": 500},
         )
+    assert "switched off" in refusal_text(refused.value)
     assert snapshot(game) == before
 
 

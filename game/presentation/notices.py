@@ -1,0 +1,149 @@
+"""The game's sentences: the status line after each action and the reason for each refusal.
+
+Services say *what* happened as data — a status note stored on the game row
+(``Game.status_note``: a ``kind`` and its details) and ``ActionRefused(reason, **details)`` —
+and this module words them, so the wording lives here once. Amounts travel in cents
+(details named ``*_cents``) and are written as money here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game.models import Game
+from game.presentation.side_bet_menu import SIDE_BET_LABELS
+from game.rules.engine import Game as EngineGame
+from game.rules.money import display_cents
+from game.rules.no_random import NoRandom
+from game.selectors import pending_side_stakes
+from game.services import ActionRefused
+
+# ActionRefused.reason -> what the player reads. "rule" carries the engine's own reason
+# (the rule book's wording, e.g. "Double only on the first two cards").
+REFUSALS: dict[str, str] = {
+    "rule": "{text}",
+    "not_allowed": "{action} is not allowed now",
+    "trivia_open": "Answer the trivia question first.",
+    "game_over": "The game is over; start a new game.",
+    "bad_options": "{text}",
+    "no_such_chip": "There is no such chip.",
+    "bank_short": "Your bank of {bank} does not cover that.",
+    "over_max_bet": "The maximum bet is {max_bet}.",
+    "round_open": "Finish the current round first.",
+    "round_begun": "The next round has already begun: place your bet.",
+    "side_bets_off": "Side bets are switched off at this table.",
+    "side_bets_too_big": "{text}.",
+    "no_such_side_bet": "There is no such side bet.",
+    "no_such_offer": "There is no such offer.",
+    "insurance_not_offered": "Insurance is not on offer now.",
+    "no_such_difficulty": "Choose Easy, Medium or Hard.",
+    "no_choice_waiting": "No trivia question is waiting to be chosen.",
+    "no_questions": (
+        "No active trivia questions of difficulty '{difficulty}': "
+        "import or activate some in the admin."
+    ),
+    "no_unanswered_question": "There is no unanswered trivia question.",
+    "not_an_answer_shown": "Choose one of the answers shown.",
+    "no_answered_question": "There is no answered trivia question to continue from.",
+    "report_before_reveal": "Answer the question first; you can report it once it is revealed.",
+    "already_reported": "You have already reported this question.",
+    "bad_report": "{text}",
+}
+
+PHASE_LINES: dict[str, str] = {
+    "player_turn": "Player's turn.",
+    "dealer_turn": "Dealer's turn.",
+    "insurance": "Insurance?",
+    "even_money": "Even money?",
+    "early_surrender": "Early surrender?",
+    "extra_bet": "Extra bet?",
+    "house_money_parlay": "House Money: parlay?",
+    "dealing": "Roll the Perfect 11s dice.",
+}
+ACTION_NAMES = {"hit": "Hit", "double": "Double Down"}
+
+
+def _worded(details: dict[str, Any]) -> dict[str, Any]:
+    """Details ready for str.format: ``bank_cents`` becomes ``bank`` written as money."""
+    worded: dict[str, Any] = {}
+    for name, value in details.items():
+        if name.endswith("_cents"):
+            worded[name.removesuffix("_cents")] = display_cents(value)
+        else:
+            worded[name] = value
+    return worded
+
+
+def refusal_text(error: ActionRefused) -> str:
+    """The sentence a refused action shows the player."""
+    return REFUSALS[error.reason].format(**_worded(error.details))
+
+
+def phase_line(engine: EngineGame, *, shuffled: bool = False) -> str:
+    """What is happening now, in words (UI.md "message line")."""
+    parts = ["Shuffling a new shoe."] if shuffled else []
+    round_ = engine.round
+    if engine.game_over:
+        parts.append("Game over.")
+    elif round_ is None:
+        parts.append("Place your bet.")
+    elif round_.over:
+        net = round_.paid - round_.staked
+        if net > 0:
+            parts.append(f"Round over: you won {display_cents(net)}.")
+        elif net < 0:
+            parts.append(f"Round over: you lost {display_cents(-net)}.")
+        else:
+            parts.append("Round over: you broke even.")
+    else:
+        parts.append(PHASE_LINES.get(round_.phase, "Player's turn."))
+    return " ".join(parts)
+
+
+def _side_total(game: Game) -> str:
+    total = f"Side bets {display_cents(sum(pending_side_stakes(game).values()))}"
+    return f"{total}, Extra Bet Blackjack active." if game.pending_extra_bet else f"{total}."
+
+
+def _side_bet_line(note: dict[str, Any], game: Game) -> str:
+    kind = note["kind"]
+    if kind == "side_stake":
+        first = f"{SIDE_BET_LABELS[note['bet']]} {display_cents(note['stake_cents'])}."
+    elif kind == "side_cleared":
+        first = f"{SIDE_BET_LABELS[note['bet']]} cleared."
+    elif kind == "side_all_cleared":
+        first = "Side bets cleared."
+    elif kind == "extra_bet":
+        first = f"Extra Bet Blackjack {'activated' if note['active'] else 'deactivated'}."
+    else:  # side_menu
+        first = "Side bets menu open." if note["open"] else "Side bets menu closed."
+    return f"{first} {_side_total(game)}"
+
+
+SIDE_BET_NOTES = ("side_stake", "side_cleared", "side_all_cleared", "extra_bet", "side_menu")
+
+
+def status_line(game: Game, engine: EngineGame | None = None) -> str:
+    """The status line of the table after the game's last action (its ``status_note``)."""
+    if engine is None:
+        engine = EngineGame.from_json(game.state, rng=NoRandom("wording the status line"))
+    note = game.status_note or {}
+    kind = note.get("kind", "phase")
+    shuffled = bool(note.get("shuffled"))
+    if kind in SIDE_BET_NOTES:
+        return _side_bet_line(note, game)
+    if kind == "options_applied":
+        needed = [f"{name.replace('_', ' ')} switched on (needed)." for name in note["implied"]]
+        return " ".join(["Options applied.", *needed, phase_line(engine, shuffled=shuffled)])
+    lines = {
+        "game_ended": "You ended the game.",
+        "bet": f"Bet {display_cents(note.get('bet_cents', 0))}.",
+        "bet_cleared": "Bet cleared. Place your bet.",
+        "next_round": "Place your bet.",
+        "choose_difficulty": f"{ACTION_NAMES.get(note.get('action', ''), 'Hit')}: "
+        "choose a trivia difficulty.",
+        "question_asked": "Answer the trivia question.",
+        "answered": f"{'Correct!' if note.get('correct') else 'Incorrect.'} "
+        f"Credits {note.get('credits_change', 0):+d}.",
+    }
+    return lines.get(kind) or phase_line(engine, shuffled=shuffled)
