@@ -23,7 +23,7 @@ from game.rules.sidebets import (
     STAKED_SIDE_BETS,
     TWENTY_ONE_PLUS_THREE,
 )
-from game.rules_pages.content import SIDE_BET_ANCHORS
+from game.rules_pages.content import SIDE_BET_ANCHORS, ratio_text
 from game.selectors import pending_side_stakes
 
 # What the player reads for each engine bet name.
@@ -59,7 +59,7 @@ def pays_up_to(bet: str) -> str:
         (ratio for _condition, ratio in PAY_TABLES[bet]),
         key=lambda ratio: ratio[0] / ratio[1],
     )
-    return f"Pays up to {best_numerator} to {best_denominator}"
+    return f"Pays up to {ratio_text((best_numerator, best_denominator))}"
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from game.rules.records import (
     PUSH,
     WIN,
 )
-from game.rules_pages.content import CONDITION_TEXT, rules_url
+from game.rules_pages.content import CONDITION_TEXT, ratio_text, rules_url
 
 # The names the player reads, the same as in the side-bet menu.
 SIDE_BET_TITLES: dict[str, str] = SIDE_BET_LABELS
@@ -66,14 +66,6 @@ def condition_text(bet: str, condition: str | None) -> str:
     if not condition:
         return ""
     return CONDITION_TEXT[bet][condition][0]
-
-
-def ratio_text(ratio: Sequence[int] | None) -> str:
-    """``[25, 1]`` -> "25:1"; the extra bet's push line (0:1) returns the bet."""
-    if not ratio:
-        return ""
-    numerator, denominator = ratio
-    return "bet returned" if numerator == 0 else f"{numerator}:{denominator}"
 
 
 @dataclass

@@ -11,6 +11,7 @@ Other templates link to a topic with :func:`rules_url` (or ``{% rules_link %}`` 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -264,10 +265,13 @@ class SideBetEdge:
     return_per_100: str  # what $100 staked comes back as, on average
 
 
-def ratio_text(numerator: int, denominator: int) -> str:
-    if numerator == 0:
-        return "Bet returned"
-    return f"{numerator} to {denominator}"
+def ratio_text(ratio: Sequence[int] | None) -> str:
+    """How a pay ratio is said everywhere, as casinos print it: ``[25, 1]`` -> "25 to 1";
+    the extra bet's push line (0:1) returns the bet; no ratio, no words."""
+    if not ratio:
+        return ""
+    numerator, denominator = ratio
+    return "bet returned" if numerator == 0 else f"{numerator} to {denominator}"
 
 
 def _example_return(numerator: int, denominator: int) -> str:
@@ -280,7 +284,7 @@ def pay_lines(bet: str) -> tuple[PayLine, ...]:
     """The bet's pay table in the engine's order, with the player-facing wording."""
     texts = CONDITION_TEXT[bet]
     return tuple(
-        PayLine(condition, *texts[condition], ratio_text(a, b), _example_return(a, b))
+        PayLine(condition, *texts[condition], ratio_text((a, b)), _example_return(a, b))
         for condition, (a, b) in PAY_TABLES[bet]
     )
 

@@ -81,7 +81,7 @@ def test_win_house_money_and_parlay(page, stack, axe_violations) -> None:  # noq
     start_round(page, "hana", side_bets={"house_money": 1000})
     expect(table(page)).to_have_attribute("data-phase", "house_money_parlay")
     panel = page.locator(".panel--house_money_parlay")
-    expect(panel).to_contain_text("Pair pays 3:1: your $10.00 stake returns $40.00.")
+    expect(panel).to_contain_text("Pair pays 3 to 1: your $10.00 stake returns $40.00.")
     expect(panel.locator('[data-choice="all"]')).to_contain_text("New base bet $50.00")
     expect(panel.locator('[data-choice="bet"]')).to_contain_text("New base bet $20.00")
     expect(result_row(page, "house_money")).to_have_attribute("data-status", "won")
@@ -144,7 +144,7 @@ def test_take_the_extra_bet(page, stack, axe_violations) -> None:  # noqa: F811
     expect(table(page)).to_have_attribute("data-phase", "round_over")
     row = outcome_row(page, "extra_bet_blackjack")
     expect(row).to_have_attribute("data-result", "won")
-    expect(row).to_contain_text("Hand 1 wins (2:1)")
+    expect(row).to_contain_text("Hand 1 wins (2 to 1)")
     expect(row).to_contain_text("$75.00")
     expect(table(page)).to_have_attribute("data-bank", "1055.00")
 
@@ -181,7 +181,7 @@ def test_roll_the_dice(page, stack, axe_violations, monkeypatch) -> None:  # noq
     dice = page.locator(".dice-result")
     for number in (1, 2, 3):
         expect(dice.get_by_role("img", name=f"Die {number}: infinity")).to_be_visible()
-    expect(dice).to_contain_text("Suited 11, three infinities pays 25:1: you win $260.00.")
+    expect(dice).to_contain_text("Suited 11, three infinities pays 25 to 1: you win $260.00.")
     expect(table(page)).to_have_attribute("data-phase", "player_turn")
     expect(table(page)).to_have_attribute("data-bank", "1240.00")
     assert axe_violations(page, "Perfect 11s dice") == []
@@ -196,7 +196,7 @@ def test_side_bet_results_after_the_deal_and_at_the_end(page, stack, axe_violati
     start_round(page, "sami", side_bets=stakes)
     results = page.get_by_role("region", name="Side bet results")
     expect(results).to_be_visible()
-    expect(result_row(page, "21+3")).to_contain_text("Flush, pays 5:1")
+    expect(result_row(page, "21+3")).to_contain_text("Flush, pays 5 to 1")
     expect(result_row(page, "21+3")).to_contain_text("Winnings $60.00")
     expect(result_row(page, "21+3").get_by_role("list")).to_contain_text("Nine of Hearts")
     expect(result_row(page, "perfect_pair")).to_have_attribute("data-status", "pending")

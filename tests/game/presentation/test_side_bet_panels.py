@@ -10,8 +10,9 @@ import pytest
 
 from game import services
 from game.models import Game
-from game.presentation.side_bet_panels import SIDE_BET_TITLES, condition_text, ratio_text
+from game.presentation.side_bet_panels import SIDE_BET_TITLES, condition_text
 from game.rules import sidebets as sb
+from game.rules_pages.content import ratio_text
 from tests.game.helpers import post, stack_shoe
 from tests.game.html_tree import Node, parse
 from tests.game.scenarios import ScriptedDice
@@ -25,7 +26,7 @@ FLUSH = ["4H", "KC", "6H", "9H"]
 SUITED_11 = ["5H", "9C", "6H", "2D", "0C", "0D"]
 # KH first: the extra bet is offered. Player 19 against 7D 8C; the dealer draws 0S and busts.
 TEN_FIRST = ["KH", "7D", "9S", "8C", "0S"]
-# A pair of eights: House Money pays 3:1. Dealer 9C 7H draws KD and busts.
+# A pair of eights: House Money pays 3 to 1. Dealer 9C 7H draws KD and busts.
 EIGHTS = ["8S", "9C", "8D", "7H", "KD"]
 
 
@@ -79,7 +80,7 @@ def test_every_condition_of_rules_section_9_has_a_player_phrase() -> None:
         for condition, ratio in lines:
             phrase = condition_text(bet, condition)
             assert phrase and "_" not in phrase, (bet, condition)
-            assert re.fullmatch(r"\d+:\d+|bet returned", ratio_text(ratio))
+            assert re.fullmatch(r"\d+ to \d+|bet returned", ratio_text(ratio))
     assert condition_text("21+3", "suited_trips_high") == "Suited trips, queens, kings or aces"
     assert ratio_text([0, 1]) == "bet returned"
 
@@ -94,7 +95,7 @@ def test_results_after_the_deal_and_at_the_end(alice, player) -> None:
 
     flush = side_bet_row(html, "21+3")
     assert flush["data-status"] == "won"
-    assert "Flush, pays 5:1" in text_of(flush) and "Winnings $60.00" in text_of(flush)
+    assert "Flush, pays 5 to 1" in text_of(flush) and "Winnings $60.00" in text_of(flush)
     won_cards = [li.one(".visually-hidden").text() for li in flush.select("li")]
     assert won_cards == ["Four of Hearts", "Six of Hearts", "Nine of Hearts"]
     assert side_bet_row(html, "house_money")["data-status"] == "lost"
@@ -111,7 +112,7 @@ def test_results_after_the_deal_and_at_the_end(alice, player) -> None:
     outcome = parse(end).one("table.outcome")
     rows = {row["data-side-bet"]: text_of(row) for row in outcome.select("tr[data-side-bet]")}
     assert list(rows) == ["perfect_pair", "21+3", "house_money", "lucky_ladies"]
-    assert rows["21+3"] == "21+3 ($10.00) Won Flush (5:1) $60.00"
+    assert rows["21+3"] == "21+3 ($10.00) Won Flush (5 to 1) $60.00"
     assert rows["perfect_pair"] == "Perfect Pair ($5.00) Lost $0.00"
     # Total this round: paid $60.00 (the 21+3); the lost hand and three side bets.
     assert "You won $25.00" in text_of(outcome.one("tfoot"))
@@ -143,7 +144,7 @@ def test_perfect_pair_shows_nothing_before_the_hole_card_is_turned(alice, player
     end = post(alice, games["9H"], "stand", htmx=True).content.decode()
     row = side_bet_row(end, "perfect_pair")
     assert row["data-status"] == "won"
-    assert "Perfect pair, pays 25:1" in text_of(row) and "Winnings $130.00" in text_of(row)
+    assert "Perfect pair, pays 25 to 1" in text_of(row) and "Winnings $130.00" in text_of(row)
 
 
 # --------------------------------------------------------------------- Perfect 11s dice
@@ -155,7 +156,7 @@ def test_roll_the_infinity_dice(alice, player, monkeypatch: pytest.MonkeyPatch) 
     panel = parse(html).one("#table .panel")
     assert "panel--dealing" in panel.classes
     assert panel.button("Roll") is not None
-    assert "Suited 11, two infinities: 16:1" in text_of(panel)
+    assert "Suited 11, two infinities: 16 to 1" in text_of(panel)
     assert side_bet_row(html, "perfect_11s")["data-status"] == "won"
     assert "roll the Infinity dice" in text_of(side_bet_row(html, "perfect_11s"))
 
@@ -164,7 +165,7 @@ def test_roll_the_infinity_dice(alice, player, monkeypatch: pytest.MonkeyPatch) 
     result = parse(rolled).one(".dice-result")
     dice = [die["aria-label"] for die in result.select('[role="img"]')]
     assert dice == ["Die 1: infinity", "Die 2: 2", "Die 3: infinity"]
-    assert "Suited 11, two infinities pays 16:1: you win $170.00." in text_of(result)
+    assert "Suited 11, two infinities pays 16 to 1: you win $170.00." in text_of(result)
     assert parse(rolled).one("#table")["data-phase"] == "player_turn"
     game.refresh_from_db()
     assert game.bank_cents == 100_000 - 2000 + 17_000
@@ -259,7 +260,7 @@ def test_place_the_extra_bet_and_see_it_in_the_outcome(alice, player) -> None:
     end = post(alice, game, "stand", htmx=True).content.decode()
     outcome = parse(end).one('table.outcome tr[data-side-bet="extra_bet_blackjack"]')
     assert text_of(outcome) == (
-        "Extra Bet Blackjack ($25.00) Won Hand 1 wins (2:1) Fee $5.00 (not returned). $75.00"
+        "Extra Bet Blackjack ($25.00) Won Hand 1 wins (2 to 1) Fee $5.00 (not returned). $75.00"
     )
     game.refresh_from_db()
     assert game.bank_cents == 96_000 + 2000 + 7500
@@ -305,7 +306,7 @@ def test_parlay_panel_shows_the_four_choices_with_their_base_bets(alice, player)
     game = deal(player, EIGHTS, side_bets={"house_money": 1000})
     html = table_html(alice, game)
     panel = parse(html).one(".panel--house_money_parlay")
-    assert "Pair pays 3:1: your $10.00 stake returns $40.00." in text_of(panel)
+    assert "Pair pays 3 to 1: your $10.00 stake returns $40.00." in text_of(panel)
     won = [li.one(".visually-hidden").text() for li in panel.select(".won-cards li")]
     assert won == ["Eight of Spades", "Eight of Diamonds"]
     choices = {
@@ -336,7 +337,9 @@ def test_parlay_all_rides_on_hand_one(alice, player) -> None:
     end = post(alice, game, "stand", htmx=True).content.decode()
     outcome = parse(end).one("table.outcome")
     house = text_of(outcome.one('tr[data-side-bet="house_money"]'))
-    assert house == "House Money ($10.00) Won Pair (3:1) $40.00 parlayed onto hand 1's bet. $0.00"
+    assert (
+        house == "House Money ($10.00) Won Pair (3 to 1) $40.00 parlayed onto hand 1's bet. $0.00"
+    )
     assert "$100.00" in text_of(outcome.one("tbody tr"))  # hand 1: $50 bet won
     game.refresh_from_db()
     assert game.bank_cents == 98_000 + 10_000
