@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html
+from django.template.base import FilterExpression, NodeList, Parser, Token
+from django.template.context import Context
+from django.template.defaulttags import CsrfTokenNode
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 
 from game.rules.cards import RANK_NAMES, SUIT_SYMBOLS, card_name, is_jackpot_ace, is_red
 from game.rules.money import display_cents, format_cents
@@ -70,3 +74,75 @@ def card_name_filter(code: str) -> str:
 @register.filter
 def negate(value: int) -> int:
     return -int(value)
+
+
+class ActionFormNode(template.Node):
+    """``{% action_form "deal" class="bet-form" %}…{% endaction_form %}``: one action's form.
+
+    The one place the table's forms open: a plain post to the action (so it works without
+    JavaScript), the same URL as ``hx-post`` (where the answer goes is inherited from
+    ``#table``), the CSRF token and the version the page was rendered from (a stale post
+    is refused). Extra ``name=value`` pairs (and bare names) become attributes of the form.
+    """
+
+    def __init__(
+        self,
+        action: FilterExpression,
+        attrs: list[tuple[str, FilterExpression | None]],
+        nodelist: NodeList,
+    ) -> None:
+        self.action = action
+        self.attrs = attrs
+        self.nodelist = nodelist
+
+    def render(self, context: Context) -> str:
+        game = context["view"].game
+        url = action_url(context, game.pk, str(self.action.resolve(context)))
+        attrs = format_html_join(
+            "",
+            "{}",
+            (
+                (
+                    format_html(" {}", name)
+                    if value is None
+                    else format_html(' {}="{}"', name, value.resolve(context)),
+                )
+                for name, value in self.attrs
+            ),
+        )
+        opening = format_html(
+            '<form method="post" action="{}" hx-post="{}"{}>{}'
+            '<input type="hidden" name="version" value="{}">',
+            url,
+            url,
+            attrs,
+            CsrfTokenNode().render(context),
+            game.version,
+        )
+        return f"{opening}{self.nodelist.render(context)}</form>"
+
+
+def action_url(context: Context, game_id: int, action: str) -> str:
+    """The action's URL, reversed once per render rather than per form or button."""
+    cache = context.render_context.setdefault("action_urls", {})
+    if (game_id, action) not in cache:
+        cache[game_id, action] = reverse("game:action", args=[game_id, action])
+    return cache[game_id, action]
+
+
+@register.simple_tag(name="action_url", takes_context=True)
+def action_url_tag(context: Context, action: str) -> str:
+    """``formaction="{% action_url 'chip' %}"``: another action of the same form's game."""
+    return action_url(context, context["view"].game.pk, action)
+
+
+@register.tag("action_form")
+def action_form(parser: Parser, token: Token) -> ActionFormNode:
+    action, *pairs = token.split_contents()[1:]
+    attrs: list[tuple[str, FilterExpression | None]] = []
+    for pair in pairs:
+        name, separator, value = pair.partition("=")
+        attrs.append((name, parser.compile_filter(value) if separator else None))
+    nodelist = parser.parse(("endaction_form",))
+    parser.delete_first_token()
+    return ActionFormNode(parser.compile_filter(action), attrs, nodelist)

@@ -82,6 +82,8 @@ def test_house_edge_updates_live_in_the_options_menu(page, axe_violations) -> No
     sign_up(page, "jun")
     page.get_by_role("button", name="New Game").click()
     page.get_by_role("link", name="Options").click()
+    # htmx wires the form's hx-get on DOMContentLoaded: a change before that sends nothing.
+    page.wait_for_load_state()
     figure = page.get_by_test_id("house-edge-figure")
     expect(figure).to_contain_text("House edge of these rules: about")
     expect(page.get_by_test_id("house-edge-change")).to_have_text(
