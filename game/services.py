@@ -474,24 +474,38 @@ def _checked_bets(table: Table, base_cents: int | None, stakes: dict[str, int]) 
     return base
 
 
-def _save_side_bets(
-    table: Table,
-    *,
+SideStakes = dict[str, int]
+
+
+def _change_side_bets(
+    game_id: int,
+    user: Player,
+    version: int,
     base_cents: int | None,
-    stakes: dict[str, int],
-    extra_bet: bool,
+    *,
     note: StatusNote,
+    stakes: Callable[[SideStakes], SideStakes] | None = None,
+    extra_bet: bool | None = None,
     menu_open: bool = True,
 ) -> Game:
-    base = _checked_bets(table, base_cents, stakes)
-    return _save(
-        table,
-        pending_bet_cents=base,
-        pending_side_bets=stakes,
-        pending_extra_bet=extra_bet,
-        side_bets_menu_open=menu_open,
-        note=note,
-    )
+    """One change in the side-bet menu; what it does not change keeps its pending value.
+
+    ``stakes`` turns the pending stakes into the new ones. The base bet (typed, else the
+    pending one) and the stakes are checked together against the table minimum and the
+    bank (R-1.4, §9); the bank is charged only at the deal."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        _require_side_bet_menu(table)
+        game = table.game
+        pending = pending_side_stakes(game)
+        new_stakes = pending if stakes is None else stakes(pending)
+        return _save(
+            table,
+            pending_bet_cents=_checked_bets(table, base_cents, new_stakes),
+            pending_side_bets=new_stakes,
+            pending_extra_bet=game.pending_extra_bet if extra_bet is None else extra_bet,
+            side_bets_menu_open=menu_open,
+            note=note,
+        )
 
 
 def add_side_chip(
@@ -503,24 +517,19 @@ def add_side_chip(
     chip_cents: int,
     base_cents: int | None = None,
 ) -> Game:
-    """A chip adds to one side bet's stake; the bank is charged only at the deal."""
+    """A chip adds to one side bet's stake."""
     if bet not in STAKED_SIDE_BETS:
         raise ActionRefused("no_such_side_bet")
     if chip_cents not in CHIP_CENTS:
         raise ActionRefused("no_such_chip")
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        _require_side_bet_menu(table)
-        game = table.game
-        stakes = pending_side_stakes(game)
-        stake = stakes.get(bet, 0) + chip_cents
-        stakes[bet] = stake  # _save_side_bets checks the table minimum and the bank
-        return _save_side_bets(
-            table,
-            base_cents=base_cents,
-            stakes=stakes,
-            extra_bet=game.pending_extra_bet,
-            note={"kind": "side_stake", "bet": bet, "stake_cents": stake},
-        )
+    return _change_side_bets(
+        game_id,
+        user,
+        version,
+        base_cents,
+        note={"kind": "side_stake", "bet": bet},
+        stakes=lambda pending: {**pending, bet: pending.get(bet, 0) + chip_cents},
+    )
 
 
 def clear_side_bet(
@@ -529,63 +538,57 @@ def clear_side_bet(
     """The "Clear" of one side bet: its stake goes back to 0 (not played)."""
     if bet not in STAKED_SIDE_BETS:
         raise ActionRefused("no_such_side_bet")
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        _require_side_bet_menu(table)
-        stakes = pending_side_stakes(table.game)
-        stakes.pop(bet, None)
-        return _save_side_bets(
-            table,
-            base_cents=base_cents,
-            stakes=stakes,
-            extra_bet=table.game.pending_extra_bet,
-            note={"kind": "side_cleared", "bet": bet},
-        )
+    return _change_side_bets(
+        game_id,
+        user,
+        version,
+        base_cents,
+        note={"kind": "side_cleared", "bet": bet},
+        stakes=lambda pending: {name: cents for name, cents in pending.items() if name != bet},
+    )
 
 
 def clear_side_bets(
     *, game_id: int, user: Player, version: int, base_cents: int | None = None
 ) -> Game:
     """The "Clear All" of the menu: every side stake back to 0, Extra Bet Blackjack off."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        _require_side_bet_menu(table)
-        return _save_side_bets(
-            table,
-            base_cents=base_cents,
-            stakes={},
-            extra_bet=False,
-            note={"kind": "side_all_cleared"},
-        )
+    return _change_side_bets(
+        game_id,
+        user,
+        version,
+        base_cents,
+        note={"kind": "side_all_cleared"},
+        stakes=lambda pending: {},
+        extra_bet=False,
+    )
 
 
 def activate_extra_bet(
     *, game_id: int, user: Player, version: int, active: bool, base_cents: int | None = None
 ) -> Game:
     """R-SB-20: Extra Bet Blackjack is activated (no stake until its offer) or deactivated."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        _require_side_bet_menu(table)
-        return _save_side_bets(
-            table,
-            base_cents=base_cents,
-            stakes=pending_side_stakes(table.game),
-            extra_bet=active,
-            note={"kind": "extra_bet", "active": active},
-        )
+    return _change_side_bets(
+        game_id,
+        user,
+        version,
+        base_cents,
+        note={"kind": "extra_bet", "active": active},
+        extra_bet=active,
+    )
 
 
 def toggle_side_bet_menu(
     *, game_id: int, user: Player, version: int, menu_open: bool, base_cents: int | None = None
 ) -> Game:
     """Open or close the side-bet menu of the bet panel (the stakes are kept either way)."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        _require_side_bet_menu(table)
-        return _save_side_bets(
-            table,
-            base_cents=base_cents,
-            stakes=pending_side_stakes(table.game),
-            extra_bet=table.game.pending_extra_bet,
-            note={"kind": "side_menu", "open": menu_open},
-            menu_open=menu_open,
-        )
+    return _change_side_bets(
+        game_id,
+        user,
+        version,
+        base_cents,
+        note={"kind": "side_menu", "open": menu_open},
+        menu_open=menu_open,
+    )
 
 
 # --------------------------------------------------------------------- play

@@ -108,7 +108,8 @@ def _side_total(game: Game) -> str:
 def _side_bet_line(note: dict[str, Any], game: Game) -> str:
     kind = note["kind"]
     if kind == "side_stake":
-        first = f"{SIDE_BET_LABELS[note['bet']]} {display_cents(note['stake_cents'])}."
+        stake = pending_side_stakes(game).get(note["bet"], 0)
+        first = f"{SIDE_BET_LABELS[note['bet']]} {display_cents(stake)}."
     elif kind == "side_cleared":
         first = f"{SIDE_BET_LABELS[note['bet']]} cleared."
     elif kind == "side_all_cleared":

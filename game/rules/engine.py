@@ -252,39 +252,43 @@ HAND_FIELDS = (
 )
 
 
+# What a round stores (its JSON form), which are also its slots.
+ROUND_FIELDS = (
+    "number",
+    "phase",
+    "step",
+    "bet",
+    "side_stakes",
+    "extra_bet_active",
+    "hands",
+    "current",
+    "dealer",
+    "hole_revealed",
+    "peeked",
+    "insurance",
+    "credits_before",
+    "credits_change",
+    "out_of_credits",
+    "bank_before",
+    "bank_after",
+    "staked",
+    "paid",
+    "side_bets",
+    "pending_side_bets",
+    "extra_bet",
+    "dice",
+    "dealt",
+    "actions",
+    "options",
+    "dealer_result",
+    "ended",
+)
+
+
 class Round:
     """Everything about one round; plain attributes so it serialises to JSON as is."""
 
-    __slots__ = (
-        "number",
-        "phase",
-        "step",
-        "bet",
-        "side_stakes",
-        "extra_bet_active",
-        "hands",
-        "current",
-        "dealer",
-        "hole_revealed",
-        "peeked",
-        "insurance",
-        "credits_before",
-        "credits_change",
-        "out_of_credits",
-        "bank_before",
-        "bank_after",
-        "staked",
-        "paid",
-        "side_bets",
-        "pending_side_bets",
-        "extra_bet",
-        "dice",
-        "dealt",
-        "actions",
-        "options",
-        "dealer_result",
-        "ended",
-    )
+    __slots__ = ROUND_FIELDS
 
     def __init__(
         self,
@@ -365,39 +369,6 @@ class Round:
                 setattr(round_, name, _plain(data[name]))
         round_.hands = [Hand.from_json(hand) for hand in data["hands"]]
         return round_
-
-
-# What a round stores (its JSON form): its slots, spelled out for mypyc (see HAND_FIELDS).
-ROUND_FIELDS = (
-    "number",
-    "phase",
-    "step",
-    "bet",
-    "side_stakes",
-    "extra_bet_active",
-    "hands",
-    "current",
-    "dealer",
-    "hole_revealed",
-    "peeked",
-    "insurance",
-    "credits_before",
-    "credits_change",
-    "out_of_credits",
-    "bank_before",
-    "bank_after",
-    "staked",
-    "paid",
-    "side_bets",
-    "pending_side_bets",
-    "extra_bet",
-    "dice",
-    "dealt",
-    "actions",
-    "options",
-    "dealer_result",
-    "ended",
-)
 
 
 class Game:
