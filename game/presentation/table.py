@@ -12,7 +12,9 @@ from game.presentation.side_bet_panels import SideBetPanels, build_side_bet_pane
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_DOLLARS
 from game.rules.no_random import NoRandom
+from game.rules.options import BLACKJACK_PAYOUTS
 from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, PLAY_ACTIONS
+from game.rules_pages.content import ratio_text
 from game.selectors import pending_attempt
 
 ACTION_LABELS = {
@@ -48,6 +50,22 @@ STATUS_MESSAGES = {
     "charlie": "Charlie",
     "surrendered": "Surrender",
     "natural": "Blackjack!",
+}
+# The hand's result as the badge on the felt says it (UI.md "The look of the table").
+BADGES = {
+    "win": "WIN",
+    "natural": "BLACKJACK",
+    "push": "PUSH",
+    "lose": "LOSE",
+    "surrender": "SURRENDER",
+}
+# A win or a loss whose "how" has a badge of its own.
+HOW_BADGES = {"charlie": "CHARLIE", "bust": "BUST"}
+DEALER_RULE_LINES = {
+    "S17": "Dealer stands on all 17s",
+    "H17": "Dealer hits soft 17",
+    "S16": "Dealer stands on all 16s",
+    "H16": "Dealer hits soft 16",
 }
 DEALER_MESSAGES = {"bust": "Bust", "charlie": "Charlie", "natural": "Blackjack!", "stand": "Stand"}
 OVER_REASONS = {
@@ -87,6 +105,13 @@ class HandView:
     result_label: str
     how_label: str
     winnings: int
+    # WIN, BLACKJACK, PUSH, LOSE, BUST, SURRENDER or CHARLIE once the hand is settled.
+    badge: str = ""
+
+    @property
+    def net(self) -> int:
+        """What the hand won or lost, in cents (its winnings less its stake)."""
+        return self.winnings - self.bet
 
 
 @dataclass
@@ -125,6 +150,21 @@ class TableView:
     side_panels: SideBetPanels = field(default_factory=SideBetPanels)
 
     @property
+    def felt_rules(self) -> str:
+        """The table's rules printed on the felt, the way casinos do."""
+        options = self.options
+        payout = ratio_text(BLACKJACK_PAYOUTS[options["blackjack_payout"]])
+        lines = [f"Blackjack pays {payout}", DEALER_RULE_LINES[options["dealer_stands_on"]]]
+        if options.get("insurance"):
+            lines.append("Insurance pays 2 to 1")
+        return " · ".join(lines)
+
+    @property
+    def stake_chips(self) -> list[int]:
+        """The stake in the betting circle as a stack of chips (dollar values, biggest first)."""
+        return chip_stack(self.active_hand.bet if self.active_hand else self.bet)
+
+    @property
     def between_rounds(self) -> bool:
         return not self.round_in_progress and not self.game.is_over
 
@@ -142,6 +182,25 @@ class TableView:
         if self.panel != "player_turn":
             return []
         return [action for action in self.actions if not action.allowed and action.reason]
+
+
+def hand_badge(result: str | None, how: str | None) -> str:
+    if not result:
+        return ""
+    return HOW_BADGES.get(how or "") or BADGES.get(result, "")
+
+
+MAX_STACK = 8
+
+
+def chip_stack(cents: int) -> list[int]:
+    """Fewest chips that make the amount (whole dollars; cents are not chips), at most
+    MAX_STACK of them drawn: the amount is printed beside the stack anyway."""
+    dollars, chips = cents // 100, []
+    for chip in sorted(CHIP_DOLLARS, reverse=True):
+        count, dollars = divmod(dollars, chip)
+        chips += [chip] * count
+    return chips[:MAX_STACK]
 
 
 def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
@@ -216,6 +275,7 @@ def _fill_round(view: TableView, round_: dict[str, Any], engine: EngineGame) -> 
                 result_label=RESULT_LABELS.get(hand["result"] or "", ""),
                 how_label=HOW_LABELS.get(hand["how"] or "", hand["how"] or ""),
                 winnings=hand["winnings"],
+                badge=hand_badge(hand["result"], hand["how"]),
             )
         )
     view.active_hand = view.hands[min(current, len(view.hands) - 1)] if view.hands else None

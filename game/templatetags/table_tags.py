@@ -25,6 +25,15 @@ def dollars(cents: int | None) -> str:
 
 
 @register.filter
+def signed_dollars(cents: int | None) -> str:
+    """A win or loss: ``+$10.00``, ``−$10.00`` (a true minus sign), ``$0.00``."""
+    cents = int(cents or 0)
+    if cents > 0:
+        return f"+{display_cents(cents)}"
+    return f"−{display_cents(-cents)}" if cents < 0 else display_cents(0)
+
+
+@register.filter
 def plain_dollars(cents: int | None) -> str:
     """Cents as a plain amount for fields and data attributes: ``1234.50``."""
     return format_cents(int(cents or 0))
@@ -42,17 +51,25 @@ def playing_card(code: str | None, size: str = "") -> str:
         )
     colour = "red" if is_red(code) else "black"
     jackpot = is_jackpot_ace(code)
+    face, suit = _RANK_FACES[code[0]], SUIT_SYMBOLS[code[1]]
+    corner = format_html(
+        '<span class="pc-rank">{}</span><span class="pc-suit">{}</span>', face, suit
+    )
+    # Court cards show their letter framed in the middle; the others their suit, large.
+    centre = format_html('<span class="pc-court">{}</span>', face) if code[0] in "JQK" else suit
     return format_html(
         '<span class="playing-card playing-card--{}{}{}" role="img" aria-label="{}" '
-        'data-card="{}"><span class="playing-card__rank" aria-hidden="true">{}</span>'
-        '<span class="playing-card__suit" aria-hidden="true">{}</span>{}</span>',
+        'data-card="{}"><span class="pc-corner" aria-hidden="true">{}</span>'
+        '<span class="pc-centre" aria-hidden="true">{}</span>'
+        '<span class="pc-corner pc-corner--end" aria-hidden="true">{}</span>{}</span>',
         colour,
         " playing-card--jackpot" if jackpot else "",
         size_class,
         card_name(code),
         code,
-        _RANK_FACES[code[0]],
-        SUIT_SYMBOLS[code[1]],
+        corner,
+        centre,
+        corner,
         format_html('<span class="playing-card__jackpot" aria-hidden="true">JACKPOT</span>')
         if jackpot
         else "",
