@@ -435,6 +435,8 @@ def next_round(*, game_id: int, user: Player, version: int) -> Game:
             showing_outcome=False,
             pending_bet_cents=bet,
             pending_side_bets=side_stakes,
+            # The side-bet drawer stays open into the next round only when stakes ride in it.
+            side_bets_menu_open=bool(side_stakes),
             note={"kind": "next_round"},
         )
 

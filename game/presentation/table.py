@@ -89,6 +89,8 @@ class ActionButton:
     key: str
     allowed: bool
     reason: str
+    # The brightest button of the turn: the first play the player may make.
+    primary: bool = False
 
 
 @dataclass
@@ -302,6 +304,9 @@ def _fill_round(view: TableView, round_: dict[str, Any], engine: EngineGame) -> 
         )
         for name in PLAY_ACTIONS
     ]
+    first_allowed = next((action for action in view.actions if action.allowed), None)
+    if first_allowed is not None:
+        first_allowed.primary = True
     if not in_play:
         view.panel = "outcome"
     elif view.attempt is not None:

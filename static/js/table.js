@@ -119,7 +119,7 @@
 
   function markNewCards(table) {
     if (!cardsBefore) { return; }
-    var order = 0;
+    var arrived = [];
     var slots = cardSlots(table);
     Object.keys(slots).forEach(function (key) {
       var now = slots[key];
@@ -132,10 +132,24 @@
       } else {
         return;
       }
-      // Several cards at once (the deal, the dealer's draw) arrive one after another.
-      now.card.style.setProperty("--deal-order", String(order++));
+      var position = Number(key.split(":")[1]);
+      arrived.push({ card: now.card, position: position, dealer: key.indexOf("dealer") === 0 });
+    });
+    // In the order a dealer deals: round the table card by card, the player's before the
+    // dealer's, so the deal, the hole card's turn and each draw arrive 0.4 s apart.
+    arrived.sort(function (a, b) { return a.position - b.position || Number(a.dealer) - Number(b.dealer); });
+    arrived.forEach(function (item, order) { item.card.style.setProperty("--deal-order", String(order)); });
+  }
+
+  // Nothing waits for an animation: a click or a key press during one shows its end at once.
+  function finishCardAnimations() {
+    document.getAnimations().forEach(function (animation) {
+      var target = animation.effect && animation.effect.target;
+      if (target && target.classList && target.classList.contains("playing-card")) { animation.finish(); }
     });
   }
+  document.addEventListener("pointerdown", finishCardAnimations, true);
+  document.addEventListener("keydown", finishCardAnimations, true);
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail && event.detail.target;

@@ -448,3 +448,16 @@ def test_side_actions_take_few_queries(alice, player, django_assert_max_num_quer
             post(alice, game, action, htmx=True, **data)
     with django_assert_max_num_queries(6):
         assert alice.get(f"/games/{game.pk}/").status_code == 200
+
+
+@pytest.mark.parametrize(("stakes", "stays_open"), [({}, False), ({"21+3": 500}, True)])
+def test_the_drawer_is_closed_between_rounds_unless_stakes_ride_in_it(
+    player, stakes: dict[str, int], stays_open: bool
+) -> None:
+    game = with_stakes(betting_game(player), stakes, menu_open=True)
+    game = services.place_bet_and_deal(
+        game_id=game.pk, user=player, version=game.version, bet_cents=1000
+    )
+    for action in (services.stand, services.next_round):
+        game = action(game_id=game.pk, user=player, version=game.version)
+    assert game.side_bets_menu_open is stays_open

@@ -1,0 +1,217 @@
+"""The look of the table (UI.md): every phase at a phone's 390 × 844 and a desktop's 1280 × 800.
+
+For each phase a screenshot lands in test-artifacts/screenshots/look/<phase>-<width>.png
+(gitignored; the README names the folder) and the measurable parts are checked: the
+phase's primary action is on screen without scrolling, nothing scrolls sideways, and the
+rendered colours of the controls stand out from the felt (WCAG 1.4.11: 3:1; text 4.5:1).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.browser import test_table_browser
+from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, deal, settle
+from tests.browser.test_table_browser import answer_right, open_game_for, sign_up, table
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+stack = test_table_browser.stack
+patient_expectations = test_table_browser.patient_expectations
+bank_of_questions = test_table_browser.bank_of_questions
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots" / "look"
+VIEWPORTS = {390: 844, 1280: 800}
+
+# Where the phase's primary control is, relative to the top of the page, and whether the
+# page scrolls sideways. Measured with the page scrolled to the top.
+MEASURE = """(selector) => {
+  window.scrollTo(0, 0);
+  const primary = document.querySelector(selector);
+  const box = primary ? primary.getBoundingClientRect() : null;
+  return {
+    found: primary !== null,
+    bottom: box ? box.bottom + window.scrollY : 0,
+    right: box ? box.right : 0,
+    innerHeight: window.innerHeight,
+    innerWidth: window.innerWidth,
+    scrollWidth: document.documentElement.scrollWidth,
+  };
+}"""
+
+# The rendered colours: the felt's two tones and each kind of control on it.
+COLOURS = """() => {
+  const felt = document.querySelector(".felt");
+  const style = getComputedStyle(felt);
+  const read = (element) => {
+    if (!element) { return null; }
+    const s = getComputedStyle(element);
+    return {background: s.backgroundColor, border: s.borderTopColor, text: s.color};
+  };
+  return {
+    felt: [style.getPropertyValue("--felt"), style.getPropertyValue("--felt-light")],
+    primary: read(felt.querySelector("button.primary:not(:disabled)")),
+    secondary: read(felt.querySelector("button.secondary:not(:disabled)")),
+  };
+}"""
+
+
+def rgba(text: str) -> tuple[float, float, float, float]:
+    text = text.strip()
+    if text.startswith("#"):
+        digits = text[1:]
+        return (*(int(digits[i : i + 2], 16) for i in (0, 2, 4)), 1.0)
+    parts = [float(part) for part in re.findall(r"[\d.]+", text)]
+    return (parts[0], parts[1], parts[2], parts[3] if len(parts) > 3 else 1.0)
+
+
+def over(colour: tuple[float, float, float, float], base: tuple[float, ...]) -> tuple[float, ...]:
+    """A translucent colour as it shows over an opaque one."""
+    alpha = colour[3]
+    return tuple(colour[i] * alpha + base[i] * (1 - alpha) for i in range(3))
+
+
+def luminance(colour: tuple[float, ...]) -> float:
+    def channel(value: float) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.03928 else ((value + 0.055) / 1.055) ** 2.4
+
+    red, green, blue = (channel(value) for value in colour[:3])
+    return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+
+def contrast(one: tuple[float, ...], other: tuple[float, ...]) -> float:
+    lighter, darker = sorted((luminance(one), luminance(other)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def colour_problems(page, phase: str) -> list[str]:
+    colours = page.evaluate(COLOURS)
+    problems = []
+    for felt_text in colours["felt"]:
+        felt = rgba(felt_text)[:3]
+        for kind in ("primary", "secondary"):
+            control = colours[kind]
+            if control is None:
+                continue
+            background = over(rgba(control["background"]), felt)
+            # An outlined control is seen by its border; a filled one by its fill.
+            edge = max(contrast(background, felt), contrast(rgba(control["border"])[:3], felt))
+            if edge < 3:
+                problems.append(f"{phase}: {kind} control {edge:.2f}:1 against the felt")
+            text = contrast(over(rgba(control["text"]), background), background)
+            if text < 4.5:
+                problems.append(f"{phase}: {kind} text {text:.2f}:1 on its button")
+    return problems
+
+
+def check_phase(page, phase: str, width: int, primary: str) -> list[str]:
+    settle(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{phase}-{width}.png"), full_page=True)
+    found = page.evaluate(MEASURE, primary)
+    problems = []
+    if not found["found"]:
+        problems.append(f"{phase} at {width}px: no primary control {primary!r}")
+    elif found["bottom"] > found["innerHeight"]:
+        problems.append(
+            f"{phase} at {width}px: the primary action ends at {found['bottom']:.0f}px, "
+            f"below the {found['innerHeight']}px screen"
+        )
+    if found["scrollWidth"] > found["innerWidth"]:
+        problems.append(f"{phase} at {width}px scrolls sideways ({found['scrollWidth']}px)")
+    return problems + colour_problems(page, phase)
+
+
+PRIMARY = "#table .felt button.primary:not(:disabled)"
+
+
+@pytest.mark.parametrize("width", VIEWPORTS)
+def test_every_phase_shows_its_primary_action_without_scrolling(
+    page, stack, bank_of_questions, width: int
+) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": width, "height": VIEWPORTS[width]})
+    username = f"look{width}"
+    sign_up(page, username)
+    stack(HIT_THEN_STAND_SHOE)
+    game = open_game_for(username)
+    page.goto(f"/games/{game.pk}/")
+    problems = check_phase(page, "bet", width, PRIMARY)
+    deal(page)
+    problems += check_phase(page, "player-turn", width, PRIMARY)
+    page.get_by_role("button", name="Hit").click()
+    expect(table(page)).to_have_attribute("data-panel", "trivia_difficulty")
+    problems += check_phase(page, "trivia-difficulty", width, PRIMARY)
+    page.get_by_role("button", name="Easy", exact=True).click()
+    expect(table(page)).to_have_attribute("data-panel", "trivia_question")
+    problems += check_phase(page, "trivia-question", width, "#table .answer")
+    answer_right(page)
+    expect(table(page)).to_have_attribute("data-panel", "trivia_reveal")
+    problems += check_phase(page, "trivia-reveal", width, PRIMARY)
+    page.get_by_role("button", name="Continue").click()
+    page.get_by_role("button", name="Stand").click()
+    expect(table(page)).to_have_attribute("data-panel", "outcome")
+    problems += check_phase(page, "outcome", width, PRIMARY)
+    page.get_by_role("button", name="Next Round").click()
+    page.get_by_role("button", name="Side Bets").click()
+    expect(page.get_by_role("group", name="21+3")).to_be_visible()
+    problems += check_phase(page, "side-bets-open", width, PRIMARY)
+
+    stack(INSURANCE_SHOE)
+    game = open_game_for(username, trivia_mode=False)
+    page.goto(f"/games/{game.pk}/")
+    deal(page)
+    expect(table(page)).to_have_attribute("data-panel", "insurance")
+    problems += check_phase(page, "insurance", width, PRIMARY)
+    page.goto(f"/games/{game.pk}/end/")
+    page.get_by_role("button", name="End Game").click()
+    expect(table(page)).to_have_attribute("data-panel", "game_over")
+    problems += check_phase(page, "game-over", width, PRIMARY)
+    assert problems == [], "\n".join(problems)
+
+
+DEAL_ORDER = """() => Array.from(document.querySelectorAll("#table .playing-card--dealt"))
+  .map(card => [card.dataset.card || "hole", getComputedStyle(card).animationDelay])
+  .sort((a, b) => parseFloat(a[1]) - parseFloat(b[1]))"""
+RUNNING = "() => document.getAnimations().filter(a => a.playState === 'running').length"
+
+
+def test_cards_arrive_one_at_a_time_and_a_click_finishes_the_deal(page, stack) -> None:
+    from playwright.sync_api import expect
+
+    sign_up(page, "pacing")
+    stack(HIT_THEN_STAND_SHOE)
+    game = open_game_for("pacing", trivia_mode=False)
+    page.goto(f"/games/{game.pk}/")
+    page.get_by_label("Bet amount").fill("10")
+    page.get_by_role("button", name="Deal").click()
+    expect(table(page)).to_have_attribute("data-phase", "player_turn")
+    # Dealt as at a real table: player, dealer (the hole card), player, dealer, 0.4 s apart.
+    assert page.evaluate(DEAL_ORDER) == [
+        ["9S", "0s"],
+        ["hole", "0.4s"],
+        ["7D", "0.8s"],
+        ["6C", "1.2s"],
+    ]
+    assert page.evaluate(RUNNING) > 0
+    page.mouse.click(5, 5)
+    assert page.evaluate(RUNNING) == 0
+
+
+def test_reduced_motion_deals_at_once(page, stack) -> None:
+    from playwright.sync_api import expect
+
+    page.emulate_media(reduced_motion="reduce")
+    sign_up(page, "still")
+    stack(HIT_THEN_STAND_SHOE)
+    game = open_game_for("still", trivia_mode=False)
+    page.goto(f"/games/{game.pk}/")
+    deal(page)
+    page.get_by_role("button", name="Stand").click()
+    expect(table(page)).to_have_attribute("data-panel", "outcome")
+    assert page.evaluate("() => document.getAnimations().length") == 0
