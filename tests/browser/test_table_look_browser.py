@@ -108,7 +108,7 @@ def colour_problems(page, phase: str) -> list[str]:
     return problems
 
 
-def check_phase(page, phase: str, width: int, primary: str) -> list[str]:
+def check_phase(page, phase: str, width: int, primary: str, axe=None) -> list[str]:
     settle(page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{phase}-{width}.png"), full_page=True)
@@ -123,6 +123,8 @@ def check_phase(page, phase: str, width: int, primary: str) -> list[str]:
         )
     if found["scrollWidth"] > found["innerWidth"]:
         problems.append(f"{phase} at {width}px scrolls sideways ({found['scrollWidth']}px)")
+    if axe is not None:
+        problems += axe(page, f"{phase} at {width}px")
     return problems + colour_problems(page, phase)
 
 
@@ -131,7 +133,7 @@ PRIMARY = "#table .felt button.primary:not(:disabled)"
 
 @pytest.mark.parametrize("width", VIEWPORTS)
 def test_every_phase_shows_its_primary_action_without_scrolling(
-    page, stack, bank_of_questions, width: int
+    page, stack, bank_of_questions, axe_violations, width: int
 ) -> None:
     from playwright.sync_api import expect
 
@@ -141,37 +143,37 @@ def test_every_phase_shows_its_primary_action_without_scrolling(
     stack(HIT_THEN_STAND_SHOE)
     game = open_game_for(username)
     page.goto(f"/games/{game.pk}/")
-    problems = check_phase(page, "bet", width, PRIMARY)
+    problems = check_phase(page, "bet", width, PRIMARY, axe_violations)
     deal(page)
-    problems += check_phase(page, "player-turn", width, PRIMARY)
+    problems += check_phase(page, "player-turn", width, PRIMARY, axe_violations)
     page.get_by_role("button", name="Hit").click()
     expect(table(page)).to_have_attribute("data-panel", "trivia_difficulty")
-    problems += check_phase(page, "trivia-difficulty", width, PRIMARY)
+    problems += check_phase(page, "trivia-difficulty", width, PRIMARY, axe_violations)
     page.get_by_role("button", name="Easy", exact=True).click()
     expect(table(page)).to_have_attribute("data-panel", "trivia_question")
-    problems += check_phase(page, "trivia-question", width, "#table .answer")
+    problems += check_phase(page, "trivia-question", width, "#table .answer", axe_violations)
     answer_right(page)
     expect(table(page)).to_have_attribute("data-panel", "trivia_reveal")
-    problems += check_phase(page, "trivia-reveal", width, PRIMARY)
+    problems += check_phase(page, "trivia-reveal", width, PRIMARY, axe_violations)
     page.get_by_role("button", name="Continue").click()
     page.get_by_role("button", name="Stand").click()
     expect(table(page)).to_have_attribute("data-panel", "outcome")
-    problems += check_phase(page, "outcome", width, PRIMARY)
+    problems += check_phase(page, "outcome", width, PRIMARY, axe_violations)
     page.get_by_role("button", name="Next Round").click()
     page.get_by_role("button", name="Side Bets").click()
     expect(page.get_by_role("group", name="21+3")).to_be_visible()
-    problems += check_phase(page, "side-bets-open", width, PRIMARY)
+    problems += check_phase(page, "side-bets-open", width, PRIMARY, axe_violations)
 
     stack(INSURANCE_SHOE)
     game = open_game_for(username, trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     deal(page)
     expect(table(page)).to_have_attribute("data-panel", "insurance")
-    problems += check_phase(page, "insurance", width, PRIMARY)
+    problems += check_phase(page, "insurance", width, PRIMARY, axe_violations)
     page.goto(f"/games/{game.pk}/end/")
     page.get_by_role("button", name="End Game").click()
     expect(table(page)).to_have_attribute("data-panel", "game_over")
-    problems += check_phase(page, "game-over", width, PRIMARY)
+    problems += check_phase(page, "game-over", width, PRIMARY, axe_violations)
     assert problems == [], "\n".join(problems)
 
 
