@@ -51,6 +51,9 @@ class Game(models.Model):
     side_bets_menu_open = models.BooleanField(default=False)
     # "hit" / "double" while the trivia difficulty choice is open, else "".
     trivia_choice_for = models.CharField(max_length=8, blank=True, default="")
+    # The trivia difficulty last chosen in this game: Hit and Double Down ask at it directly
+    # (the player changes it beside those buttons); "" until the first choice.
+    trivia_difficulty = models.CharField(max_length=6, blank=True, default="")
     # What the last action did, as data ({"kind": ..., details}); worded for the status
     # line by game/presentation/notices.py, so no sentence is stored.
     status_note = models.JSONField(default=dict, blank=True)

@@ -24,6 +24,19 @@ def pending_attempt(game: Game) -> TriviaAttempt | None:
     )
 
 
+def revealed_attempt(game: Game) -> TriviaAttempt | None:
+    """The question just answered right, whose reveal shows on the felt after the card is
+    dealt (the game's status note names it; the next action moves on)."""
+    note = game.status_note or {}
+    if note.get("kind") != "answered" or not note.get("correct"):
+        return None
+    return (
+        TriviaAttempt.objects.filter(game=game, pk=note.get("attempt"), applied=True)
+        .select_related("question")
+        .first()
+    )
+
+
 def pending_side_stakes(game: Game) -> dict[str, int]:
     """The stored side stakes, menu order, staked bets only (anything odd stored is ignored)."""
     stored = game.pending_side_bets if isinstance(game.pending_side_bets, dict) else {}

@@ -596,20 +596,23 @@ def toggle_side_bet_menu(
 # --------------------------------------------------------------------- play
 
 
-def _play(table: Table, action: Callable[[], list[Event]]) -> Game:
+def _play(
+    table: Table, action: Callable[[], list[Event]], *, note: StatusNote | None = None
+) -> Game:
     events = _run(action)
     over = table.engine.round is not None and table.engine.round.phase == ROUND_OVER
-    game = _save(
-        table,
-        note=_phase_note(events),
-        trivia_choice_for="",
-        showing_outcome=over,
-    )
+    if note is None:
+        note = _phase_note(events)
+    game = _save(table, note=note, trivia_choice_for="", showing_outcome=over)
     _persist_round(table, events)
     return game
 
 
-def _trivia_action(*, game_id: int, user: Player, version: int, action: str) -> Game:
+def _trivia_action(
+    *, game_id: int, user: Player, version: int, action: str, difficulty: str | None = None
+) -> Game:
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise ActionRefused("no_such_difficulty")
     with locked_game(game_id=game_id, user=user, version=version) as table:
         _refuse_if_trivia_open(table.game)
         _require_allowed(table.engine, action)
@@ -618,6 +621,10 @@ def _trivia_action(*, game_id: int, user: Player, version: int, action: str) -> 
         engine_action = table.engine.hit if action == "hit" else table.engine.double
         if not table.engine.options.trivia_mode:
             game = _play(table, engine_action)
+        elif difficulty is not None:
+            # The difficulty came with the button (the one remembered, or changed beside
+            # it): the question is asked at once, a hit in two steps (issue 13).
+            game = _ask_question(table, action=action, difficulty=difficulty)
         else:
             # R-8.1: in trivia mode the action first asks for a difficulty.
             note = {"kind": "choose_difficulty", "action": action}
@@ -626,14 +633,19 @@ def _trivia_action(*, game_id: int, user: Player, version: int, action: str) -> 
         return game
 
 
-def hit(*, game_id: int, user: Player, version: int) -> Game:
-    """R-5.1; in trivia mode this opens the difficulty choice (R-8.1)."""
-    return _trivia_action(game_id=game_id, user=user, version=version, action="hit")
+def hit(*, game_id: int, user: Player, version: int, difficulty: str | None = None) -> Game:
+    """R-5.1; in trivia mode this asks a question at ``difficulty``, or first asks which
+    difficulty when none is given (R-8.1)."""
+    return _trivia_action(
+        game_id=game_id, user=user, version=version, action="hit", difficulty=difficulty
+    )
 
 
-def double(*, game_id: int, user: Player, version: int) -> Game:
-    """R-5.3; in trivia mode this opens the difficulty choice (R-8.1)."""
-    return _trivia_action(game_id=game_id, user=user, version=version, action="double")
+def double(*, game_id: int, user: Player, version: int, difficulty: str | None = None) -> Game:
+    """R-5.3; in trivia mode like :func:`hit`."""
+    return _trivia_action(
+        game_id=game_id, user=user, version=version, action="double", difficulty=difficulty
+    )
 
 
 def _simple_play(*, game_id: int, user: Player, version: int, action: str) -> Game:
@@ -709,38 +721,53 @@ def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: s
     if difficulty not in DIFFICULTIES:
         raise ActionRefused("no_such_difficulty")
     with locked_game(game_id=game_id, user=user, version=version) as table:
-        game, engine = table.game, table.engine
+        game = table.game
         if pending_attempt(game) is not None:
             raise ActionRefused("trivia_open")
         action = game.trivia_choice_for
         if action not in ("hit", "double"):
             raise ActionRefused("no_choice_waiting")
-        _require_allowed(engine, action)
-        asked = TriviaAttempt.objects.filter(game=game).values("question_id")
-        rng = make_rng()
-        try:
-            question = choose_question(difficulty=difficulty, asked_ids=asked, rng=rng)
-        except NoQuestionsAvailable as error:
-            raise ActionRefused("no_questions", difficulty=error.difficulty) from None
-        round_row_id = (
-            Round.objects.filter(game=game, number=engine.round.number)
-            .values_list("pk", flat=True)
-            .first()
-        )
-        TriviaAttempt.objects.create(
-            game=game,
-            round_id=round_row_id,
-            hand_index=engine.round.current,
-            action=action,
-            question=question,
-            difficulty=difficulty,
-            answers_shown=shuffled_answers(question, rng=rng),
-        )
-        return _save(table, trivia_choice_for="", note={"kind": "question_asked"})
+        _require_allowed(table.engine, action)
+        return _ask_question(table, action=action, difficulty=difficulty)
+
+
+def _ask_question(table: Table, *, action: str, difficulty: str) -> Game:
+    """Draw a question not yet asked in this game and keep it pending (R-8.6); the
+    difficulty is remembered for the next Hit or Double Down."""
+    game, engine = table.game, table.engine
+    asked = TriviaAttempt.objects.filter(game=game).values("question_id")
+    rng = make_rng()
+    try:
+        question = choose_question(difficulty=difficulty, asked_ids=asked, rng=rng)
+    except NoQuestionsAvailable as error:
+        raise ActionRefused("no_questions", difficulty=error.difficulty) from None
+    round_row_id = (
+        Round.objects.filter(game=game, number=engine.round.number)
+        .values_list("pk", flat=True)
+        .first()
+    )
+    TriviaAttempt.objects.create(
+        game=game,
+        round_id=round_row_id,
+        hand_index=engine.round.current,
+        action=action,
+        question=question,
+        difficulty=difficulty,
+        answers_shown=shuffled_answers(question, rng=rng),
+    )
+    return _save(
+        table,
+        trivia_choice_for="",
+        trivia_difficulty=difficulty,
+        note={"kind": "question_asked"},
+    )
 
 
 def answer_question(*, game_id: int, user: Player, version: int, answer: str) -> Game:
-    """Record the answer to the pending question (a second answer is refused)."""
+    """Record the answer to the pending question (a second answer is refused).
+
+    A right answer is carried into the round at once — the card is dealt, the reveal is
+    shown on the felt; a wrong one waits on the reveal for Continue (issue 13)."""
     with locked_game(game_id=game_id, user=user, version=version) as table:
         attempt = pending_attempt(table.game)
         if attempt is None or attempt.is_answered:
@@ -753,24 +780,41 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         attempt.correct = correct
         attempt.credits_change = outcome.credit_change
         attempt.answered_at = timezone.now()
-        attempt.save(update_fields=["answer_given", "correct", "credits_change", "answered_at"])
+        # A right answer is applied in this same action: one UPDATE says both.
+        attempt.applied = correct
+        attempt.save(
+            update_fields=["answer_given", "correct", "credits_change", "answered_at", "applied"]
+        )
         record_answer(attempt.question_id, correct)
-        note = {"kind": "answered", "correct": correct, "credits_change": outcome.credit_change}
-        return _save(table, note=note)
+        note = {
+            "kind": "answered",
+            "correct": correct,
+            "credits_change": outcome.credit_change,
+            "attempt": attempt.pk,
+        }
+        if not correct:
+            return _save(table, note=note)
+        return _apply_answer(table, attempt, note=note)
 
 
 def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
-    """Carry the answer into the round: the card is dealt, or the hand stands (R-8.2)."""
+    """After a wrong answer's reveal: the hand stands (R-8.2)."""
     with locked_game(game_id=game_id, user=user, version=version) as table:
         attempt = pending_attempt(table.game)
         if attempt is None or not attempt.is_answered:
             raise ActionRefused("no_answered_question")
-        outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))
-        engine = table.engine
-        action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
-        game = _play(table, lambda: action(outcome))
+        return _apply_answer(table, attempt)
+
+
+def _apply_answer(table: Table, attempt: TriviaAttempt, *, note: StatusNote | None = None) -> Game:
+    """Carry an answer into the round: the card is dealt, or the hand stands (R-8.2)."""
+    outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))
+    engine = table.engine
+    action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
+    game = _play(table, lambda: action(outcome), note=note)
+    if not attempt.applied:
         TriviaAttempt.objects.filter(pk=attempt.pk).update(applied=True)
-        return game
+    return game
 
 
 PLAY_SERVICES: dict[str, Callable[..., Game]] = {

@@ -142,13 +142,19 @@ def _text(name: str, missing: str) -> Callable[[QueryDict], dict[str, Any]]:
     return parse
 
 
+def _optional_difficulty(post: QueryDict) -> dict[str, Any]:
+    """Hit / Double Down posted with the difficulty chosen beside them (absent: ask which)."""
+    difficulty = post.get("difficulty")
+    return {"difficulty": difficulty} if difficulty else {}
+
+
 ACTIONS: dict[str, Action] = {
     "chip": Action(services.add_chip, _chip),
     "clear-bet": Action(services.clear_bet),
     "deal": Action(services.place_bet_and_deal, _deal),
-    "hit": Action(services.hit),
+    "hit": Action(services.hit, _optional_difficulty),
     "stand": Action(services.stand),
-    "double": Action(services.double),
+    "double": Action(services.double, _optional_difficulty),
     "split": Action(services.split),
     "surrender": Action(services.surrender),
     "insurance": Action(services.answer_insurance, _choice),

@@ -144,7 +144,8 @@ def status_line(game: Game, engine: EngineGame | None = None) -> str:
         "choose_difficulty": f"{ACTION_NAMES.get(note.get('action', ''), 'Hit')}: "
         "choose a trivia difficulty.",
         "question_asked": "Answer the trivia question.",
-        "answered": f"{'Correct!' if note.get('correct') else 'Incorrect.'} "
-        f"Credits {note.get('credits_change', 0):+d}.",
+        "answered": f"Correct! Credits {note.get('credits_change', 0):+d}. {phase_line(engine)}"
+        if note.get("correct")
+        else f"Incorrect. Credits {note.get('credits_change', 0):+d}.",
     }
     return lines.get(kind) or phase_line(engine, shuffled=shuffled)

@@ -15,7 +15,7 @@ from game.rules.no_random import NoRandom
 from game.rules.options import BLACKJACK_PAYOUTS
 from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, PLAY_ACTIONS
 from game.rules_pages.content import ratio_text
-from game.selectors import pending_attempt
+from game.selectors import pending_attempt, revealed_attempt
 
 ACTION_LABELS = {
     "hit": "Hit",
@@ -138,6 +138,12 @@ class TableView:
     actions: list[ActionButton] = field(default_factory=list)
     legal: dict[str, str] = field(default_factory=dict)
     attempt: TriviaAttempt | None = None
+    # A question answered right: the card is dealt and its reveal shows on the felt.
+    revealed: TriviaAttempt | None = None
+    # The difficulty Hit and Double Down ask at (remembered per game; Medium at first).
+    trivia_difficulty: str = "medium"
+    # The credits before the answer on screen was counted (the bar shows them after).
+    credits_before: int | None = None
     trivia_choice_for: str = ""
     difficulty_hints: dict[str, int] = field(default_factory=lambda: dict(CREDITS_FOR_CORRECT))
     insurance_cost: int = 0
@@ -226,6 +232,7 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         legal=public["legal_actions"],
         attempt=attempt,
         trivia_choice_for=game.trivia_choice_for,
+        trivia_difficulty=game.trivia_difficulty or "medium",
         bet=game.pending_bet_cents,
         round_in_progress=engine.round_in_progress,
     )
@@ -233,6 +240,12 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
     if show_round:
         _fill_round(view, round_, engine)
         view.side_panels = build_side_bet_panels(round_, engine, view.legal)
+    if attempt is not None and attempt.is_answered and view.credits is not None:
+        # The credits counter moves when the reveal appears, not at Continue.
+        view.credits_before = view.credits
+        view.credits = max(0, view.credits + (attempt.credits_change or 0))
+    if view.trivia_mode and attempt is None:
+        view.revealed = revealed_attempt(game)
     if game.is_over:
         view.phase, view.panel = "game_over", "game_over"
         view.over_reason_text = OVER_REASONS.get(game.over_reason, "")

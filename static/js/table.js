@@ -2,7 +2,12 @@
 // enhancement: every control is a plain form button that works without this file.
 (function () {
   "use strict";
-  var KEYS = { h: "h", s: "s", d: "d", p: "p", r: "r", n: "n", "?": "?" };
+  // Answers: A–D or 1–4, T / F (D is Double Down only while no question is up: a button
+  // that is disabled never takes a key).
+  var KEYS = {
+    h: "h", s: "s", d: "d", p: "p", r: "r", n: "n", "?": "?",
+    a: "a", b: "b", c: "c", t: "t", f: "f", 1: "a", 2: "b", 3: "c", 4: "d"
+  };
 
   function typingIn(target) {
     if (!target) { return false; }
@@ -10,7 +15,8 @@
     return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
   }
 
-  // H Hit, S Stand, D Double, P Split, R Surrender, N Next round / Deal / Continue, ? Hint.
+  // H Hit, S Stand, D Double, P Split, R Surrender, N Next round / Deal / Continue, ? Hint;
+  // on a question A–D / 1–4 or T / F answer it.
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) { return; }
     var key = KEYS[(event.key || "").toLowerCase()];

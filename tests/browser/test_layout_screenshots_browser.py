@@ -108,7 +108,6 @@ def test_pages_fit_the_width_without_overlap(page, stack, width: int) -> None:
     expect(table(page)).to_have_attribute("data-panel", "trivia_question")
     problems += check_layout(page, "trivia-question", width)
     answer_right(page)
-    page.get_by_role("button", name="Continue").click()
     page.get_by_role("button", name="Stand").click()
     expect(table(page)).to_have_attribute("data-panel", "outcome")
     problems += check_layout(page, "outcome", width)

@@ -65,8 +65,8 @@ def test_trivia_round_options_and_game_over_panels_pass_axe(
     page.get_by_role("button", name="Medium", exact=True).click()
     problems += scan(page, axe_violations, "table:trivia_question")
     answer_right(page)
-    problems += scan(page, axe_violations, "table:trivia_reveal")
-    page.get_by_role("button", name="Continue").click()
+    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
+    problems += scan(page, axe_violations, "table:player_turn")  # the reveal on the felt
     page.get_by_role("button", name="Stand").click()
     problems += scan(page, axe_violations, "table:outcome")
     page.get_by_role("button", name="Next Round").click()
@@ -143,17 +143,16 @@ def test_focus_follows_each_swap_to_the_control_the_player_needs(
     expect(table(page)).to_have_attribute("data-panel", "trivia_question")
     expect_focus(page.locator(".answers button").first)
     answer_right(page)
-    expect_focus(button(page, "Continue"))
+    # The card is dealt at once: the next decision is the hand's.
+    expect_focus(button(page, "Hit"))
 
     # A stale page: the 409 notice is announced (role="alert") but focus goes to the control
     # the new table needs, not to the notice.
     game = Game.objects.get(owner__username="cal")
     from game import services
 
-    services.continue_after_reveal(game_id=game.pk, user=game.owner, version=game.version)
-    game.refresh_from_db()
     services.stand(game_id=game.pk, user=game.owner, version=game.version)
-    page.get_by_role("button", name="Continue").click()
+    page.get_by_role("button", name="Stand").click()
     expect(page.locator(".table-notice")).to_contain_text("changed since the page was shown")
     expect(page.get_by_role("alert")).to_be_visible()
     expect_focus(button(page, "Next Round"))
@@ -172,7 +171,9 @@ def test_keyboard_only_round_with_enter_and_shortcuts(page, stack) -> None:
         expect(shortcuts.locator("li", has=page.locator("kbd", has_text=key))).to_contain_text(
             meaning
         )
-    expect(shortcuts.locator("kbd")).to_have_text(["H", "S", "D", "P", "R", "N", "?"])
+    expect(shortcuts.locator("kbd")).to_have_text(
+        ["H", "S", "D", "P", "R", "N", "?", "1", "4", "T", "F"]
+    )
 
     # Tab from the top of the page to the amount field; nothing but the keyboard from here on.
     for _ in range(30):

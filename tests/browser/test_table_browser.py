@@ -77,6 +77,15 @@ def answer_right(page) -> None:
     page.get_by_role("button", name=question.correct_answer, exact=True).click()
 
 
+def answer_wrong(page) -> None:
+    """Click a wrong answer of the question on screen (looked up in the database)."""
+    from trivia.models import Question
+
+    question = Question.objects.get(text=page.locator(".trivia-question").inner_text())
+    wrong = next(text for text in question.incorrect_answers)
+    page.get_by_role("button", name=wrong, exact=True).click()
+
+
 def open_game_for(username: str, **options) -> Game:
     user = get_user_model().objects.get(username=username)
     return services.new_game(user=user, options=options)
@@ -109,8 +118,8 @@ def test_sign_up_play_a_trivia_round_and_start_the_next(page, stack, bank_of_que
     page.get_by_role("button", name="Medium", exact=True).click()
     expect(table(page)).to_have_attribute("data-panel", "trivia_question")
     answer_right(page)
-    expect(page.get_by_role("heading", name="Correct!")).to_be_visible()
-    page.get_by_role("button", name="Continue").click()
+    # A right answer deals the card at once; the reveal shows on the felt.
+    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
     expect(page.get_by_role("img", name="Two of Hearts")).to_be_visible()
     expect(table(page)).to_have_attribute("data-credits", "11")
 
@@ -160,7 +169,9 @@ def test_insurance_offered_and_declined(page, stack) -> None:
     page.get_by_role("button", name="Deal").click()
     expect(table(page)).to_have_attribute("data-phase", "insurance")
     expect(page.get_by_role("heading", name="Insurance?")).to_be_visible()
-    expect(page.get_by_role("button", name="Hit")).to_be_disabled()
+    # The offer is decided in its panel: the hand's buttons wait out of sight (disabled).
+    expect(page.get_by_role("button", name="Hit")).to_have_count(0)
+    expect(page.locator('button[data-key="h"]')).to_be_disabled()
     page.get_by_role("button", name="Decline").click()
     expect(table(page)).to_have_attribute("data-phase", "player_turn")
     page.get_by_role("button", name="Stand").click()
@@ -211,7 +222,6 @@ def test_log_out_log_in_and_resume_on_the_same_question(page, stack, bank_of_que
     page.reload()
     assert page.locator(".answers button").all_inner_texts() == answers
     answer_right(page)
-    page.get_by_role("button", name="Continue").click()
     expect(page.get_by_role("img", name="Two of Hearts")).to_be_visible()
 
 
@@ -231,7 +241,6 @@ def test_a_whole_round_with_javascript_off(browser, live_server, stack, bank_of_
         page.get_by_role("button", name="Hit").click()
         page.get_by_role("button", name="Easy", exact=True).click()
         answer_right(page)
-        page.get_by_role("button", name="Continue").click()
         expect(page.get_by_role("img", name="Two of Hearts")).to_be_visible()
         page.get_by_role("button", name="Stand").click()
         expect(table(page)).to_have_attribute("data-phase", "round_over")

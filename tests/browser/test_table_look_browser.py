@@ -13,9 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from game.models import Game
 from tests.browser import test_table_browser
 from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, deal, settle
-from tests.browser.test_table_browser import answer_right, open_game_for, sign_up, table
+from tests.browser.test_table_browser import (
+    answer_right,
+    answer_wrong,
+    open_game_for,
+    sign_up,
+    table,
+)
+from tests.game.helpers import stack_shoe
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -152,17 +160,25 @@ def test_every_phase_shows_its_primary_action_without_scrolling(
     page.get_by_role("button", name="Easy", exact=True).click()
     expect(table(page)).to_have_attribute("data-panel", "trivia_question")
     problems += check_phase(page, "trivia-question", width, "#table .answer", axe_violations)
-    answer_right(page)
+    answer_wrong(page)
     expect(table(page)).to_have_attribute("data-panel", "trivia_reveal")
     problems += check_phase(page, "trivia-reveal", width, PRIMARY, axe_violations)
-    page.get_by_role("button", name="Continue").click()
-    page.get_by_role("button", name="Stand").click()
+    page.get_by_role("button", name="Continue").click()  # the hand stands; the dealer plays
     expect(table(page)).to_have_attribute("data-panel", "outcome")
     problems += check_phase(page, "outcome", width, PRIMARY, axe_violations)
     page.get_by_role("button", name="Next Round").click()
     page.get_by_role("button", name="Side Bets").click()
     expect(page.get_by_role("group", name="21+3")).to_be_visible()
     problems += check_phase(page, "side-bets-open", width, PRIMARY, axe_violations)
+    # The next hit asks at the remembered difficulty: Hit, then the answer.
+    stack_shoe(Game.objects.get(pk=game.pk), HIT_THEN_STAND_SHOE)
+    page.get_by_role("button", name="Deal").click()
+    expect(page.get_by_label("Questions")).to_have_value("easy")
+    page.get_by_role("button", name="Hit").click()
+    expect(table(page)).to_have_attribute("data-panel", "trivia_question")
+    answer_right(page)
+    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
+    problems += check_phase(page, "right-answer-revealed", width, PRIMARY, axe_violations)
 
     stack(INSURANCE_SHOE)
     game = open_game_for(username, trivia_mode=False)
@@ -217,3 +233,25 @@ def test_reduced_motion_deals_at_once(page, stack) -> None:
     page.get_by_role("button", name="Stand").click()
     expect(table(page)).to_have_attribute("data-panel", "outcome")
     assert page.evaluate("() => document.getAnimations().length") == 0
+
+
+def test_a_question_is_answered_with_its_number_key(page, stack, bank_of_questions) -> None:
+    from playwright.sync_api import expect
+
+    from trivia.models import Question
+
+    sign_up(page, "keys")
+    stack(HIT_THEN_STAND_SHOE)
+    game = open_game_for("keys")
+    page.goto(f"/games/{game.pk}/")
+    deal(page)
+    page.get_by_role("button", name="Hit").click()
+    page.get_by_role("button", name="Easy", exact=True).click()
+    expect(table(page)).to_have_attribute("data-panel", "trivia_question")
+    question = Question.objects.get(text=page.locator(".trivia-question").inner_text())
+    shown = [
+        text.strip() for text in page.locator(".answers button > span:last-child").all_inner_texts()
+    ]
+    page.keyboard.press("1234"[shown.index(question.correct_answer)])
+    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
+    expect(page.get_by_role("img", name="Two of Hearts")).to_be_visible()

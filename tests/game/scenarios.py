@@ -71,6 +71,17 @@ def question_shown(user: Any) -> Game:
 
 
 def answered(user: Any) -> Game:
+    """A wrong answer's reveal, waiting for Continue (a right answer deals at once)."""
+    game = question_shown(user)
+    attempt = game.trivia_attempts.get()
+    wrong = next(text for text in attempt.answers_shown if text != attempt.question.correct_answer)
+    _act(game, user, services.answer_question, answer=wrong)
+    game.refresh_from_db()
+    return game
+
+
+def answered_right(user: Any) -> Game:
+    """A right answer: the card is already dealt and the reveal shows on the felt."""
     game = question_shown(user)
     attempt = game.trivia_attempts.get()
     _act(game, user, services.answer_question, answer=attempt.question.correct_answer)

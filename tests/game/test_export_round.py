@@ -77,8 +77,7 @@ SCENARIOS: dict[str, tuple[dict[str, Any], list[str], dict[str, Any], list[Step]
         [
             ("hit", {}),
             ("choose_difficulty", {"difficulty": "easy"}),
-            answer_right,
-            ("continue_after_reveal", {}),
+            answer_right,  # a right answer deals the card at once
             ("stand", {}),
         ],
     ),

@@ -53,10 +53,21 @@ def test_trivia_actions_take_few_queries(
     with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION + 3):  # + question choice
         post(alice, game, "difficulty", difficulty="easy")
     attempt = game.trivia_attempts.get()
+    wrong = next(text for text in attempt.answers_shown if text != attempt.question.correct_answer)
     with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION):
-        post(alice, game, "answer", answer=attempt.question.correct_answer)
+        post(alice, game, "answer", answer=wrong)
     with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION):
         post(alice, game, "continue")
+
+
+@pytest.mark.django_db
+def test_a_right_answer_and_its_card_take_few_queries(
+    alice, player, questions, django_assert_max_num_queries
+) -> None:
+    game = scenarios.question_shown(player)
+    attempt = game.trivia_attempts.get()
+    with django_assert_max_num_queries(MAX_QUERIES_PER_ACTION):
+        post(alice, game, "answer", answer=attempt.question.correct_answer)
 
 
 @pytest.mark.django_db

@@ -28,11 +28,9 @@ def test_a_whole_round_with_trivia(alice, make_game, questions) -> None:
     assert 'data-panel="trivia_question"' in page.text
     attempt = game.trivia_attempts.get()
     post(alice, game, "answer", answer=attempt.question.correct_answer)
+    # A right answer deals the card at once; its reveal shows on the felt.
     page = alice.get(f"/games/{game.pk}/")
-    assert 'data-panel="trivia_reveal"' in page.text
-    post(alice, game, "continue")
-    page = alice.get(f"/games/{game.pk}/")
-    assert "Two of Hearts" in page.text
+    assert "Two of Hearts" in page.text and 'class="trivia-revealed"' in page.text
     post(alice, game, "stand")
     page = alice.get(f"/games/{game.pk}/")
     assert 'data-phase="round_over"' in page.text, page.text

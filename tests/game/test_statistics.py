@@ -126,8 +126,7 @@ def test_trivia_answered_and_correct_by_difficulty(player, questions) -> None:
     act(game, player, "hit")
     act(game, player, "choose_difficulty", difficulty="easy")
     attempt = game.trivia_attempts.get()
-    act(game, player, "answer_question", answer=attempt.question.correct_answer)
-    act(game, player, "continue_after_reveal")  # 2H: 18
+    act(game, player, "answer_question", answer=attempt.question.correct_answer)  # 2H: 18
     act(game, player, "hit")
     act(game, player, "choose_difficulty", difficulty="medium")
     attempt = game.trivia_attempts.get(difficulty="medium")

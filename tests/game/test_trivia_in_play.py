@@ -6,9 +6,10 @@ import re
 
 import pytest
 
+from game import services
 from game.models import TriviaAttempt
 from tests.game import scenarios
-from tests.game.helpers import post
+from tests.game.helpers import post, stack_shoe
 from tests.trivia.factories import QuestionFactory
 
 pytestmark = pytest.mark.django_db
@@ -65,20 +66,55 @@ def test_the_right_answer_is_not_marked_before_the_answer(alice, player) -> None
     assert "right answer" not in first.lower() and "right-answer" not in first
 
 
-def test_right_answer_then_continue_deals_the_card_and_credits(alice, player, questions) -> None:
+def test_a_right_answer_deals_the_card_at_once_and_shows_the_reveal(
+    alice, player, questions
+) -> None:
     game = scenarios.choosing_difficulty(player)
     post(alice, game, "difficulty", difficulty="hard")
     attempt = game.trivia_attempts.get()
     response = post(alice, game, "answer", answer=attempt.question.correct_answer)
     page = alice.get(response["Location"]).text
-    assert "Correct!" in page and "(right answer)" in page and "Credits +5" in page
-    attempt.question.refresh_from_db()
-    assert (attempt.question.times_asked, attempt.question.times_correct) == (1, 1)
-    post(alice, game, "continue")
     game.refresh_from_db()
     assert game.credits == 15
     assert game.state["round"]["hands"][0]["cards"] == ["9S", "7D", "2H"]
     assert game.trivia_attempts.get().applied
+    assert 'class="trivia-revealed"' in page and "Credits +5" in page
+    assert attempt.question.correct_answer in page and 'data-panel="player_turn"' in page
+    attempt.question.refresh_from_db()
+    assert (attempt.question.times_asked, attempt.question.times_correct) == (1, 1)
+    assert post(alice, game, "continue").status_code == 422  # nothing waits for Continue
+
+
+def test_the_difficulty_is_remembered_and_hit_asks_at_it_directly(alice, player, questions) -> None:
+    game = scenarios.choosing_difficulty(player)
+    post(alice, game, "difficulty", difficulty="hard")
+    game.refresh_from_db()
+    assert game.trivia_difficulty == "hard"
+    wrong = next(
+        text
+        for text in game.trivia_attempts.get().answers_shown
+        if text != game.trivia_attempts.get().question.correct_answer
+    )
+    post(alice, game, "answer", answer=wrong)
+    post(alice, game, "continue")
+    game.refresh_from_db()
+    game = services.next_round(game_id=game.pk, user=player, version=game.version)
+    stack_shoe(game, ["9S", "0H", "7D", "6C", "2H", "KD"])
+    post(alice, game, "deal", amount="10")
+    page = alice.get(f"/games/{game.pk}/").text
+    # The select beside Hit holds the remembered difficulty; Hit posts it: two steps.
+    assert '<option value="hard" selected>' in page
+    post(alice, game, "hit", difficulty="medium")
+    game.refresh_from_db()
+    assert game.trivia_difficulty == "medium"
+    assert game.trivia_attempts.filter(applied=False, difficulty="medium").count() == 1
+    assert 'data-panel="trivia_question"' in alice.get(f"/games/{game.pk}/").text
+
+
+def test_a_hit_with_an_unknown_difficulty_is_refused(alice, player, questions) -> None:
+    game = scenarios.dealt(player)
+    assert post(alice, game, "hit", difficulty="legendary").status_code == 422
+    assert not game.trivia_attempts.exists()
 
 
 def test_wrong_answer_then_continue_stands_the_hand(alice, player, questions) -> None:

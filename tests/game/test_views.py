@@ -63,7 +63,11 @@ CASES = [
         "continue",
         scenarios.answered,
         {},
-        lambda g: len(g.state["round"]["hands"][0]["cards"]) == 3,
+        # After the wrong answer's reveal the hand stands: the round moves past the player.
+        lambda g: (
+            g.state["round"]["phase"] != "player_turn"
+            and not g.trivia_attempts.filter(applied=False)
+        ),
     ),
     Case("next-round", scenarios.round_over, {}, lambda g: not g.showing_outcome),
 ]
