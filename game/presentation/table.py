@@ -173,6 +173,27 @@ class TableView:
         return chip_stack(self.active_hand.bet if self.active_hand else self.bet)
 
     @property
+    def hands_before(self) -> list[HandView]:
+        """Split hands left of the one in play (played already), as at the table."""
+        active = self.active_hand
+        return [hand for hand in self.other_hands if active and hand.number < active.number]
+
+    @property
+    def hands_after(self) -> list[HandView]:
+        active = self.active_hand
+        return [hand for hand in self.other_hands if active and hand.number > active.number]
+
+    @property
+    def paid_chips(self) -> list[int]:
+        """At the round's end, the chips the dealer pays into the circle (the net win)."""
+        return chip_stack(self.net) if self.panel == "outcome" and self.net > 0 else []
+
+    @property
+    def stake_taken(self) -> bool:
+        """At the round's end, the dealer takes the stake (a net loss)."""
+        return self.panel == "outcome" and self.net < 0
+
+    @property
     def between_rounds(self) -> bool:
         return not self.round_in_progress and not self.game.is_over
 

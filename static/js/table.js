@@ -157,9 +157,40 @@
   document.addEventListener("pointerdown", finishCardAnimations, true);
   document.addEventListener("keydown", finishCardAnimations, true);
 
+  // The bank counts to its new value after a round is paid (instant under reduced motion).
+  var bankBefore = null;
+  var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+
+  function dollars(value) {
+    return "$" + value.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  }
+
+  function countBank(table) {
+    var shown = table.querySelector('[data-testid="bank"]');
+    var after = Number(table.dataset.bank);
+    var before = bankBefore;
+    bankBefore = null;
+    if (!shown || before === null || isNaN(after) || before === after || (still && still.matches)) { return; }
+    var final = shown.textContent;
+    var start = null;
+    var frames = 0;
+    shown.classList.add("bank-counting");
+    function step(now) {
+      if (!shown.isConnected) { return; }
+      if (start === null) { start = now; }
+      // About 0.6 s, and never fewer than 8 frames: a busy machine still sees it count.
+      frames += 1;
+      var done = Math.min(1, (now - start) / 600, frames / 8);
+      shown.textContent = done < 1 ? dollars(before + (after - before) * done) : final;
+      if (done < 1) { window.requestAnimationFrame(step); } else { shown.classList.remove("bank-counting"); }
+    }
+    window.requestAnimationFrame(step);
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (target && target.id === "table") {
+      bankBefore = Number(target.dataset.bank);
       var slots = cardSlots(target);
       cardsBefore = {};
       Object.keys(slots).forEach(function (key) {
@@ -175,6 +206,7 @@
     if (!table || table.id !== "table" || !table.isConnected) { return; }
     markNewCards(table);
     cardsBefore = null;
+    countBank(table);
     focusPending = true;
   });
 

@@ -255,3 +255,33 @@ def test_a_question_is_answered_with_its_number_key(page, stack, bank_of_questio
     page.keyboard.press("1234"[shown.index(question.correct_answer)])
     expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
     expect(page.get_by_role("img", name="Two of Hearts")).to_be_visible()
+
+
+def test_the_bank_counts_to_its_new_value_and_chips_are_paid_into_the_circle(page, stack) -> None:
+    from playwright.sync_api import expect
+
+    sign_up(page, "payday")
+    stack(["9S", "0H", "7D", "6C", "KD"])  # 16 stands against 16; the dealer draws KD: bust
+    game = open_game_for("payday", trivia_mode=False)
+    page.goto(f"/games/{game.pk}/")
+    deal(page)
+    bank = page.get_by_test_id("bank")
+    expect(bank).to_have_text("$990.00")
+    # Every text the bank shows from here on, whatever the timing.
+    page.evaluate(
+        """() => {
+          window.bankTexts = [];
+          new MutationObserver(() => {
+            const shown = document.querySelector('[data-testid="bank"]');
+            if (shown) { window.bankTexts.push(shown.textContent); }
+          }).observe(document.body, {subtree: true, childList: true, characterData: true});
+        }"""
+    )
+    page.get_by_role("button", name="Stand").click()
+    expect(table(page)).to_have_attribute("data-bank", "1010.00")
+    expect(bank).to_have_text("$1,010.00")
+    texts = page.evaluate("() => window.bankTexts")
+    between = [text for text in texts if text not in ("$990.00", "$1,010.00")]
+    assert between, texts  # it counted up through amounts in between
+    assert all(990 < float(text.strip("$").replace(",", "")) < 1010 for text in between)
+    expect(page.locator(".betting-circle .chip-stack--paid .stack-chip")).to_have_count(1)
