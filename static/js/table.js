@@ -176,7 +176,9 @@
     var frames = 0;
     shown.classList.add("bank-counting");
     function step(now) {
-      if (!shown.isConnected) { return; }
+      // Looked up each frame: the swap's settling may put a fresh copy in its place.
+      shown = document.querySelector('#table [data-testid="bank"]');
+      if (!shown) { return; }
       if (start === null) { start = now; }
       // About 0.6 s, and never fewer than 8 frames: a busy machine still sees it count.
       frames += 1;
