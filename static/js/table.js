@@ -174,6 +174,8 @@
     var final = shown.textContent;
     var start = null;
     var frames = 0;
+    // The old amount at once, so the new one is never seen before the count reaches it.
+    shown.textContent = dollars(before);
     shown.classList.add("bank-counting");
     function step(now) {
       // Looked up each frame: the swap's settling may put a fresh copy in its place.

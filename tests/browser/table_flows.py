@@ -22,8 +22,11 @@ ANIMATIONS_RUNNING = "() => document.getAnimations().some(a => a.playState === '
 
 
 def settle(page) -> None:
-    """Wait until the card animations are over (a scan mid-fade would see faded text)."""
-    page.wait_for_function(f"() => !({ANIMATIONS_RUNNING})()")
+    """Wait until the card animations and the bank's count are over (a scan mid-fade
+    would see faded text, a screenshot a bank on its way)."""
+    page.wait_for_function(
+        f"() => !({ANIMATIONS_RUNNING})() && !document.querySelector('.bank-counting')"
+    )
 
 
 def deal(page, amount: str = "10") -> None:

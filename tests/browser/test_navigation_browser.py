@@ -33,7 +33,7 @@ def test_rules_then_back_shows_the_current_table(page, stack, bank_of_questions)
     page.get_by_role("button", name="Medium", exact=True).click()
     expect(table(page)).to_have_attribute("data-panel", "trivia_question")
     answer_right(page)
-    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
+    expect(page.locator("#message-line")).to_contain_text("Correct!")
     game = Game.objects.get(owner__username="nav")
 
     page.get_by_role("link", name="Rules", exact=True).click()
@@ -43,7 +43,7 @@ def test_rules_then_back_shows_the_current_table(page, stack, bank_of_questions)
     game.refresh_from_db()
     expect(table(page)).to_have_attribute("data-version", str(game.version))
     expect(table(page)).not_to_have_attribute("data-panel", "trivia_question")
-    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
+    expect(page.locator("#message-line")).to_contain_text("Correct!")
 
     # And the rules page's own way back.
     page.get_by_role("link", name="Rules", exact=True).click()

@@ -48,7 +48,7 @@ def test_report_after_the_reveal_then_continue(
     expect(page.get_by_text("Report this question")).to_have_count(0)
     answer_right(page)
     # The card is dealt at once; the reveal, with the report form, shows on the felt.
-    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
+    expect(page.locator("#message-line")).to_contain_text("Correct!")
     version = table(page).get_attribute("data-version")
 
     page.get_by_text("Report this question").click()

@@ -65,7 +65,7 @@ def test_trivia_round_options_and_game_over_panels_pass_axe(
     page.get_by_role("button", name="Medium", exact=True).click()
     problems += scan(page, axe_violations, "table:trivia_question")
     answer_right(page)
-    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
+    expect(page.locator("#message-line")).to_contain_text("Correct!")
     problems += scan(page, axe_violations, "table:player_turn")  # the reveal on the felt
     page.get_by_role("button", name="Stand").click()
     problems += scan(page, axe_violations, "table:outcome")

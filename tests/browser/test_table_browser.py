@@ -119,7 +119,7 @@ def test_sign_up_play_a_trivia_round_and_start_the_next(page, stack, bank_of_que
     expect(table(page)).to_have_attribute("data-panel", "trivia_question")
     answer_right(page)
     # A right answer deals the card at once; the reveal shows on the felt.
-    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
+    expect(page.locator("#message-line")).to_contain_text("Correct!")
     expect(page.get_by_role("img", name="Two of Hearts")).to_be_visible()
     expect(table(page)).to_have_attribute("data-credits", "11")
 

@@ -177,7 +177,7 @@ def test_every_phase_shows_its_primary_action_without_scrolling(
     page.get_by_role("button", name="Hit").click()
     expect(table(page)).to_have_attribute("data-panel", "trivia_question")
     answer_right(page)
-    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
+    expect(page.locator("#message-line")).to_contain_text("Correct!")
     problems += check_phase(page, "right-answer-revealed", width, PRIMARY, axe_violations)
 
     stack(INSURANCE_SHOE)
@@ -253,7 +253,7 @@ def test_a_question_is_answered_with_its_number_key(page, stack, bank_of_questio
         text.strip() for text in page.locator(".answers button > span:last-child").all_inner_texts()
     ]
     page.keyboard.press("1234"[shown.index(question.correct_answer)])
-    expect(page.locator(".trivia-revealed")).to_contain_text("Correct!")
+    expect(page.locator("#message-line")).to_contain_text("Correct!")
     expect(page.get_by_role("img", name="Two of Hearts")).to_be_visible()
 
 
@@ -279,6 +279,7 @@ def test_the_bank_counts_to_its_new_value_and_chips_are_paid_into_the_circle(pag
     )
     page.get_by_role("button", name="Stand").click()
     expect(table(page)).to_have_attribute("data-bank", "1010.00")
+    expect(page.locator(".bank-counting")).to_have_count(0)  # the count is over
     expect(bank).to_have_text("$1,010.00")
     texts = page.evaluate("() => window.bankTexts")
     between = [text for text in texts if text not in ("$990.00", "$1,010.00")]
