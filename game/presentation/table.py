@@ -8,6 +8,7 @@ from typing import Any
 
 from game.models import Game, TriviaAttempt
 from game.presentation.notices import status_line
+from game.presentation.side_bet_menu import SIDE_BET_LABELS, SIDE_BET_SLUGS
 from game.presentation.side_bet_panels import SideBetPanels, build_side_bet_panels
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_DOLLARS
@@ -15,7 +16,7 @@ from game.rules.no_random import NoRandom
 from game.rules.options import BLACKJACK_PAYOUTS
 from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, PLAY_ACTIONS
 from game.rules_pages.content import ratio_text
-from game.selectors import pending_attempt, revealed_attempt
+from game.selectors import pending_attempt, pending_side_stakes, revealed_attempt
 
 ACTION_LABELS = {
     "hit": "Hit",
@@ -116,6 +117,20 @@ class HandView:
         return self.winnings - self.bet
 
 
+SIDE_RESULTS = {"win": "won", "lose": "lost", "push": "returned"}
+
+
+@dataclass(frozen=True)
+class SideCircle:
+    """A side bet's circle beside the betting circle: what rides on it, and how it ended."""
+
+    slug: str
+    label: str
+    stake: int
+    result: str = ""  # "won" / "lost" once settled
+    winnings: int = 0
+
+
 @dataclass
 class TableView:
     game: Game
@@ -156,6 +171,7 @@ class TableView:
     accept_reason: str = ""
     chips: tuple[int, ...] = CHIP_DOLLARS
     side_panels: SideBetPanels = field(default_factory=SideBetPanels)
+    side_circles: list[SideCircle] = field(default_factory=list)
 
     @property
     def felt_rules(self) -> str:
@@ -267,10 +283,38 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         view.credits = max(0, view.credits + (attempt.credits_change or 0))
     if view.trivia_mode and attempt is None:
         view.revealed = revealed_attempt(game)
+    view.side_circles = _side_circles(game, round_ if show_round else None)
     if game.is_over:
         view.phase, view.panel = "game_over", "game_over"
         view.over_reason_text = OVER_REASONS.get(game.over_reason, "")
     return view
+
+
+def _side_circles(game: Game, round_: dict[str, Any] | None) -> list[SideCircle]:
+    """Between rounds the stakes being built in the drawer; in a round those placed, with
+    their results once settled (chips put in the drawer land in these circles)."""
+    if round_ is None:
+        stakes = pending_side_stakes(game) if game.options.get("side_bets") else {}
+        settled: dict[str, dict[str, Any]] = {}
+    else:
+        stakes = dict(round_["side_stakes"])
+        settled = {record["name"]: record for record in round_["side_bets"]}
+    circles = []
+    for name, stake in stakes.items():
+        record = settled.get(name)
+        result = ""
+        if record is not None and record.get("result"):
+            result = SIDE_RESULTS.get(record["result"], "")
+        circles.append(
+            SideCircle(
+                slug=SIDE_BET_SLUGS[name],
+                label=SIDE_BET_LABELS[name],
+                stake=stake,
+                result=result,
+                winnings=record["winnings"] if record else 0,
+            )
+        )
+    return circles
 
 
 def _fill_round(view: TableView, round_: dict[str, Any], engine: EngineGame) -> None:

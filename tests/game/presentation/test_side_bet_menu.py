@@ -461,3 +461,21 @@ def test_the_drawer_is_closed_between_rounds_unless_stakes_ride_in_it(
     for action in (services.stand, services.next_round):
         game = action(game_id=game.pk, user=player, version=game.version)
     assert game.side_bets_menu_open is stays_open
+
+
+def test_chips_put_in_the_drawer_land_in_their_circles_and_show_how_they_ended(
+    alice, player
+) -> None:
+    game = with_stakes(
+        betting_game(player, TWENTY_ONE_PLUS_THREE_WINS), {"21+3": 500}, menu_open=False
+    )
+    page = alice.get(f"/games/{game.pk}/").text
+    circle = re.search(
+        r'<li class="side-circle" data-side-circle="twenty-one-plus-three">.*?</li>', page
+    )
+    assert circle and "$5.00" in circle.group(0)
+    post(alice, game, "deal", amount="10")
+    page = alice.get(f"/games/{game.pk}/").text
+    # 7H 9H with the dealer's 8H: a straight flush, 35 to 1.
+    won = re.search(r'<li class="side-circle side-circle--won"[^>]*>.*?</li>', page)
+    assert won and "twenty-one-plus-three" in won.group(0) and "+$180.00" in won.group(0)
