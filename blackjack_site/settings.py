@@ -93,12 +93,26 @@ TEMPLATES = [
 
 WSGI_APPLICATION = "blackjack_site.wsgi.application"
 
+# Connections are kept between requests (CONN_MAX_AGE seconds, checked before reuse so a
+# connection the server dropped is replaced, not failed on): opening a PostgreSQL
+# connection per request cost a quarter of a worker's time under load (issue 14).
+# DATABASE_POOL_SIZE > 0 uses psycopg's pool on PostgreSQL instead (Django 5.1+), shared by
+# a worker's threads; Django refuses a pool together with persistent connections.
+DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_max_age=0 if DATABASE_POOL_SIZE else int(os.environ.get("CONN_MAX_AGE", "600")),
+        conn_health_checks=env_bool("CONN_HEALTH_CHECKS", True),
     )
 }
+if DATABASE_POOL_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": 1,
+        "max_size": DATABASE_POOL_SIZE,
+        # A request waits this long for a free connection before failing.
+        "timeout": 10,
+    }
 # SQLite as a web database (Django 5.1+): every transaction takes the write lock at BEGIN
 # (IMMEDIATE), so two tabs or a double click queue behind the busy timeout instead of
 # failing with "database is locked" half-way through; WAL lets the page reads go on
@@ -121,6 +135,28 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 if os.environ.get("TEST_DATABASE_NAME"):
     DATABASES["default"].setdefault("TEST", {})["NAME"] = os.environ["TEST_DATABASE_NAME"]
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The cache: Redis when REDIS_URL is set (shared by every worker process), else memory local
+# to the process. It holds sessions (below) and the trivia bank's id lists per difficulty.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+# Sessions are read from the cache and written through to the database (cached_db): a
+# request then reads its session without a query, and logging out deletes it from both,
+# so a copied cookie dies with it (signed-cookie sessions cannot be revoked that way).
+# A process-local cache would let another worker keep serving a session logged out
+# elsewhere, so without Redis a production server (DEBUG off) stores sessions in the
+# database only; development (one process) caches them in memory.
+SESSION_ENGINE = (
+    "django.contrib.sessions.backends.cached_db"
+    if REDIS_URL or DEBUG
+    else "django.contrib.sessions.backends.db"
+)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
