@@ -17,6 +17,38 @@ register = template.Library()
 # The face shows "10", not the code's "0".
 _RANK_FACES = {**{rank: rank for rank in RANK_NAMES}, "0": "10"}
 
+# Where a number card's pips stand, as (column 1-3, row 1-13) on the card's pip grid: the
+# classic layouts, so a 7 reads as a 7 at a glance. Rows below the middle are drawn
+# upside down, as on a real card. CSS classes, not inline styles (the CSP forbids them).
+_SIDES = ((1, 1), (3, 1), (1, 13), (3, 13))
+_PIP_LAYOUTS: dict[str, tuple[tuple[int, int], ...]] = {
+    "2": ((2, 1), (2, 13)),
+    "3": ((2, 1), (2, 7), (2, 13)),
+    "4": _SIDES,
+    "5": (*_SIDES, (2, 7)),
+    "6": (*_SIDES, (1, 7), (3, 7)),
+    "7": (*_SIDES, (1, 7), (3, 7), (2, 4)),
+    "8": (*_SIDES, (1, 7), (3, 7), (2, 4), (2, 10)),
+    "9": (*_SIDES, (1, 5), (3, 5), (1, 9), (3, 9), (2, 7)),
+    "0": (*_SIDES, (1, 5), (3, 5), (1, 9), (3, 9), (2, 3), (2, 11)),
+}
+
+
+def _card_centre(rank: str, suit: str, face: str, size: str) -> str:
+    """The middle of a card: framed letter for a court card, pips for 2-10, one large suit
+    for an ace (and for every card in the small split-strip size, where pips would blur)."""
+    if rank in "JQK":
+        return format_html('<span class="pc-court">{}</span>', face)
+    layout = _PIP_LAYOUTS.get(rank)
+    if layout is None or size == "small":
+        return suit
+    return format_html(
+        '<span class="pc-pips">{}</span>',
+        format_html_join(
+            "", '<span class="pip pc{} pr{}">{}</span>', ((c, r, suit) for c, r in layout)
+        ),
+    )
+
 
 @register.filter
 def dollars(cents: int | None) -> str:
@@ -55,8 +87,7 @@ def playing_card(code: str | None, size: str = "") -> str:
     corner = format_html(
         '<span class="pc-rank">{}</span><span class="pc-suit">{}</span>', face, suit
     )
-    # Court cards show their letter framed in the middle; the others their suit, large.
-    centre = format_html('<span class="pc-court">{}</span>', face) if code[0] in "JQK" else suit
+    centre = _card_centre(code[0], suit, face, size)
     return format_html(
         '<span class="playing-card playing-card--{}{}{}" role="img" aria-label="{}" '
         'data-card="{}"><span class="pc-corner" aria-hidden="true">{}</span>'
