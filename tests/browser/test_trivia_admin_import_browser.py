@@ -56,8 +56,11 @@ def test_staff_imports_a_dump_with_preview_then_confirm(page, staff_user) -> Non
     expect(page.locator("#count-duplicates")).to_have_text("2")
     assert Question.objects.count() == 0, "nothing is written at the preview"
 
-    page.get_by_role("button", name=re.compile(r"^Confirm: add 4736 questions")).click()
-    expect(page.locator("li.success")).to_contain_text("Imported 4736 questions")
+    # Writing 4,736 questions takes a second or two alone, far longer on a loaded 2-core
+    # machine: the navigation it waits for gets a minute, not Playwright's default 10 s.
+    confirm = page.get_by_role("button", name=re.compile(r"^Confirm: add 4736 questions"))
+    confirm.click(timeout=60_000)
+    expect(page.locator("li.success")).to_contain_text("Imported 4736 questions", timeout=60_000)
     assert Question.objects.filter(active=True).count() == 4736
     for difficulty in ("easy", "medium", "hard"):
         assert Question.objects.filter(difficulty=difficulty, active=True).exists()
