@@ -17,7 +17,6 @@ hole card is turned over.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, Final
 
 from game.rules import sidebets as sb
@@ -118,33 +117,41 @@ class TableRules:
         "double_after_split_aces",
         "one_card_after_split_aces",
         "split_any_ten",
-        "split_aces",
-        "resplit",
-        "resplit_aces",
+        "max_splits",
+        "max_ace_splits",
         "blackjack_profit",
         "blackjack_stake",
         "charlie_limit",
+        "reshuffle",
+        "simple",
+        "inverted",
     )
 
     def __init__(self, options: Options) -> None:
+        # §10 Extensions, simple: Hit and Stand only; the other options are kept in
+        # Options but read here as off, so the round never offers them.
+        simple = options.simple
+        self.simple: bool = simple
+        self.inverted: bool = options.inverted
+        self.reshuffle: str = options.reshuffle
         self.min_bet: int = options.min_bet
         self.max_bet: int = options.max_bet
-        self.deck_count: int = options.deck_count
+        self.deck_count: int = options.shoe_decks  # 0: an infinite shoe
         self.trivia_mode: bool = options.trivia_mode
-        self.side_bets: bool = options.side_bets
+        self.side_bets: bool = options.side_bets and not simple
         self.dealer_rule: str = options.dealer_stands_on
         self.dealer_peek: bool = options.dealer_peek
-        self.insurance: bool = options.insurance
-        self.even_money: bool = options.even_money
-        self.surrender: str = options.surrender
+        self.insurance: bool = options.insurance and not simple
+        self.even_money: bool = options.even_money and not simple
+        self.surrender: str = "off" if simple else options.surrender
         self.double_on: str = options.double_on
         self.double_after_split: bool = options.double_after_split
         self.double_after_split_aces: bool = options.double_after_split_aces
         self.one_card_after_split_aces: bool = options.one_card_after_split_aces
         self.split_any_ten: bool = options.split_any_ten
-        self.split_aces: bool = options.split_aces
-        self.resplit: bool = options.resplit
-        self.resplit_aces: bool = options.resplit_aces
+        # Splits allowed per box (N splits make N + 1 hands), for aces and other pairs.
+        self.max_splits: int = 0 if simple else options.max_splits
+        self.max_ace_splits: int = 0 if simple else options.max_ace_splits
         # The natural's payout ratio, profit:stake (R-PAY-2), e.g. 3:2.
         profit, stake = options.blackjack_ratio
         self.blackjack_profit: int = profit
@@ -499,7 +506,8 @@ class Game:
         """R-4.1/R-4.2: lock in the bets, take them from the bank and deal."""
         stakes = self._validate_bets(bet, side_bets, extra_bet)
         events = self._events = [] if self.record_events else None  # _begin()
-        if self.shoe.needs_reshuffle():
+        if self.shoe.due_for_rebuild(self._table.reshuffle):
+            # R-2.2, or the reshuffle option (§10 Extensions).
             self.shoe = Shoe.build(self._table.deck_count, self.rng)
             self._emit("shoe_shuffled", reason="reshuffle", message="Shuffling a new shoe")
         self.round_number += 1
@@ -560,6 +568,8 @@ class Game:
         if side_bets is None:
             side_bets = {}
         if not options.side_bets and (extra_bet or any(side_bets.values())):
+            if options.simple:
+                raise IllegalAction("No side bets in the simple game: Hit and Stand only")
             raise IllegalAction("Side bets are switched off at this table")
         for name, stake in side_bets.items():
             if name not in sb.STAKED_SIDE_BETS:
@@ -778,7 +788,7 @@ class Game:
         rebuild = options.deck_count != self.options.deck_count
         self._use_options(options)
         if rebuild:
-            self.shoe = Shoe.build(options.deck_count, self.rng)
+            self.shoe = Shoe.build(self._table.deck_count, self.rng)
             self._emit("shoe_shuffled", reason="deck_count", message="Shuffling a new shoe")
         self._check_game_over()
         return self._finish()
@@ -847,6 +857,8 @@ class Game:
 
     def _why_not_double(self, round_: Round, hand: Hand) -> str | None:
         options = self._table
+        if options.simple:
+            return _SIMPLE_GAME
         if hand.acted or len(hand.cards) != 2:
             return "Double Down only as the first action on a hand"
         if hand.split_aces and options.one_card_after_split_aces:
@@ -866,6 +878,8 @@ class Game:
 
     def _why_not_split(self, round_: Round, hand: Hand) -> str | None:
         options = self._table
+        if options.simple:
+            return _SIMPLE_GAME
         if hand.acted or len(hand.cards) != 2:
             return "Split only as the first action on a hand"
         first, second = hand.cards
@@ -876,20 +890,28 @@ class Game:
             if options.split_any_ten:
                 return "Split needs two cards of the same rank or two ten-cards"
             return "Split needs two cards of the same rank"
+        # max_splits / max_ace_splits (R-5.4, R-5.5, §10 Extensions): every hand of the
+        # box holds the rank of the first pair, so the splits made are hands - 1.
         aces = is_ace(first)
-        if aces and not options.split_aces:
+        limit = options.max_ace_splits if aces else options.max_splits
+        if aces and limit == 0:
             return "Splitting aces is not allowed at this table"
-        if hand.split and not options.resplit:
-            return "Resplitting is not allowed at this table"
-        if hand.split and aces and not options.resplit_aces:
-            return "Resplitting aces is not allowed at this table"
         if len(round_.hands) >= MAX_HANDS:
             return f"No more than {MAX_HANDS} hands"
+        if len(round_.hands) > limit:
+            if limit == 1:
+                if aces:
+                    return "Resplitting aces is not allowed at this table"
+                return "Resplitting is not allowed at this table"
+            pairs = "aces" if aces else "a pair"
+            return f"No more than {limit} splits of {pairs} at this table"
         if hand.bet > self.bank:
             return f"Your bank does not cover another bet of {display_cents(hand.bet)}"
         return None
 
     def _why_not_surrender(self, round_: Round, hand: Hand) -> str | None:
+        if self._table.simple:
+            return _SIMPLE_GAME
         if self._table.surrender == "off":
             return "Surrender is not offered at this table"
         if hand.acted or len(hand.cards) != 2:
@@ -1040,7 +1062,8 @@ class Game:
         """R-4.7a: House Money won and the dealer has no natural: the parlay choice."""
         if sb.HOUSE_MONEY not in round_.pending_side_bets:
             return False
-        if self._dealer_natural_ruled_out():
+        # Inverted (§10 Extensions): the win is settled as a loss, nothing to parlay.
+        if self._dealer_natural_ruled_out() and not self._table.inverted:
             round_.phase = HOUSE_MONEY_PARLAY
             self._emit("offer", offer="parlay", choices=list(sb.PARLAY_CHOICES))
             return True
@@ -1117,8 +1140,15 @@ class Game:
             round_.dealer_result = "stand"
         if self._events is not None:
             self._emit("dealer_final", cards=list(dealer), total=total, result=round_.dealer_result)
+        # R-7.1a: with no peek, a natural found now also beats late surrenders and
+        # Charlies; an early surrender was made before the dealer could have one.
+        no_hole_card_natural = dealer_natural and not self._table.dealer_peek
+        early = _surrender_is_early(self._table.surrender, round_.upcard)
         for index, hand in enumerate(round_.hands):
-            self._settle_hand(hand, index, total, dealer_charlie, dealer_natural)
+            result, how = _hand_outcome(
+                hand, total, dealer_charlie, dealer_natural, no_hole_card_natural and not early
+            )
+            self._settle_hand(hand, index, result, how)
         if round_.side_stakes or round_.extra_bet is not None or round_.pending_side_bets:
             self._settle_side_bets_at_end()  # nothing to do without side bets
         self._finish_round()
@@ -1150,8 +1180,8 @@ class Game:
         position = shoe.position
         if position >= len(shoe.cards):
             # R-2.2 mid-round: reshuffle the cards not on the table (fixed shoes raise).
-            shoe.refill(round_.table_cards(), self.rng)
-            self._emit("shoe_shuffled", reason="refill", message="Shuffling a new shoe")
+            if shoe.refill(round_.table_cards(), self.rng):
+                self._emit("shoe_shuffled", reason="refill", message="Shuffling a new shoe")
             position = shoe.position
         # Shoe.draw inlined: the refill above guarantees a card (this is the hottest call).
         card = shoe.cards[position]
@@ -1263,12 +1293,13 @@ class Game:
         insurance = round_.insurance
         if insurance is None or insurance["result"] is not None:
             return
+        stake = insurance["stake"]
         if is_two_card_natural(round_.dealer):
             insurance["result"] = WIN
-            insurance["winnings"] = insurance["stake"] + payout_profit(insurance["stake"], 2, 1)
-            self._pay(insurance["winnings"])
+            insurance["winnings"] = self._pay_settled(stake, stake + payout_profit(stake, 2, 1))
         else:
             insurance["result"] = LOSE
+            insurance["winnings"] = self._pay_settled(stake, 0)
         self._emit(
             "insurance_settled",
             kind=insurance["kind"],
@@ -1276,10 +1307,7 @@ class Game:
             winnings=insurance["winnings"],
         )
 
-    def _settle_hand(
-        self, hand: Hand, index: int, dealer_total: int, dealer_charlie: bool, dealer_natural: bool
-    ) -> None:
-        result, how = _hand_outcome(hand, dealer_total, dealer_charlie, dealer_natural)
+    def _settle_hand(self, hand: Hand, index: int, result: str, how: str) -> None:
         bet = hand.bet
         if result == WIN:
             winnings = bet + bet
@@ -1292,8 +1320,8 @@ class Game:
             winnings = half_down(bet)
         else:
             winnings = 0
-        hand.result, hand.how, hand.winnings = result, how, winnings
-        self._pay(winnings)
+        hand.result, hand.how = result, how
+        hand.winnings = self._pay_settled(bet, winnings)
         if self._events is not None:
             self._emit("hand_settled", hand=index, result=result, how=how, winnings=winnings)
 
@@ -1334,13 +1362,30 @@ class Game:
         self.bank -= cents
         round_.staked += cents
 
-    def _pay(self, cents: int) -> None:
+    def _pay(self, cents: int) -> int:
+        """Pay ``cents`` into the bank (negative: take them, §10 inverted); returns what
+        moved. R-1.4a: a bank that would pass the ceiling stops there; inverted: a bank
+        stops at zero."""
         round_ = self.round
         assert round_ is not None  # money moves only within a round
-        # R-1.4a: a bank that would pass the ceiling stops there.
         paid = min(cents, MAX_AMOUNT_CENTS - self.bank)
+        if paid < 0:
+            paid = max(paid, -self.bank)
         self.bank += paid
         round_.paid += paid
+        return paid
+
+    def _pay_settled(self, stake: int, winnings: int) -> int:
+        """Pay a settled bet its winnings (R-PAY-1); returns what the bank received.
+
+        §10 Extensions, inverted: the bet's net result is negated first — a profit of N
+        becomes a loss of N, a lost stake S comes back with a profit of S, a push stays a
+        push. A loss beyond the stake is taken from the bank, which stops at zero. Under
+        R-1.4a's ceiling (or that floor) what moved is recorded, not what was due.
+        """
+        if self._table.inverted:
+            winnings = stake + stake - winnings
+        return self._pay(winnings)
 
     def _roll_dice(self) -> list[int]:
         queue = self.dice_queue
@@ -1363,8 +1408,7 @@ class Game:
         stake: int,
         win: sb.SideBetWin | None,
     ) -> None:
-        winnings = sb.side_bet_winnings(stake, win)
-        self._pay(winnings)
+        winnings = self._pay_settled(stake, sb.side_bet_winnings(stake, win))
         self._record_side_bet(name, stake, win, winnings=winnings)
 
     def _record_side_bet(
@@ -1407,7 +1451,10 @@ class Game:
         stake = pending["stake"]
         win = sb.SideBetWin(pending["condition"], tuple(pending["ratio"]), tuple(pending["cards"]))
         paid, parlayed = sb.house_money_parlay(stake, win, choice)
-        self._pay(paid)
+        if parlayed:
+            self._pay(paid)
+        else:  # collected: a settled bet (inverted negates it, §10 Extensions)
+            paid = self._pay_settled(stake, paid)
         if parlayed:
             # Parlayed money rides on hand 1 as part of its base bet (later splits and
             # doubles use the new bet). It never passes through the bank.
@@ -1428,8 +1475,8 @@ class Game:
         if extra is not None:
             assert hand.result is not None  # hands are settled before the side bets
             win = sb.extra_bet_blackjack(hand.result, hand.cards)
-            winnings = sb.side_bet_winnings(extra["stake"], win)
-            self._pay(winnings)
+            # The fee is no part of the bet's result: never returned (R-SB-20).
+            winnings = self._pay_settled(extra["stake"], sb.side_bet_winnings(extra["stake"], win))
             self._record_side_bet(
                 sb.EXTRA_BET_BLACKJACK, extra["stake"], win, winnings=winnings, fee=extra["fee"]
             )
@@ -1466,7 +1513,7 @@ class Game:
             "round_number": self.round_number,
             "game_over": self.game_over,
             "game_over_reason": self.game_over_reason,
-            "cards_in_shoe": self.shoe.remaining(),
+            "cards_in_shoe": self.shoe.cards_left(),  # None: an infinite shoe (∞)
             "round": None if self.round is None else self._public_round(self.round),
             "legal_actions": self.legal_actions(),
         }
@@ -1535,7 +1582,7 @@ class Game:
     def from_json(
         cls, data: Mapping[str, Any], *, rng: Rng | None = None, record_events: bool = True
     ) -> Game:
-        options = replace(Options.from_dict(data["options"]), implied=tuple(data["implied"]))
+        options = Options.from_stored(data["options"], data["implied"])
         # Through __init__ (which a compiled build needs), then the stored state on top.
         game = cls(
             options,
@@ -1557,14 +1604,27 @@ class Game:
 
 
 def _hand_outcome(
-    hand: Hand, dealer_total: int, dealer_charlie: bool, dealer_natural: bool
+    hand: Hand,
+    dealer_total: int,
+    dealer_charlie: bool,
+    dealer_natural: bool,
+    natural_beats_all: bool = False,
 ) -> tuple[str, str]:
-    """R-7.1, in its order; ``how`` names the step that decided."""
+    """R-7.1, in its order; ``how`` names the step that decided.
+
+    ``natural_beats_all``: R-7.1a, a dealer natural found at the end of a no-hole-card
+    round (no early surrender): it comes before step 1 for a surrendered hand and before
+    step 3 for a Charlie.
+    """
     status = hand.status
     if status == "surrendered":
+        if natural_beats_all:
+            return LOSE, "dealer_natural"
         return SURRENDER, "surrender"
     if status == "bust":
         return LOSE, "bust"
+    if natural_beats_all and status == "charlie":
+        return LOSE, "dealer_natural"
     if status == "charlie":
         return (PUSH if dealer_charlie else WIN), "charlie"
     if dealer_charlie:
@@ -1653,6 +1713,13 @@ _NOT_OFFERED = {
     "roll": "There are no Perfect 11s dice to roll now",
 }
 _EARLY_SURRENDER_MODES = ("early", "early_non_ace")
+_SIMPLE_GAME: Final = "Only Hit and Stand in the simple game"
+
+
+def _surrender_is_early(mode: str, upcard: str) -> bool:
+    """Whether a surrender against ``upcard`` is early (R-4.6, R-7.3): made before the
+    dealer could show a natural. ``early_non_ace`` is early against a ten-card only."""
+    return mode == "early" or (mode == "early_non_ace" and is_ten_card(upcard))
 
 
 def _stage_plan(options: Options) -> tuple[bool, ...]:
@@ -1662,12 +1729,13 @@ def _stage_plan(options: Options) -> tuple[bool, ...]:
     nothing); it only saves the call on every round.
     """
     idle: set[int] = set()
-    if not options.side_bets:
+    simple = options.simple  # Hit and Stand only: no side bets, offers or surrender
+    if not options.side_bets or simple:
         # No side stakes and no extra bet can be placed (R-4.1), so none is pending.
         idle |= {STEP_AFTER_DEAL, STEP_EXTRA_BET, STEP_PARLAY}
-    if options.surrender not in _EARLY_SURRENDER_MODES:
+    if options.surrender not in _EARLY_SURRENDER_MODES or simple:
         idle.add(STEP_EARLY_SURRENDER)
-    if not options.insurance and not options.even_money:
+    if (not options.insurance and not options.even_money) or simple:
         idle.add(STEP_INSURANCE)
     if not options.dealer_peek:
         idle.add(STEP_PEEK)

@@ -41,8 +41,12 @@ _NEUTRAL_OPTIONS = frozenset(
         "max_bet",
         "starting_bank",
         "seats",
+        "inverted",  # handled apart: the figure is negated (§10 Extensions)
     }
 )
+# Options whose effect the table cannot approximate: no estimate at all while they are on.
+# (simple: Hit and Stand only changes basic strategy and the edge far beyond any entry.)
+UNTABLED_OPTIONS = ("simple",)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +59,7 @@ class HouseEdgeEstimate:
     matched: dict[str, Any]  # the key options of the entry used
     approximated: tuple[str, ...]  # e.g. "deck_count 4 → 6"
     not_covered: tuple[str, ...]  # options set away from the table's defaults, ignored
+    inverted: bool = False  # the figure is the table's, negated (§10 Extensions, inverted)
 
     @property
     def note(self) -> str:
@@ -71,6 +76,8 @@ def estimated_house_edge(options: Options | Mapping[str, Any]) -> HouseEdgeEstim
     """The table's house edge for ``options``, or None when they fall outside the table
     (a key option with a value the table does not have, e.g. a 2:1 payout)."""
     chosen = options if isinstance(options, Options) else Options.from_dict(dict(options))
+    if untabled_options(chosen):
+        return None
     table = load_table()
     wanted = {name: getattr(chosen, name) for name in KEY_OPTIONS}
     approximated: list[str] = []
@@ -85,23 +92,36 @@ def estimated_house_edge(options: Options | Mapping[str, Any]) -> HouseEdgeEstim
     entry = _entries(TABLE_PATH).get(_key(wanted))
     if entry is None:
         return None
+    edge = entry["house_edge_pct"]
     return HouseEdgeEstimate(
-        house_edge_pct=entry["house_edge_pct"],
+        # §10 Extensions, inverted: "the house edge shown is negated too".
+        house_edge_pct=-edge if chosen.inverted else edge,
         stderr_pct=entry["stderr_pct"],
         rounds=entry["rounds"],
         matched=dict(entry["options"]),
         approximated=tuple(approximated),
         not_covered=_not_covered(chosen, table["base_options"]),
+        inverted=chosen.inverted,
     )
 
 
-def nearest_deck_count(decks: int, available: list[int]) -> int:
+def untabled_options(chosen: Options) -> tuple[str, ...]:
+    """The options set that leave the table without an estimate (see UNTABLED_OPTIONS)."""
+    return tuple(name for name in UNTABLED_OPTIONS if getattr(chosen, name))
+
+
+def nearest_deck_count(decks: int | str, available: list[int]) -> int:
     """The closest deck count in the table; on a tie the larger (the edge rises with the
-    number of decks ever more slowly, so the larger is the nearer in edge)."""
+    number of decks ever more slowly, so the larger is the nearer in edge). An infinite
+    shoe is nearest the most decks the table has."""
+    if not isinstance(decks, int):
+        return max(available)
     return min(available, key=lambda candidate: (abs(candidate - decks), -candidate))
 
 
 def _not_covered(chosen: Options, base: Mapping[str, Any]) -> tuple[str, ...]:
+    # The table's base options may use the old split keys (§10 Decision): read them anew.
+    base = Options.from_dict(dict(base)).to_dict()
     values = chosen.to_dict()
     return tuple(
         name

@@ -12,27 +12,55 @@ DEALER_RULES = ("S17", "H17", "S16", "H16")
 CHARLIE_VALUES = (5, 7, "off")
 SURRENDER_MODES = ("late", "early", "early_non_ace", "off")
 DOUBLE_ON_VALUES = ("any", "9-11", "10-11")
+INFINITE_DECKS = "infinite"  # §10 Extensions: every card from a fresh, full 52-card deck
+DECK_COUNTS: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6, 7, 8, INFINITE_DECKS)
+RESHUFFLE_MODES = ("cut_card", "every_round", "when_empty")
+SPLIT_LIMITS = (1, 2, 3)  # max_splits
+ACE_SPLIT_LIMITS = (0, 1, 2, 3)  # max_ace_splits
 
-# RULES.md §10 "needs": switching the key on switches these on too.
+# RULES.md §10 "needs": switching the key on switches these on too. A needed number
+# (max_ace_splits) is "on" from 1: one ace split.
 NEEDS: dict[str, tuple[str, ...]] = {
-    "double_after_split_aces": ("double_after_split", "split_aces"),
-    "one_card_after_split_aces": ("split_aces",),
-    "resplit_aces": ("resplit", "split_aces"),
+    "double_after_split_aces": ("double_after_split", "max_ace_splits"),
+    "one_card_after_split_aces": ("max_ace_splits",),
 }
+_NEEDED_NUMBER = {"max_ace_splits": 1}
+
+# §10 Extensions, `simple`: the options of everything but Hit and Stand are kept (and
+# stored) but play no part while it is on; the menu says so.
+INACTIVE_WHEN_SIMPLE = (
+    "side_bets",
+    "split_any_ten",
+    "max_splits",
+    "max_ace_splits",
+    "double_after_split",
+    "double_after_split_aces",
+    "one_card_after_split_aces",
+    "double_on",
+    "surrender",
+    "insurance",
+    "even_money",
+)
+# §10 Extensions, `deck_count: "infinite"`: no shoe to reshuffle.
+INACTIVE_WHEN_INFINITE = ("reshuffle",)
+
+# The Decision of §10: the old split keys of saved games and replay files, read as the
+# new ones (resplit false = 1, true = 3; split_aces / resplit_aces 0, 1 or 3).
+LEGACY_SPLIT_KEYS = ("split_aces", "resplit", "resplit_aces")
+_LEGACY_IMPLIED = {"resplit": "max_splits", "split_aces": "max_ace_splits"}
 
 _BOOL_OPTIONS = (
     "trivia_mode",
     "side_bets",
     "split_any_ten",
     "double_after_split",
-    "split_aces",
     "double_after_split_aces",
     "one_card_after_split_aces",
-    "resplit",
-    "resplit_aces",
     "insurance",
     "even_money",
     "dealer_peek",
+    "simple",
+    "inverted",
 )
 _CHOICE_OPTIONS: dict[str, tuple[Any, ...]] = {
     "blackjack_payout": tuple(BLACKJACK_PAYOUTS),
@@ -40,9 +68,13 @@ _CHOICE_OPTIONS: dict[str, tuple[Any, ...]] = {
     "charlie": CHARLIE_VALUES,
     "surrender": SURRENDER_MODES,
     "double_on": DOUBLE_ON_VALUES,
+    "deck_count": DECK_COUNTS,
+    "reshuffle": RESHUFFLE_MODES,
+    "max_splits": SPLIT_LIMITS,
+    "max_ace_splits": ACE_SPLIT_LIMITS,
 }
 _MONEY_OPTIONS = ("min_bet", "max_bet", "starting_bank")
-_INT_RANGES = {"deck_count": (1, 8), "seats": (1, 3)}
+_INT_RANGES = {"seats": (1, 3)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,15 +85,12 @@ class Options:
     side_bets: bool = True
     blackjack_payout: str = "3:2"
     dealer_stands_on: str = "S17"
-    deck_count: int = 6
+    deck_count: int | str = 6
     charlie: int | str = 5
     split_any_ten: bool = False
     double_after_split: bool = False
-    split_aces: bool = False
     double_after_split_aces: bool = False
     one_card_after_split_aces: bool = False
-    resplit: bool = False
-    resplit_aces: bool = False
     surrender: str = "late"
     insurance: bool = True
     even_money: bool = True
@@ -71,13 +100,18 @@ class Options:
     max_bet: int = 1_000_000
     starting_bank: int = 100_000
     seats: int = 1
+    reshuffle: str = "cut_card"
+    max_splits: int = 1
+    max_ace_splits: int = 0
+    simple: bool = False
+    inverted: bool = False
     # Options switched on only because another option needs them (the menu says so).
     implied: tuple[str, ...] = field(default=(), compare=False)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> Options:
         """Validate JSON-style options (RULES.md §10 names and values); apply the "needs"."""
-        data = dict(data or {})
+        data = _read_legacy_split_keys(dict(data or {}))
         known = {f.name for f in fields(cls)} - {"implied"}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -89,16 +123,23 @@ class Options:
         _check_limits(options)
         return options.with_needs()
 
+    @classmethod
+    def from_stored(cls, data: dict[str, Any], implied: list[str] | tuple[str, ...]) -> Options:
+        """A game's stored options and the names it stored as implied (old names read as
+        the new ones, §10 Decision)."""
+        names = dict.fromkeys(_LEGACY_IMPLIED.get(name, name) for name in implied)
+        return replace(cls.from_dict(data), implied=tuple(names))
+
     def with_needs(self) -> Options:
         """Return these options with every needed option on, remembering which were implied."""
         switched: list[str] = list(self.implied)
-        changes: dict[str, bool] = {}
+        changes: dict[str, bool | int] = {}
         for option, needed in NEEDS.items():
             if not getattr(self, option):
                 continue
             for name in needed:
                 if not getattr(self, name) and name not in changes:
-                    changes[name] = True
+                    changes[name] = _NEEDED_NUMBER.get(name, True)
                     switched.append(name)
         if not changes:
             return self
@@ -123,16 +164,65 @@ class Options:
         """Number of cards that makes a Charlie, or None when Charlies are off."""
         return None if self.charlie == "off" else int(self.charlie)
 
+    @property
+    def infinite_decks(self) -> bool:
+        return self.deck_count == INFINITE_DECKS
+
+    @property
+    def shoe_decks(self) -> int:
+        """The decks a shoe is built of; 0 for an infinite shoe (game.rules.shoe)."""
+        return 0 if self.deck_count == INFINITE_DECKS else int(self.deck_count)
+
+    @property
+    def inactive(self) -> tuple[str, ...]:
+        """Options kept but playing no part under these options (the menu says so)."""
+        names: list[str] = []
+        if self.simple:
+            names.extend(INACTIVE_WHEN_SIMPLE)
+        if self.infinite_decks:
+            names.extend(INACTIVE_WHEN_INFINITE)
+        return tuple(names)
+
+
+def _read_legacy_split_keys(data: dict[str, Any]) -> dict[str, Any]:
+    """§10 Decision: ``resplit`` / ``split_aces`` / ``resplit_aces`` read as ``max_splits`` /
+    ``max_ace_splits``; refused beside the new key they stand for (which would win?)."""
+    old = {name: data.pop(name) for name in LEGACY_SPLIT_KEYS if name in data}
+    if not old:
+        return data
+    for name, value in old.items():
+        if not isinstance(value, bool):
+            raise ValueError(f"option {name} must be true or false, not {value!r}")
+    if "resplit" in old and "max_splits" in data:
+        raise ValueError("options resplit and max_splits: give only max_splits")
+    if {"split_aces", "resplit_aces"} & set(old) and "max_ace_splits" in data:
+        raise ValueError("options split_aces / resplit_aces and max_ace_splits: give only one")
+    if old.get("resplit_aces"):
+        # The old "needs": resplitting aces switched resplitting on, so it plays as it did.
+        old["resplit"] = True
+    if "resplit" in old and "max_splits" not in data:
+        data["max_splits"] = 3 if old["resplit"] else 1
+    if {"split_aces", "resplit_aces"} & set(old) and "max_ace_splits" not in data:
+        if old.get("resplit_aces"):
+            data["max_ace_splits"] = 3
+        else:
+            data["max_ace_splits"] = 1 if old.get("split_aces") else 0
+    return data
+
 
 def _validate(name: str, raw: Any) -> Any:
     if name in _BOOL_OPTIONS:
         if not isinstance(raw, bool):
             raise ValueError(f"option {name} must be true or false, not {raw!r}")
         return raw
+    if name == "deck_count" and not any(type(raw) is type(n) and raw == n for n in DECK_COUNTS):
+        raise ValueError(
+            f"option deck_count must be a whole number from 1 to 8 or 'infinite', not {raw!r}"
+        )
     if name in _CHOICE_OPTIONS:
         allowed = _CHOICE_OPTIONS[name]
-        # bool is an int in Python; never accept true for charlie 5/7.
-        if isinstance(raw, bool) or raw not in allowed:
+        # Exactly a listed value: True is not 1 deck and 6.0 is not 6 decks.
+        if not any(type(raw) is type(value) and raw == value for value in allowed):
             shown = ", ".join(repr(v) if isinstance(v, str) else str(v) for v in allowed)
             raise ValueError(f"option {name} must be one of {shown}, not {raw!r}")
         return raw

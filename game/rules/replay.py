@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -100,7 +101,7 @@ def _new_game(data: Mapping[str, Any]) -> Game:
         options,
         bank=bank,
         credits=credits,
-        shoe=Shoe.from_cards([], options.deck_count),
+        shoe=Shoe.from_cards([], options.shoe_decks),
         record_events=False,
     )
 
@@ -109,7 +110,8 @@ def _play_round(game: Game, entry: Any, index: int) -> dict[str, Any]:
     bet, stakes, extra_bet, cards, dice, actions = _parse_round(entry, index)
     if game.game_over:
         raise ReplayError(f"the game is over ({game.game_over_reason})", index)
-    game.shoe = Shoe.from_cards(cards, game.options.deck_count)
+    _check_cards_fit_the_shoe(cards, game.options.shoe_decks, index)
+    game.shoe = Shoe.from_cards(cards, game.options.shoe_decks)
     game.dice_queue = dice
     try:
         game.start_round(bet, stakes, extra_bet=extra_bet)
@@ -162,6 +164,19 @@ def _parse_round(
     side_bets = entry.get("side_bets")
     stakes, extra_bet = _parse_side_bets({} if side_bets is None else side_bets, index)
     return bet, stakes, extra_bet, cards, list(dice), actions
+
+
+def _check_cards_fit_the_shoe(cards: list[str], decks: int, index: int) -> None:
+    """A round deals each card at most once per deck: its cards stay on the table, and a
+    mid-round refill leaves them out (R-2.2). An infinite shoe (``decks`` 0) has no limit:
+    every card comes from a fresh deck (REPLAY.md)."""
+    if decks == 0:
+        return
+    counts = Counter(card[:2] for card in cards)
+    for card, count in sorted(counts.items()):
+        if count > decks:
+            held = "1 deck holds" if decks == 1 else f"{decks} decks hold"
+            raise ReplayError(f"shoe: {card} dealt {count} times, but {held} {decks}", index)
 
 
 def _parse_side_bets(side_bets: Any, index: int) -> tuple[dict[str, int], bool]:

@@ -1,4 +1,5 @@
-"""The shoe (RULES.md §2): 1–8 decks, injected randomness, reshuffle and refill, Jackpot Aces."""
+"""The shoe (RULES.md §2): 1–8 decks or infinite, injected randomness, reshuffle and refill,
+Jackpot Aces."""
 
 from __future__ import annotations
 
@@ -19,6 +20,15 @@ _DENOMINATOR: Final = RESHUFFLE_FRACTION[1]
 _ACE_OF_SPADES: Final = sys.intern("AS")
 _ONE_DECK: Final = standard_deck()
 _ACE_OF_SPADES_POSITION: Final = _ONE_DECK.index(_ACE_OF_SPADES)
+_DECK_SIZE: Final = len(_ONE_DECK)
+# §10 Extensions, deck_count "infinite": a shoe of 0 decks draws every card from a fresh,
+# full deck. Its cards are drawn a deck's worth ahead (each independently), so the hot
+# path deals from a list as from any shoe.
+INFINITE: Final = 0
+# §10 Extensions, reshuffle: when a shoe is rebuilt.
+CUT_CARD: Final = "cut_card"  # R-2.2: before a round, when fewer than 25% remain
+EVERY_ROUND: Final = "every_round"  # a fresh shoe before every round
+WHEN_EMPTY: Final = "when_empty"  # deal to the last card, then rebuild (the refill)
 
 
 class Rng(Protocol):
@@ -43,8 +53,9 @@ class Shoe:
     """Undealt cards in deal order; ``position`` points at the next card.
 
     ``fixed`` shoes (replays) never reshuffle: running out is an error. Random
-    shoes are rebuilt per R-2.2 and refilled mid-round from the cards not on
-    the table.
+    shoes are rebuilt per R-2.2 (or the ``reshuffle`` option) and refilled mid-round
+    from the cards not on the table. An infinite shoe (``deck_count`` 0) is never
+    reshuffled: it draws another deck's worth of independent cards when it runs out.
     """
 
     __slots__ = ("cards", "position", "size", "deck_count", "fixed")
@@ -61,6 +72,8 @@ class Shoe:
     @classmethod
     def build(cls, deck_count: int, rng: Rng) -> Shoe:
         """A fresh shoe of ``deck_count`` decks, Jackpot Aces marked, shuffled."""
+        if deck_count == INFINITE:
+            return cls(_fresh_deck_draws(rng), INFINITE)
         cards = standard_deck() * deck_count
         # mark_jackpot_aces(cards, rng) in place: the same draws in the same order, at the
         # positions where unshuffled decks hold their aces of spades (found, not scanned).
@@ -78,11 +91,35 @@ class Shoe:
     def remaining(self) -> int:
         return len(self.cards) - self.position
 
+    @property
+    def infinite(self) -> bool:
+        return self.deck_count == INFINITE
+
+    def cards_left(self) -> int | None:
+        """What the page shows as cards left; None (∞) for an infinite shoe."""
+        return None if self.deck_count == INFINITE else len(self.cards) - self.position
+
     def needs_reshuffle(self) -> bool:
         """R-2.2: fewer than 25% of the shoe's cards remain."""
-        return not self.fixed and (len(self.cards) - self.position) * _DENOMINATOR < (
-            self.size * _NUMERATOR
+        return (
+            not self.fixed
+            and self.deck_count != INFINITE
+            and (len(self.cards) - self.position) * _DENOMINATOR < (self.size * _NUMERATOR)
         )
+
+    def due_for_rebuild(self, reshuffle: str) -> bool:
+        """Before a round: whether the ``reshuffle`` option rebuilds the shoe now.
+
+        ``when_empty`` never rebuilds between rounds (the refill does, on the last card);
+        ``every_round`` rebuilds any shoe a card was dealt from; an infinite or a replay's
+        shoe is never rebuilt.
+        """
+        if reshuffle == CUT_CARD:
+            return self.needs_reshuffle()
+        if reshuffle == EVERY_ROUND:
+            dealt = len(self.cards) - self.position < self.size
+            return dealt and not self.fixed and self.deck_count != INFINITE
+        return False
 
     def draw(self) -> str:
         """Next card; raises ShoeExhausted when empty (the round refills, see ``refill``)."""
@@ -92,10 +129,19 @@ class Shoe:
         self.position = position + 1
         return self.cards[position]
 
-    def refill(self, on_table: Iterable[str], rng: Rng) -> None:
-        """R-2.2 mid-round: reshuffle every card not on the table into a fresh shoe."""
+    def refill(self, on_table: Iterable[str], rng: Rng) -> bool:
+        """R-2.2 mid-round: reshuffle every card not on the table into a fresh shoe.
+
+        Returns whether it reshuffled (the player is told); an infinite shoe only draws
+        another deck's worth of cards, which is no reshuffle.
+        """
         if self.fixed:
             raise ShoeExhausted("the shoe ran out of cards")
+        if self.deck_count == INFINITE:
+            self.cards = _fresh_deck_draws(rng)
+            self.position = 0
+            self.size = len(self.cards)
+            return False
         table = Counter(card[:2] for card in on_table)
         cards: list[str] = []
         for card in standard_deck() * self.deck_count:
@@ -110,6 +156,7 @@ class Shoe:
         self.cards = cards
         self.position = 0
         self.size = len(cards)
+        return True
 
     def to_json(self) -> dict[str, Any]:
         # Only the undealt cards matter; the order stays on the server (R-2.3).
@@ -123,6 +170,14 @@ class Shoe:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Shoe:
         return cls(list(data["cards"]), data["deck_count"], size=data["size"], fixed=data["fixed"])
+
+
+def _fresh_deck_draws(rng: Rng) -> list[str]:
+    """A deck's worth of cards, each the one card drawn from a fresh, full, shuffled deck
+    (deck_count "infinite"): so the same card can come any number of times in a row. Each
+    ace of spades drawn is a new shoe's, the Jackpot Ace with probability 1/6 (R-SB-11)."""
+    cards = [_ONE_DECK[rng.randrange(_DECK_SIZE)] for _ in range(_DECK_SIZE)]
+    return mark_jackpot_aces(cards, rng)
 
 
 def mark_jackpot_aces(cards: list[str], rng: Rng) -> list[str]:

@@ -116,15 +116,18 @@ class StrategyRules:
     def from_options(cls, options: Mapping[str, object]) -> StrategyRules:
         """Build from the game's option dict; missing keys take the RULES.md defaults."""
         charlie = options.get("charlie", 5)
+        splits = _split_limits(options)
+        decks = options.get("deck_count", 6)
         return cls(
-            deck_count=int(options.get("deck_count", 6)),  # type: ignore[call-overload]
+            # An infinite shoe plays as the many-deck chart (as 8 decks, the nearest).
+            deck_count=8 if decks == "infinite" else int(decks),  # type: ignore[call-overload]
             dealer_stands_on=str(options.get("dealer_stands_on", "S17")),
             double_after_split=bool(options.get("double_after_split", False)),
             surrender=str(options.get("surrender", "late")),
             double_on=str(options.get("double_on", "any")),
-            split_aces=bool(options.get("split_aces", False)),
-            resplit=bool(options.get("resplit", False)),
-            resplit_aces=bool(options.get("resplit_aces", False)),
+            split_aces=splits["split_aces"],
+            resplit=splits["resplit"],
+            resplit_aces=splits["resplit_aces"],
             split_any_ten=bool(options.get("split_any_ten", False)),
             charlie=None if charlie in (None, "off") else int(charlie),  # type: ignore[call-overload]
             dealer_peek=bool(options.get("dealer_peek", True)),
@@ -142,6 +145,19 @@ class StrategyRules:
 
     def may_double_on(self, total: int) -> bool:
         return total in _DOUBLE_ON_TOTALS[self.double_on]
+
+
+def _split_limits(options: Mapping[str, object]) -> dict[str, bool]:
+    """The chart's split switches from ``max_splits`` / ``max_ace_splits`` (§10), or from
+    the old keys a stored option dict may still hold (§10 Decision)."""
+    if "max_splits" not in options and "max_ace_splits" not in options:
+        return {
+            name: bool(options.get(name, False))
+            for name in ("split_aces", "resplit", "resplit_aces")
+        }
+    splits = int(options.get("max_splits", 1))  # type: ignore[call-overload]
+    ace_splits = int(options.get("max_ace_splits", 0))  # type: ignore[call-overload]
+    return {"split_aces": ace_splits >= 1, "resplit": splits >= 2, "resplit_aces": ace_splits >= 2}
 
 
 def _check_choice(name: str, value: object, choices: Sequence[str]) -> None:

@@ -46,11 +46,13 @@ def test_options_defaults_round_trip_through_json() -> None:
 
 
 def test_options_needs_are_switched_on_and_reported() -> None:
-    options = Options.from_dict({"resplit_aces": True, "double_after_split_aces": True})
-    assert options.resplit and options.split_aces and options.double_after_split
-    assert set(options.implied) == {"resplit", "split_aces", "double_after_split"}
-    assert Options.from_dict({"one_card_after_split_aces": True}).implied == ("split_aces",)
-    assert Options.from_dict({"split_aces": True}).implied == ()
+    options = Options.from_dict({"double_after_split_aces": True})
+    assert options.max_ace_splits == 1 and options.double_after_split
+    assert set(options.implied) == {"max_ace_splits", "double_after_split"}
+    assert Options.from_dict({"one_card_after_split_aces": True}).implied == ("max_ace_splits",)
+    assert Options.from_dict({"max_ace_splits": 1}).implied == ()
+    # A number already past what is needed stays as chosen.
+    assert Options.from_dict({"max_ace_splits": 3, "one_card_after_split_aces": True}).implied == ()
 
 
 @pytest.mark.parametrize(

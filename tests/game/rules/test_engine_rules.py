@@ -462,11 +462,12 @@ def test_r_pay_2_blackjack_payouts(payout: str, winnings: int) -> None:
     assert game.round.hands[0].winnings == winnings
 
 
-def test_r_7_1_charlie_beats_dealer_natural_without_peek() -> None:
+def test_r_7_1a_dealer_natural_without_peek_beats_a_charlie() -> None:
     game = play(
         ["2S", "AH", "3D", "0C", "2H", "4C", "3S"], actions=("hit", "hit", "hit"), dealer_peek=False
     )
-    assert game.round.hands[0].result == "win" and game.round.hands[0].how == "charlie"
+    assert game.round.hands[0].result == "lose" and game.round.hands[0].how == "dealer_natural"
+    assert game.round.hands[0].winnings == 0
 
 
 def test_r_7_1_both_charlies_push() -> None:
@@ -480,9 +481,16 @@ def test_r_7_1_both_charlies_push() -> None:
     assert hand.result == "win"  # single-hand Charlie ends the round at once
 
 
-def test_r_7_1_order_surrender_first_then_dealer_natural() -> None:
+def test_r_7_1a_late_surrender_loses_to_a_no_hole_card_natural() -> None:
     game = play(["0S", "AH", "6D", "0C"], actions=("surrender",), dealer_peek=False)
-    assert game.round.hands[0].result == "surrender"
+    hand = game.round.hands[0]
+    assert (hand.result, hand.how, hand.winnings) == ("lose", "dealer_natural", 0)
+
+
+def test_r_7_1_order_surrender_first_without_a_dealer_natural() -> None:
+    game = play(["0S", "9H", "6D", "0C"], actions=("surrender",), dealer_peek=False)
+    hand = game.round.hands[0]
+    assert (hand.result, hand.how, hand.winnings) == ("surrender", "surrender", 500)
 
 
 def test_r_7_2_single_hand_bust_ends_round() -> None:

@@ -313,8 +313,9 @@ def test_estimate_names_the_options_it_cannot_include(small_table) -> None:
         {"split_aces": True, "dealer_peek": False, "insurance": False, "trivia_mode": True}
     )
     # Insurance is never taken and trivia is not part of the edge: neither is named.
-    assert estimate.not_covered == ("dealer_peek", "split_aces")
-    assert "not included: dealer_peek, split_aces" in estimate.note
+    # The old split_aces key is read as max_ace_splits 1 (RULES.md §10 Decision).
+    assert estimate.not_covered == ("dealer_peek", "max_ace_splits")
+    assert "not included: dealer_peek, max_ace_splits" in estimate.note
 
 
 def test_shipped_table_covers_every_combination() -> None:
