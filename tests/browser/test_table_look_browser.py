@@ -286,3 +286,31 @@ def test_the_bank_counts_to_its_new_value_and_chips_are_paid_into_the_circle(pag
     assert between, texts  # it counted up through amounts in between
     assert all(990 < float(text.strip("$").replace(",", "")) < 1010 for text in between)
     expect(page.locator(".betting-circle .chip-stack--paid .stack-chip")).to_have_count(1)
+
+
+def test_a_touch_screen_shows_no_keyboard_shortcut_list(browser, live_server, stack) -> None:
+    """UI.md: the keyboard-shortcut list is not shown on touch screens (a phone has no keys)."""
+    from playwright.sync_api import expect
+
+    phone = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+    )
+    desktop = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 800})
+    try:
+        phone_page, desktop_page = phone.new_page(), desktop.new_page()
+        sign_up(phone_page, "thumbs")
+        game = open_game_for("thumbs", trivia_mode=False)
+        phone_page.goto(f"/games/{game.pk}/")
+        expect(phone_page.get_by_role("button", name="Deal")).to_be_visible()
+        expect(phone_page.locator(".keyboard-shortcuts")).to_be_hidden()
+        # The same page with a mouse and keyboard keeps the list: the rule is the device's.
+        sign_up(desktop_page, "keyboard")
+        desktop_game = open_game_for("keyboard", trivia_mode=False)
+        desktop_page.goto(f"/games/{desktop_game.pk}/")
+        expect(desktop_page.locator(".keyboard-shortcuts")).to_be_visible()
+    finally:
+        phone.close()
+        desktop.close()
