@@ -21,22 +21,40 @@ OPTION_VALUES = {
     "side_bets": st.booleans(),
     "blackjack_payout": st.sampled_from(["3:2", "2:1", "6:5"]),
     "dealer_stands_on": st.sampled_from(["S17", "H17", "S16", "H16"]),
-    "deck_count": st.integers(1, 8),
+    "deck_count": st.one_of(st.integers(1, 8), st.just("infinite")),
+    "reshuffle": st.sampled_from(["cut_card", "every_round", "when_empty"]),
     "charlie": st.sampled_from([5, 7, "off"]),
     "split_any_ten": st.booleans(),
     "double_after_split": st.booleans(),
-    "split_aces": st.booleans(),
+    "max_splits": st.integers(1, 3),
+    "max_ace_splits": st.integers(0, 3),
     "double_after_split_aces": st.booleans(),
     "one_card_after_split_aces": st.booleans(),
-    "resplit": st.booleans(),
-    "resplit_aces": st.booleans(),
+    "simple": st.booleans(),
+    "inverted": st.booleans(),
     "surrender": st.sampled_from(["late", "early", "early_non_ace", "off"]),
     "insurance": st.booleans(),
     "even_money": st.booleans(),
     "dealer_peek": st.booleans(),
     "double_on": st.sampled_from(["any", "9-11", "10-11"]),
 }
-options_strategy = st.fixed_dictionaries({}, optional=OPTION_VALUES)
+# The old split keys of saved games (RULES.md §10 Decision), drawn instead of the new ones.
+LEGACY_SPLIT_VALUES = {
+    "split_aces": st.booleans(),
+    "resplit": st.booleans(),
+    "resplit_aces": st.booleans(),
+}
+_NEW_SPLIT_KEYS = ("max_splits", "max_ace_splits")
+options_strategy = st.one_of(
+    st.fixed_dictionaries({}, optional=OPTION_VALUES),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            **{k: v for k, v in OPTION_VALUES.items() if k not in _NEW_SPLIT_KEYS},
+            **LEGACY_SPLIT_VALUES,
+        },
+    ),
+)
 
 
 def _do(game: Game, action: str, rng: random.Random) -> list[dict]:
@@ -52,7 +70,7 @@ def _do(game: Game, action: str, rng: random.Random) -> list[dict]:
 
 
 def _side_bets(rng: random.Random, options: Options) -> tuple[dict[str, int], bool]:
-    if not options.side_bets:
+    if not options.side_bets or options.simple:  # simple: no side bets (§10 Extensions)
         return {}, False
     stakes = {name: rng.choice([0, 100, 250]) for name in sb.STAKED_SIDE_BETS}
     return stakes, rng.random() < 0.5
@@ -124,12 +142,19 @@ def test_random_games_keep_every_invariant(options: dict, seed: int) -> None:
                 assert game.to_json() == before
             _do(game, rng.choice(allowed), rng)  # an offered action never fails
             round_ = game.round
-            assert game.bank >= 0
+            assert game.bank >= 0  # inverted too: the bank stops at zero
             assert game.bank == round_.bank_before - round_.staked + round_.paid
+            if parsed.simple:  # Hit and Stand only, no offers (RULES.md §10 Extensions)
+                assert set(allowed) <= {"hit", "stand", "roll"}
             for hand in round_.hands:
                 if limit is not None:
                     assert len(hand.cards) <= limit
             assert len(round_.hands) <= 4
+            first = round_.hands[0].cards[0] if round_.hands[0].cards else ""
+            splits = parsed.max_ace_splits if first.startswith("A") else parsed.max_splits
+            assert len(round_.hands) <= 1 + (0 if parsed.simple else splits)
+            if parsed.infinite_decks:
+                assert game.public_view()["cards_in_shoe"] is None
             # The stored state round-trips exactly through JSON at every step.
             data = json.loads(json.dumps(game.to_json()))
             assert Game.from_json(data).to_json() == game.to_json()
