@@ -5,8 +5,8 @@ phases, same legality checks, same settlement — with trivia off, no side bets 
 flat bet of the table minimum. Decisions come from :mod:`game.rules.strategy` for the
 active options, choosing among the actions the engine reports as legal. Insurance and
 even money are declined; an early-surrender offer is taken only when the chart says
-surrender. The shoe is rebuilt before a round when fewer than 25% of its cards remain
-(R-2.2), as in play.
+surrender. The shoe is rebuilt as the ``reshuffle`` option says (R-2.2 by default), or
+never with infinite decks, as in play; every option of RULES.md §10 plays as in a game.
 
 The bank is set to :data:`SIMULATION_BANK` (half the R-1.4a ceiling, $500 million) before
 every round. A round risks at most 8 bets, so every double and split is always affordable,

@@ -87,6 +87,17 @@ RULE_SETS: list[dict[str, Any]] = [
         "even_money": False,
         "charlie": 5,
     },
+    # RULES.md §10 Extensions: infinite decks, the reshuffle modes, split limits, simple,
+    # inverted, and a no-hole-card game with late surrender (R-7.1a).
+    {
+        "deck_count": "infinite",
+        "inverted": True,
+        "max_splits": 2,
+        "max_ace_splits": 3,
+        "double_after_split": True,
+    },
+    {"deck_count": 1, "reshuffle": "when_empty", "simple": True, "charlie": "off"},
+    {"deck_count": 2, "reshuffle": "every_round", "dealer_peek": False, "surrender": "late"},
 ]
 
 
