@@ -37,12 +37,13 @@ from game.rules.sidebets import (
 # The query parameter naming the game a rules page was opened from.
 GAME_PARAMETER = "game"
 # URL names of the pages (the index keeps the plain name "rules").
-INDEX, PLAY, TRIVIA, SIDE_BETS, OPTIONS = (
+INDEX, PLAY, TRIVIA, SIDE_BETS, OPTIONS, TERMS = (
     "rules",
     "rules_play",
     "rules_trivia",
     "rules_side_bets",
     "rules_options",
+    "rules_terms",
 )
 
 # Side-bet name as the engine spells it -> anchor on the side-bets page. The anchors are
@@ -91,6 +92,8 @@ TOPICS: dict[str, tuple[str, str]] = {
     "credits": (TRIVIA, "credits"),
     "side_bets": (SIDE_BETS, ""),
     "options": (OPTIONS, ""),
+    "terms": (TERMS, ""),
+    "terminology": (TERMS, ""),
     **{bet: (SIDE_BETS, anchor) for bet, anchor in SIDE_BET_ANCHORS.items()},
 }
 
@@ -115,6 +118,213 @@ def rules_url(topic: str, game_id: int | None = None) -> str:
 
 def with_game(url: str, game_id: int | None) -> str:
     return f"{url}?{urlencode({GAME_PARAMETER: game_id})}" if game_id is not None else url
+
+
+# --- terminology ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Term:
+    """One entry of the Terminology page; every rules page links its keywords here."""
+
+    slug: str  # the anchor is "term-<slug>"
+    name: str
+    definition: str
+    # Where the rule behind the word is told in full (a topic of TOPICS), if elsewhere.
+    topic: str = ""
+
+    @property
+    def anchor(self) -> str:
+        return f"term-{self.slug}"
+
+
+TERM_LIST: tuple[Term, ...] = (
+    Term(
+        "base-bet",
+        "Base bet",
+        "Your main bet on a hand, placed in the betting circle before "
+        "the deal and paid by the blackjack rules. Side bets are separate.",
+        "money",
+    ),
+    Term(
+        "side-bet",
+        "Side bet",
+        "An optional bet beside the base bet on a particular "
+        "combination of cards, settled on its own and paid by its own pay table.",
+        "side_bets",
+    ),
+    Term(
+        "core-side-bet",
+        "Core side bets",
+        "Insurance and even money: offered during the "
+        "round when the dealer shows an ace, switched on and off by their own options, not "
+        "placed from the side-bet menu.",
+        "insurance",
+    ),
+    Term(
+        "initial-hand",
+        "Initial hand",
+        "Your first two cards, before any hit, double or split. Most side bets look only at them.",
+        "order",
+    ),
+    Term(
+        "winnings",
+        "Winnings",
+        "Your bet back plus the profit: a $10 bet that wins 1 to 1 returns $20.",
+        "money",
+    ),
+    Term("shoe", "Shoe", "The box of shuffled decks the dealer deals from.", "shoe"),
+    Term("ten-card", "Ten-card", "A 10, jack, queen or king: each counts 10.", "hand_values"),
+    Term("upcard", "Upcard", "The dealer's face-up card, the second one dealt.", "order"),
+    Term(
+        "hole-card",
+        "Hole card",
+        "The dealer's face-down card. It is turned over in the "
+        "dealer's turn, or at the peek when it makes a blackjack.",
+        "order",
+    ),
+    Term(
+        "soft-hand",
+        "Soft hand",
+        "A hand in which an ace counts 11: A♠ 6♦ is a soft 17.",
+        "hand_values",
+    ),
+    Term(
+        "hard-hand",
+        "Hard hand",
+        "A hand with no ace counted as 11: A♠ 6♦ 9♣ is a hard 16.",
+        "hand_values",
+    ),
+    Term(
+        "natural",
+        "Natural (blackjack)",
+        "An ace and a ten-card as the first two cards of "
+        "your original hand or of the dealer's hand. 21 on a split hand is never a natural.",
+        "natural",
+    ),
+    Term(
+        "bust",
+        "Bust",
+        "A total over 21. A bust hand loses at once, whatever the dealer does later.",
+        "hand_values",
+    ),
+    Term("push", "Push", "A tie: your bet comes back, with no profit.", "outcomes"),
+    Term(
+        "charlie",
+        "Charlie",
+        "A hand that reaches the Charlie option's number of cards "
+        "(5 by default) without busting: it stops there and wins 1 to 1.",
+        "charlie",
+    ),
+    Term(
+        "peek",
+        "Peek",
+        "With an ace or a ten-card up, the dealer checks the hole card for "
+        "blackjack before you play.",
+        "peek",
+    ),
+    Term(
+        "double-down",
+        "Double down",
+        "Double your bet on a hand and take exactly one more card.",
+        "doubling",
+    ),
+    Term(
+        "split",
+        "Split",
+        "Make two hands of a pair, each with a bet equal to the first.",
+        "splitting",
+    ),
+    Term("surrender", "Surrender", "Give up a hand and take back half its bet.", "surrender"),
+    Term(
+        "insurance",
+        "Insurance",
+        "A bet of up to half your base bet that the dealer, "
+        "showing an ace, has blackjack; it pays 2 to 1.",
+        "insurance",
+    ),
+    Term(
+        "even-money",
+        "Even money",
+        "With a blackjack against an ace, take a 1 to 1 win at once instead of risking a push.",
+        "even_money",
+    ),
+    Term(
+        "perfect-match",
+        "Perfect match",
+        "Two cards of the same rank and suit, such as K♠ K♠ from two decks of the shoe.",
+        "perfect_pair",
+    ),
+    Term(
+        "colored-pair",
+        "Colored pair",
+        "Two cards of the same rank and colour in different suits, such as K♥ K♦.",
+        "perfect_pair",
+    ),
+    Term(
+        "mixed-pair",
+        "Mixed pair",
+        "Two cards of the same rank, one red and one black, such as K♥ K♠.",
+        "perfect_pair",
+    ),
+    Term(
+        "suited",
+        "Suited, colored, mixed",
+        "Suited: all one suit. Colored: one colour in "
+        "different suits. Mixed: red and black cards together.",
+        "perfect_11s",
+    ),
+    Term(
+        "straight",
+        "Straight",
+        "Cards of consecutive ranks. The ace plays high (Q-K-A) or "
+        "low (A-2-3), never round the corner (K-A-2).",
+        "21+3",
+    ),
+    Term("flush", "Flush", "Cards all of one suit.", "21+3"),
+    Term(
+        "three-of-a-kind",
+        "Three of a kind",
+        "Three cards of one rank; suited trips are three of a kind in one suit.",
+        "21+3",
+    ),
+    Term(
+        "jackpot-ace",
+        "Jackpot Ace",
+        "An ace of spades marked when the shoe is shuffled "
+        "(one in six of them), shown on the card; with a king it pays Perfect 11s' top "
+        "lines.",
+        "perfect_11s",
+    ),
+    Term(
+        "infinity-dice",
+        "Infinity dice",
+        "Three dice, each with one infinity face, rolled "
+        "when Perfect 11s wins with a suited 11: two or three infinities pay more.",
+        "perfect_11s",
+    ),
+    Term(
+        "parlay",
+        "Parlay",
+        "Letting a House Money win ride on hand 1's base bet instead of taking it now.",
+        "house_money",
+    ),
+    Term(
+        "credits",
+        "Trivia credits",
+        "The balance trivia questions are paid from: a wrong "
+        "answer costs 1, a right one earns 0, 1 or 5 by difficulty. At 0 the game is over.",
+        "credits",
+    ),
+)
+TERMS_BY_SLUG: dict[str, Term] = {term.slug: term for term in TERM_LIST}
+
+
+def term_url(slug: str, game_id: int | None = None) -> str:
+    """The Terminology entry of ``slug``; an unknown slug raises, so a typo fails its test."""
+    if slug not in TERMS_BY_SLUG:
+        raise ValueError(f"no terminology entry {slug!r}")
+    return f"{with_game(reverse(TERMS), game_id)}#{TERMS_BY_SLUG[slug].anchor}"
 
 
 # --- pay tables -------------------------------------------------------------------------

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from django.urls import path
 
-from game.rules_pages.content import INDEX, OPTIONS, PLAY, SIDE_BETS, TRIVIA
+from game.rules_pages.content import INDEX, OPTIONS, PLAY, SIDE_BETS, TERMS, TRIVIA
 from game.rules_pages.views import (
     rules_index,
     rules_options,
     rules_play,
     rules_side_bets,
+    rules_terms,
     rules_trivia,
 )
 
@@ -20,4 +21,5 @@ urlpatterns = [
     path("trivia/", rules_trivia, name=TRIVIA),
     path("side-bets/", rules_side_bets, name=SIDE_BETS),
     path("options/", rules_options, name=OPTIONS),
+    path("terms/", rules_terms, name=TERMS),
 ]

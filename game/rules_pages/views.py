@@ -26,6 +26,8 @@ from game.rules_pages.content import (
     PLAY,
     SIDE_BET_ANCHORS,
     SIDE_BETS,
+    TERM_LIST,
+    TERMS,
     TRIVIA,
     option_groups,
     option_label,
@@ -60,6 +62,7 @@ def _pages_context(current: str, request: HttpRequest) -> dict[str, Any]:
         (TRIVIA, "Trivia mode"),
         (SIDE_BETS, "Side bets"),
         (OPTIONS, "Options"),
+        (TERMS, "Terminology"),
     )
     return {
         "rules_pages": [
@@ -67,6 +70,8 @@ def _pages_context(current: str, request: HttpRequest) -> dict[str, Any]:
             for name, title in pages
         ],
         "back_to_game": reverse("game:table", args=[game_id]) if game_id is not None else None,
+        # {% term %} links keep the way back to the game, as the navigation does.
+        "rules_game_id": game_id,
     }
 
 
@@ -113,3 +118,8 @@ def rules_options(request: HttpRequest) -> HttpResponse:
     ]
     context = {**_pages_context(OPTIONS, request), "groups": option_groups(), "implied": implied}
     return render(request, "rules/options.html", context)
+
+
+def rules_terms(request: HttpRequest) -> HttpResponse:
+    context = {**_pages_context(TERMS, request), "terms": TERM_LIST}
+    return render(request, "rules/terms.html", context)

@@ -13,7 +13,7 @@ from tests.game import scenarios
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ("rules", "rules_play", "rules_trivia", "rules_side_bets", "rules_options")
+PAGES = ("rules", "rules_play", "rules_trivia", "rules_side_bets", "rules_options", "rules_terms")
 BACK = re.compile(r'<a class="button" href="([^"]+)">Back to your game</a>')
 
 

@@ -21,7 +21,7 @@ from game.rules_pages.content import SIDE_BET_ANCHORS, TOPICS, rules_url
 
 pytestmark = pytest.mark.django_db
 
-PAGES = ("rules", "rules_play", "rules_trivia", "rules_side_bets", "rules_options")
+PAGES = ("rules", "rules_play", "rules_trivia", "rules_side_bets", "rules_options", "rules_terms")
 MINUS = "\u2212"
 
 # RULES.md §9 transcribed by hand (not read from the engine, so the page is checked
