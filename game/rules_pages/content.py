@@ -556,8 +556,19 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
             (
                 "deck_count",
                 "Decks in the shoe",
-                "1 to 8",
-                "How many 52-card decks are shuffled together.",
+                "1 to 8, infinite",
+                "How many 52-card decks are shuffled together. Infinite: every card is drawn "
+                "from a fresh, full deck, so the same card can come twice in a row; the shoe "
+                "is never reshuffled and cards left shows ∞.",
+            ),
+            (
+                "reshuffle",
+                "New shoe",
+                "under 25 % left, before every round, only when empty",
+                "When the shoe is rebuilt and shuffled: before a round when fewer than a "
+                "quarter of its cards are left; before every round; or only when the last "
+                "card has been dealt (play goes on with the cards not on the table). Not used "
+                "with an infinite shoe.",
             ),
             (
                 "min_bet",
@@ -578,6 +589,24 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
                 "On / Off",
                 "Shows or hides the side-bet menu. Insurance and even money have their own "
                 "options.",
+            ),
+            (
+                "simple",
+                "Simple game: Hit and Stand only",
+                "On / Off",
+                "The plain game of 21: you may only hit and stand — no double down, split, "
+                "surrender, insurance, even money or side bets. Their options keep their "
+                "settings but play no part (the Options menu marks them inactive).",
+            ),
+            (
+                "inverted",
+                "Inverted: every bet's result negated",
+                "On / Off",
+                "Each bet's result is turned round when it is settled: a bet that would win "
+                "$10 loses $10, a bet that would lose its $10 stake wins $10, a push stays a "
+                "push — blackjacks, side bets, insurance and surrender included. A loss "
+                "beyond the stake comes out of your bank, which stops at zero. The house "
+                "edge shown is negated too.",
             ),
             (
                 "seats",
@@ -625,7 +654,22 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
                 "On / Off",
                 "Lets you split any two ten-cards (10♠ K♦), not only two of the same rank.",
             ),
-            ("split_aces", "Splitting aces allowed", "On / Off", "Lets you split two aces."),
+            (
+                "max_splits",
+                "Splits of a pair",
+                "1, 2, 3",
+                "How many times you may split a pair other than aces in one round: one split "
+                "makes two hands, three make four (resplitting). The old “Resplitting "
+                "allowed” box is 3.",
+            ),
+            (
+                "max_ace_splits",
+                "Splits of aces",
+                "0, 1, 2, 3",
+                "The same for a pair of aces: 0 — aces cannot be split, 1 — split once, "
+                "3 — resplit up to four hands. The old “Splitting aces allowed” box is 1, "
+                "“Resplitting aces allowed” 3.",
+            ),
             (
                 "double_after_split",
                 "Double after split",
@@ -644,19 +688,6 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
                 "On / Off",
                 "Each hand made by splitting aces gets one card and stands (unless it can "
                 "resplit aces and you do).",
-            ),
-            (
-                "resplit",
-                "Resplitting allowed (up to 4 hands)",
-                "On / Off",
-                "A hand that came from a split may be split again, up to four hands.",
-            ),
-            (
-                "resplit_aces",
-                "Resplitting aces allowed",
-                "On / Off",
-                "A split hand holding two aces may be split again. (The old menu's "
-                "“Resplitting After Split Aces” is this same option.)",
             ),
             (
                 "double_on",
@@ -692,6 +723,13 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
 )
 
 _VALUE_WORDS: dict[str, dict[Any, str]] = {
+    "deck_count": {"infinite": "Infinite"},
+    "reshuffle": {
+        "cut_card": "Under 25 % left",
+        "every_round": "Before every round",
+        "when_empty": "Only when empty",
+    },
+    "max_ace_splits": {0: "0 (aces cannot be split)"},
     "blackjack_payout": {"3:2": "3 to 2", "2:1": "2 to 1", "6:5": "6 to 5"},
     "charlie": {5: "5 cards (Five Card Charlie)", 7: "7 cards", "off": "Off"},
     "surrender": {

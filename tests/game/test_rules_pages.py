@@ -358,11 +358,16 @@ def test_options_page_lists_every_option_with_its_default(client: Client) -> Non
     assert "Default: S17" in option_doc(content, "dealer_stands_on")
     assert "Default: $1,000.00" in option_doc(content, "starting_bank")
     assert "Default: Late" in option_doc(content, "surrender")
-    assert "Default: Off" in option_doc(content, "resplit")
+    assert "Default: 1" in option_doc(content, "max_splits")
+    assert "Default: 0 (aces cannot be split)" in option_doc(content, "max_ace_splits")
+    assert "Default: Under 25 % left" in option_doc(content, "reshuffle")
+    assert "Default: Off" in option_doc(content, "simple")
+    assert "Default: Off" in option_doc(content, "inverted")
+    assert "1 to 8, infinite" in option_doc(content, "deck_count")
     for option in Options().to_dict():
         assert ("Switches on" in option_doc(content, option)) == (option in NEEDS)
-    assert "Switches on: Resplitting allowed (up to 4 hands) and Splitting aces allowed" in (
-        option_doc(content, "resplit_aces")
+    assert "Switches on: Double after split and Splits of aces" in (
+        option_doc(content, "double_after_split_aces")
     )
 
 
