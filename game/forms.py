@@ -9,10 +9,17 @@ from django.http import QueryDict
 
 from game.rules.money import format_cents, parse_typed_amount, parse_whole_number
 from game.rules.options import (
+    ACE_SPLIT_LIMITS,
     BLACKJACK_PAYOUTS,
     DEALER_RULES,
+    DECK_COUNTS,
     DOUBLE_ON_VALUES,
+    INACTIVE_WHEN_INFINITE,
+    INACTIVE_WHEN_SIMPLE,
+    INFINITE_DECKS,
     NEEDS,
+    RESHUFFLE_MODES,
+    SPLIT_LIMITS,
     SURRENDER_MODES,
     Options,
 )
@@ -72,6 +79,15 @@ def _choices(
     return [(str(value), labels.get(value, str(value))) for value in values]
 
 
+# What the menu says of an option kept but inactive (RULES.md §10 Extensions).
+INACTIVE_SIMPLE_TEXT = "Inactive: the simple game plays Hit and Stand only."
+INACTIVE_INFINITE_TEXT = "Inactive: an infinite shoe is never reshuffled."
+# A needed number, in words: max_ace_splits is switched on to 1.
+_NEEDED_WORDS = {"max_ace_splits": "splitting aces (once)"}
+
+# max_splits / max_ace_splits in the menu: N splits make N + 1 hands.
+_SPLIT_WORDS: dict[Any, str] = {1: "1 (two hands)", 2: "2 (three hands)", 3: "3 (four hands)"}
+
 # The menu's groups are the rules page's (game/rules_pages/content.py), in its order, with
 # the Coach (not a rule of §10: a per-game setting saved on the game row, issue 7) last.
 COACH_GROUP = ("Coach", ("coach",))
@@ -85,8 +101,20 @@ class OptionsForm(forms.Form):
     blackjack_payout = forms.ChoiceField(
         choices=_choices(tuple(BLACKJACK_PAYOUTS)), label="Blackjack pays"
     )
-    deck_count = forms.TypedChoiceField(
-        choices=[(str(n), str(n)) for n in range(1, 9)], coerce=int, label="Decks in the shoe"
+    deck_count = forms.ChoiceField(
+        choices=_choices(DECK_COUNTS, {INFINITE_DECKS: "Infinite (a fresh deck for every card)"}),
+        label="Decks in the shoe",
+    )
+    reshuffle = forms.ChoiceField(
+        choices=_choices(
+            RESHUFFLE_MODES,
+            {
+                "cut_card": "When under 25 % of the shoe is left",
+                "every_round": "Before every round",
+                "when_empty": "Only when the shoe is empty",
+            },
+        ),
+        label="New shoe",
     )
     min_bet = AmountField(label="Minimum bet ($)")
     max_bet = AmountField(label="Maximum bet ($)")
@@ -109,7 +137,14 @@ class OptionsForm(forms.Form):
         label="Charlie",
     )
     split_any_ten = forms.BooleanField(required=False, label="Split any two ten-cards")
-    split_aces = forms.BooleanField(required=False, label="Splitting aces allowed")
+    max_splits = forms.TypedChoiceField(
+        choices=_choices(SPLIT_LIMITS, _SPLIT_WORDS), coerce=int, label="Splits of a pair"
+    )
+    max_ace_splits = forms.TypedChoiceField(
+        choices=_choices(ACE_SPLIT_LIMITS, {0: "No splitting aces", **_SPLIT_WORDS}),
+        coerce=int,
+        label="Splits of aces",
+    )
     double_after_split = forms.BooleanField(required=False, label="Double after split")
     double_after_split_aces = forms.BooleanField(
         required=False, label="Double after splitting aces"
@@ -117,8 +152,6 @@ class OptionsForm(forms.Form):
     one_card_after_split_aces = forms.BooleanField(
         required=False, label="One card only to each split ace"
     )
-    resplit = forms.BooleanField(required=False, label="Resplitting allowed (up to 4 hands)")
-    resplit_aces = forms.BooleanField(required=False, label="Resplitting aces allowed")
     double_on = forms.ChoiceField(
         choices=_choices(
             DOUBLE_ON_VALUES, {"any": "Any two cards", "9-11": "9, 10 or 11", "10-11": "10 or 11"}
@@ -139,6 +172,8 @@ class OptionsForm(forms.Form):
     )
     insurance = forms.BooleanField(required=False, label="Insurance offered")
     even_money = forms.BooleanField(required=False, label="Even money offered")
+    simple = forms.BooleanField(required=False, label="Simple game: Hit and Stand only")
+    inverted = forms.BooleanField(required=False, label="Inverted: every bet's result negated")
     coach = forms.BooleanField(
         required=False,
         label="Coach",
@@ -152,16 +187,36 @@ class OptionsForm(forms.Form):
             data.pop(name, None)
         charlie = data["charlie"]
         data["charlie"] = charlie if charlie == "off" else int(charlie)
+        decks = data["deck_count"]
+        data["deck_count"] = decks if decks == INFINITE_DECKS else int(decks)
         for name in ("min_bet", "max_bet", "starting_bank"):
             data[name] = format_cents(data[name])
         return data
 
     @classmethod
     def initial_from(cls, options: dict[str, Any]) -> dict[str, Any]:
-        initial = dict(options)
-        initial["charlie"] = str(options.get("charlie", 5))
-        initial["deck_count"] = str(options.get("deck_count", 6))
+        # Through Options: a stored game's old split keys show as the new fields (§10).
+        try:
+            initial = Options.from_dict(dict(options)).to_dict()
+        except ValueError:
+            initial = {**Options().to_dict(), **options}
+        for name in ("charlie", "deck_count", "max_splits", "max_ace_splits"):
+            initial[name] = str(initial[name])
         return initial
+
+    def inactive_notes(self) -> dict[str, str]:
+        """Options kept but playing no part under the options shown (§10 Extensions), with
+        the menu's note saying why."""
+        values = self.data if self.is_bound else self.initial
+        notes: dict[str, str] = {}
+        if values.get("simple") in (True, "on", "true", "True"):
+            notes.update(dict.fromkeys(INACTIVE_WHEN_SIMPLE, INACTIVE_SIMPLE_TEXT))
+        if str(values.get("deck_count")) == INFINITE_DECKS:
+            notes.update(dict.fromkeys(INACTIVE_WHEN_INFINITE, INACTIVE_INFINITE_TEXT))
+        return notes
+
+    def inactive_map(self) -> dict[str, list[str]]:
+        return inactive_texts()
 
     def grouped(self) -> list[tuple[str, list[forms.BoundField]]]:
         return [(title, [self[name] for name in names]) for title, names in option_groups()]
@@ -170,8 +225,19 @@ class OptionsForm(forms.Form):
 def option_needs_text() -> dict[str, str]:
     """For each option that needs others, the sentence the menu shows."""
     return {
-        option: "Switches on " + " and ".join(n.replace("_", " ") for n in needed) + "."
+        option: "Switches on "
+        + " and ".join(_NEEDED_WORDS.get(n, n.replace("_", " ")) for n in needed)
+        + "."
         for option, needed in NEEDS.items()
+    }
+
+
+def inactive_texts() -> dict[str, list[str]]:
+    """For options.js: the note and the options it marks inactive, by the option that
+    makes them so (``simple`` on, ``deck_count`` infinite)."""
+    return {
+        "simple": [INACTIVE_SIMPLE_TEXT, *INACTIVE_WHEN_SIMPLE],
+        "deck_count": [INACTIVE_INFINITE_TEXT, *INACTIVE_WHEN_INFINITE],
     }
 
 

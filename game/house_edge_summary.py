@@ -13,7 +13,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from game.forms import OptionsForm
-from game.rules.house_edge import KEY_OPTIONS, HouseEdgeEstimate, estimated_house_edge, load_table
+from game.rules.house_edge import (
+    KEY_OPTIONS,
+    HouseEdgeEstimate,
+    estimated_house_edge,
+    load_table,
+    untabled_options,
+)
 from game.rules.options import Options
 
 
@@ -82,6 +88,8 @@ def _why_unavailable(chosen: Options) -> str:
         # Deck counts go to the nearest entry; a seven-card Charlie counts as none.
         if name not in ("deck_count", "charlie") and getattr(chosen, name) not in key_values[name]
     ]
+    # Options the table cannot approximate at all (simple: Hit and Stand only).
+    missing += [f"{label(name)}: On" for name in untabled_options(chosen)]
     what = ", ".join(missing) if missing else "this combination"
     return f"No estimate for these rules: the simulated table has no entry for {what}."
 

@@ -265,6 +265,7 @@ def test_coach_setting_in_the_options_menu_and_carried_to_new_games(alice, playe
         "min_bet": "1.00", "max_bet": "10000.00", "starting_bank": "1000.00",
         "dealer_stands_on": "S17", "charlie": "5", "double_on": "any", "surrender": "late",
         "trivia_mode": "on", "insurance": "on", "even_money": "on", "dealer_peek": "on",
+        "reshuffle": "cut_card", "max_splits": "1", "max_ace_splits": "0",
         "coach": "on", "apply": "1",
     }  # fmt: skip
     assert alice.post(f"/games/{game.pk}/options/", data).status_code == 302

@@ -29,6 +29,7 @@ def form_data(**changes: str) -> dict[str, str]:
         "max_bet": "10000.00", "starting_bank": "1000.00", "dealer_stands_on": "S17",
         "charlie": "5", "double_on": "any", "surrender": "late", "trivia_mode": "on",
         "side_bets": "on", "insurance": "on", "even_money": "on", "dealer_peek": "on",
+        "reshuffle": "cut_card", "max_splits": "1", "max_ace_splits": "0",
     }  # fmt: skip
     data.update(changes)
     return {name: value for name, value in data.items() if value != ""}
@@ -110,9 +111,45 @@ def test_rules_outside_the_table_say_no_estimate(alice, player) -> None:
     text = html.unescape(response.text)
     assert "House edge of these rules: not available" in text
     assert "Blackjack pays: 2:1" in text and "Surrender: Early" in text
-    nearest = html.unescape(fragment(alice, game, deck_count="4", split_aces="on").text)
+    nearest = html.unescape(fragment(alice, game, deck_count="4", max_ace_splits="1").text)
     assert "nearest table entry: Decks in the shoe 4 → 6" in nearest
-    assert "not taken into account: Splitting aces allowed" in nearest
+    assert "not taken into account: Splits of aces" in nearest
+
+
+def test_new_options_have_an_estimate_or_say_why_not(alice, player) -> None:
+    """RULES.md §10 Extensions: none of the new options breaks the estimate."""
+    game = scenarios.betting(player)
+    infinite = html.unescape(fragment(alice, game, deck_count="infinite").text)
+    assert "nearest table entry: Decks in the shoe infinite → 8" in infinite
+    assert figure(infinite) == expected_figure(deck_count=8)
+    # Inverted: "the house edge shown is negated too".
+    inverted = html.unescape(fragment(alice, game, inverted="on").text)
+    assert figure(inverted) == -expected_figure() and "in the player's favour" in inverted
+    simple = html.unescape(fragment(alice, game, simple="on").text)
+    assert "House edge of these rules: not available" in simple
+    assert "Simple game: Hit and Stand only: On" in simple
+    for changes in ({"reshuffle": "every_round"}, {"max_splits": "3", "max_ace_splits": "3"}):
+        text = html.unescape(fragment(alice, game, **changes).text)
+        assert figure(text) == expected_figure() and "not taken into account" in text
+
+
+def test_menu_marks_the_options_simple_and_infinite_decks_leave_inactive(alice, player) -> None:
+    game = services.new_game(user=player, options={"simple": True, "deck_count": "infinite"})
+    menu = html.unescape(alice.get(f"/games/{game.pk}/options/").text)
+    note = "data-inactive-note>Inactive: "
+    assert menu.count(note + "the simple game plays Hit and Stand only.") == 11
+    assert menu.count(note + "an infinite shoe is never reshuffled.") == 1
+    assert '<option value="infinite" selected>' in menu
+
+
+def test_menu_of_a_game_stored_with_the_old_split_keys(alice, player) -> None:
+    game = scenarios.betting(player)
+    options = {k: v for k, v in game.options.items() if k not in ("max_splits", "max_ace_splits")}
+    game.options = {**options, "resplit": True, "split_aces": True, "resplit_aces": False}
+    game.save(update_fields=["options"])
+    menu = alice.get(f"/games/{game.pk}/options/").text
+    assert '<option value="3" selected>3 (four hands)</option>' in menu  # max_splits
+    assert '<option value="1" selected>1 (two hands)</option>' in menu  # max_ace_splits
 
 
 @pytest.mark.parametrize(

@@ -59,10 +59,10 @@ def test_options_menu_shows_every_option_grouped(alice, player) -> None:
         assert f"<legend>{legend}</legend>" in page
     for name in (
         "trivia_mode", "side_bets", "blackjack_payout", "dealer_stands_on", "deck_count",
-        "charlie", "split_any_ten", "double_after_split", "split_aces",
-        "double_after_split_aces", "one_card_after_split_aces", "resplit", "resplit_aces",
-        "surrender", "insurance", "even_money", "dealer_peek", "double_on", "min_bet",
-        "max_bet", "starting_bank",
+        "charlie", "split_any_ten", "double_after_split", "max_splits", "max_ace_splits",
+        "double_after_split_aces", "one_card_after_split_aces", "reshuffle", "simple",
+        "inverted", "surrender", "insurance", "even_money", "dealer_peek", "double_on",
+        "min_bet", "max_bet", "starting_bank",
     ):  # fmt: skip
         assert f'name="{name}"' in page, name
     for button in ("Apply", "Reset to Default", "Close"):
@@ -75,7 +75,8 @@ def _options_post(game: Game, **changes: str) -> dict[str, str]:
         "min_bet": "1.00", "max_bet": "10000.00", "starting_bank": "1000.00",
         "dealer_stands_on": "S17", "charlie": "5", "double_on": "any", "surrender": "late",
         "trivia_mode": "on", "side_bets": "on", "insurance": "on", "even_money": "on",
-        "dealer_peek": "on", "apply": "1",
+        "dealer_peek": "on", "reshuffle": "cut_card", "max_splits": "1", "max_ace_splits": "0",
+        "apply": "1",
     }  # fmt: skip
     data.update(changes)
     return data
@@ -85,14 +86,15 @@ def test_apply_options_with_implied_options(alice, player) -> None:
     game = scenarios.betting(player)
     response = alice.post(
         f"/games/{game.pk}/options/",
-        _options_post(game, resplit_aces="on", dealer_stands_on="H17", charlie="off"),
+        _options_post(game, double_after_split_aces="on", dealer_stands_on="H17", charlie="off"),
     )
     assert response.status_code == 302
     game.refresh_from_db()
-    assert game.options["resplit_aces"] and game.options["resplit"] and game.options["split_aces"]
+    assert game.options["double_after_split_aces"] and game.options["double_after_split"]
+    assert game.options["max_ace_splits"] == 1  # needed: aces split once
     assert game.options["dealer_stands_on"] == "H17" and game.options["charlie"] == "off"
     page = alice.get(response["Location"]).text
-    assert "resplit switched on (needed)" in page
+    assert "double after split switched on (needed)" in page
     menu = alice.get(f"/games/{game.pk}/options/").text
     assert "On because another option needs it." in menu
 
