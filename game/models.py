@@ -6,6 +6,8 @@ hole card) lives only here and in the engine; pages render the engine's public v
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -67,6 +69,19 @@ class Game(models.Model):
     # The coach (issue 7) marks moves that differ from basic strategy. A learning aid,
     # not a rule of RULES.md §10, so it lives here and not in ``options``.
     coach = models.BooleanField(default=False)
+    # The trivia attempt not yet carried into the round (TriviaAttempt.applied is False),
+    # kept on the row so that locking the game reads it in the same query (issue 14).
+    pending_trivia = models.ForeignKey(
+        "TriviaAttempt", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    # Not stored: what game.services leaves on the row an action returns, so the table's
+    # view model does not read or rebuild them again (issue 14). The engine the action
+    # ran (a game.rules.engine.Game), the attempt whose reveal shows after a right answer,
+    # and the coach's note on the move (None: not known, read it).
+    loaded_engine: Any = None
+    revealed_trivia: Any = None
+    coach_note: str | None = None
 
     class Meta:
         ordering = ["-created", "-id"]

@@ -17,11 +17,15 @@ def games_for_player(user: Any) -> QuerySet[Game]:
 
 
 def pending_attempt(game: Game) -> TriviaAttempt | None:
-    return (
-        TriviaAttempt.objects.filter(game=game, applied=False)
-        .select_related("question", "question__category")
-        .first()
-    )
+    """The attempt not yet carried into the round: no query when there is none, or when
+    the game was read with it (services' lock, the table view's select_related)."""
+    if game.pending_trivia_id is None:
+        return None
+    return game.pending_trivia
+
+
+# What reading a game for its table joins (the pending attempt with its question).
+TABLE_RELATED = ("pending_trivia__question__category",)
 
 
 def revealed_attempt(game: Game) -> TriviaAttempt | None:
@@ -30,6 +34,8 @@ def revealed_attempt(game: Game) -> TriviaAttempt | None:
     note = game.status_note or {}
     if note.get("kind") != "answered" or not note.get("correct"):
         return None
+    if game.revealed_trivia is not None:  # handed over by the action that answered it
+        return game.revealed_trivia
     return (
         TriviaAttempt.objects.filter(game=game, pk=note.get("attempt"), applied=True)
         .select_related("question")

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
+from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
 from game import coach
@@ -37,7 +38,7 @@ from game.rules.records import (
 from game.rules.replay import export_round_replay, round_record
 from game.rules.shoe import Rng, Shoe
 from game.rules.sidebets import STAKED_SIDE_BETS
-from game.selectors import pending_attempt, pending_side_stakes
+from game.selectors import pending_side_stakes
 from trivia.services import NoQuestionsAvailable, choose_question, record_answer, shuffled_answers
 
 if TYPE_CHECKING:
@@ -98,6 +99,8 @@ class Table:
     engine: EngineGame
     # Whether a round was in progress when the action began (its record is written once).
     round_was_open: bool = False
+    # The primary key of the game's latest Round row (read with the lock), if any.
+    round_row_id: int | None = None
 
 
 def load_engine(game: Game) -> EngineGame:
@@ -115,14 +118,27 @@ def locked_game(*, game_id: int, user: Player, version: int) -> Iterator[Table]:
 
 
 def _lock(*, game_id: int, user: Player, version: int) -> Table:
-    """Lock the owner's game row and check the posted version (call inside atomic)."""
-    game = Game.objects.select_for_update().filter(pk=game_id, owner=user).first()
-    if game is None:
-        raise GameNotFound(game_id)
+    """Lock the owner's game row and check the posted version (call inside atomic).
+
+    One query reads all an action needs besides the engine state: the pending trivia
+    attempt with its question (joined; only the game row is locked) and the primary key of
+    the latest round (by the (game, number) index)."""
+    latest_round = Round.objects.filter(game=OuterRef("pk")).order_by("-number").values("pk")
+    try:
+        game = (
+            Game.objects.select_for_update(of=("self",))
+            .select_related("pending_trivia__question__category")
+            .annotate(round_row_id=Subquery(latest_round[:1]))
+            .get(pk=game_id, owner=user)
+        )
+    except Game.DoesNotExist:
+        raise GameNotFound(game_id) from None
     if game.version != version:
         raise StaleVersion(f"game {game.pk}: version {version} posted, {game.version} stored")
     engine = load_engine(game)
-    return Table(game, engine, round_was_open=engine.round_in_progress)
+    return Table(
+        game, engine, round_was_open=engine.round_in_progress, round_row_id=game.round_row_id
+    )
 
 
 def _save(table: Table, *, note: StatusNote | None = None, **fields: Any) -> Game:
@@ -151,6 +167,10 @@ def _save(table: Table, *, note: StatusNote | None = None, **fields: Any) -> Gam
         raise StaleVersion(f"game {game.pk}: version {old_version} changed underneath the save")
     for name, value in values.items():
         setattr(game, name, value)
+    # Handed to the table's view model with the row (see Game.loaded_engine): no action
+    # leaves a coach's note unless coach.record writes one after this save.
+    game.loaded_engine = engine
+    game.coach_note = ""
     return game
 
 
@@ -162,10 +182,13 @@ def _run(action: Callable[[], list[Event]]) -> list[Event]:
 
 
 def _persist_round(table: Table, events: list[Event], *, new_round: bool = False) -> None:
-    """Keep the Round row in step; when the round ends, write its hands and side bets."""
+    """The Round row is written when the round is dealt and when it ends (then with its
+    hands and side bets); the moves in between live in the game's state only."""
     game, engine = table.game, table.engine
     round_ = engine.round
     if round_ is None or not (new_round or table.round_was_open):
+        return
+    if not new_round and not round_.over:
         return
     fields: dict[str, Any] = {
         "phase": round_.phase,
@@ -181,14 +204,11 @@ def _persist_round(table: Table, events: list[Event], *, new_round: bool = False
         # Kept for export_round; a forfeited round has no replay spelling (REPLAY.md).
         fields["replay"] = {} if round_.ended else export_round_replay(engine, round_)
     if new_round:
-        row = Round.objects.create(game=game, number=round_.number, **fields)
+        row_id = Round.objects.create(game=game, number=round_.number, **fields).pk
     else:
-        Round.objects.filter(game=game, number=round_.number).update(
-            updated=timezone.now(), **fields
-        )
-        row = None
+        row_id = table.round_row_id
+        Round.objects.filter(pk=row_id).update(updated=timezone.now(), **fields)
     if round_.over:
-        row_id = row.pk if row else Round.objects.get(game=game, number=round_.number).pk
         _write_round_record(row_id, engine)
 
 
@@ -248,7 +268,7 @@ def _phase_note(events: list[Event] = ()) -> StatusNote:
 
 
 def _refuse_if_trivia_open(game: Game) -> None:
-    if TriviaAttempt.objects.filter(game=game, applied=False).exists():
+    if game.pending_trivia_id is not None:
         raise ActionRefused("trivia_open")
 
 
@@ -308,10 +328,12 @@ def end_game(*, game_id: int, user: Player, version: int) -> Game:
     """R-1.6: bets in play are forfeited and the game is over."""
     with locked_game(game_id=game_id, user=user, version=version) as table:
         events = _run(table.engine.end_game)
-        TriviaAttempt.objects.filter(game=table.game, applied=False).update(applied=True)
+        if table.game.pending_trivia_id is not None:
+            TriviaAttempt.objects.filter(pk=table.game.pending_trivia_id).update(applied=True)
         game = _save(
             table,
             note={"kind": "game_ended"},
+            pending_trivia=None,
             trivia_choice_for="",
             showing_outcome=False,
             pending_bet_cents=0,
@@ -597,13 +619,17 @@ def toggle_side_bet_menu(
 
 
 def _play(
-    table: Table, action: Callable[[], list[Event]], *, note: StatusNote | None = None
+    table: Table,
+    action: Callable[[], list[Event]],
+    *,
+    note: StatusNote | None = None,
+    **fields: Any,
 ) -> Game:
     events = _run(action)
     over = table.engine.round is not None and table.engine.round.phase == ROUND_OVER
     if note is None:
         note = _phase_note(events)
-    game = _save(table, note=note, trivia_choice_for="", showing_outcome=over)
+    game = _save(table, note=note, trivia_choice_for="", showing_outcome=over, **fields)
     _persist_round(table, events)
     return game
 
@@ -692,9 +718,13 @@ def answer_insurance(*, game_id: int, user: Player, version: int, accept: bool) 
 
 
 def answer_early_surrender(*, game_id: int, user: Player, version: int, accept: bool) -> Game:
-    return answer_offer(
-        game_id=game_id, user=user, version=version, offer="early_surrender", accept=accept
-    )
+    """R-4.6: accept or decline early surrender; the coach judges either answer."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        # Out of its phase the engine refuses the answer below (its own message).
+        deviation = coach.judge(table.game, table.engine, "surrender" if accept else "decline")
+        game = _play(table, lambda: table.engine.answer_offer("early_surrender", accept))
+        coach.record(game, deviation)
+        return game
 
 
 def place_extra_bet(*, game_id: int, user: Player, version: int, amount_cents: int | None) -> Game:
@@ -722,8 +752,7 @@ def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: s
         raise ActionRefused("no_such_difficulty")
     with locked_game(game_id=game_id, user=user, version=version) as table:
         game = table.game
-        if pending_attempt(game) is not None:
-            raise ActionRefused("trivia_open")
+        _refuse_if_trivia_open(game)
         action = game.trivia_choice_for
         if action not in ("hit", "double"):
             raise ActionRefused("no_choice_waiting")
@@ -741,14 +770,10 @@ def _ask_question(table: Table, *, action: str, difficulty: str) -> Game:
         question = choose_question(difficulty=difficulty, asked_ids=asked, rng=rng)
     except NoQuestionsAvailable as error:
         raise ActionRefused("no_questions", difficulty=error.difficulty) from None
-    round_row_id = (
-        Round.objects.filter(game=game, number=engine.round.number)
-        .values_list("pk", flat=True)
-        .first()
-    )
-    TriviaAttempt.objects.create(
+    attempt = TriviaAttempt.objects.create(
         game=game,
-        round_id=round_row_id,
+        # The round in play is the game's latest (its row is written at the deal).
+        round_id=table.round_row_id,
         hand_index=engine.round.current,
         action=action,
         question=question,
@@ -757,6 +782,7 @@ def _ask_question(table: Table, *, action: str, difficulty: str) -> Game:
     )
     return _save(
         table,
+        pending_trivia=attempt,
         trivia_choice_for="",
         trivia_difficulty=difficulty,
         note={"kind": "question_asked"},
@@ -769,7 +795,7 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
     A right answer is carried into the round at once — the card is dealt, the reveal is
     shown on the felt; a wrong one waits on the reveal for Continue (issue 13)."""
     with locked_game(game_id=game_id, user=user, version=version) as table:
-        attempt = pending_attempt(table.game)
+        attempt = table.game.pending_trivia
         if attempt is None or attempt.is_answered:
             raise ActionRefused("no_unanswered_question")
         if answer not in attempt.answers_shown:
@@ -800,7 +826,7 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
 def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
     """After a wrong answer's reveal: the hand stands (R-8.2)."""
     with locked_game(game_id=game_id, user=user, version=version) as table:
-        attempt = pending_attempt(table.game)
+        attempt = table.game.pending_trivia
         if attempt is None or not attempt.is_answered:
             raise ActionRefused("no_answered_question")
         return _apply_answer(table, attempt)
@@ -811,8 +837,11 @@ def _apply_answer(table: Table, attempt: TriviaAttempt, *, note: StatusNote | No
     outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))
     engine = table.engine
     action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
-    game = _play(table, lambda: action(outcome), note=note)
-    if not attempt.applied:
+    game = _play(table, lambda: action(outcome), note=note, pending_trivia=None)
+    if attempt.applied:
+        # A right answer: its reveal shows on the felt with the card just dealt.
+        game.revealed_trivia = attempt
+    else:
         TriviaAttempt.objects.filter(pk=attempt.pk).update(applied=True)
     return game
 

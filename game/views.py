@@ -47,6 +47,7 @@ from game.presentation.notices import REFUSALS, refusal_text, status_line
 from game.presentation.table import TableView, table_view
 from game.rules.money import AMOUNT_FORMAT_REFUSAL
 from game.rules.options import NEEDS
+from game.selectors import TABLE_RELATED
 
 TABLE_TEMPLATE = "game/table.html"
 # See the module docstring.
@@ -56,7 +57,10 @@ STALE_NOTICE = "This table changed since the page was shown; here it is now."
 
 
 def _owned_game(request: HttpRequest, game_id: int) -> Game:
-    return get_object_or_404(Game, pk=game_id, owner=request.user)
+    # With what the table shows besides the row, in the same query.
+    return get_object_or_404(
+        Game.objects.select_related(*TABLE_RELATED), pk=game_id, owner=request.user
+    )
 
 
 def render_table(

@@ -36,6 +36,7 @@ from trivia.importing import (
     plan_import,
 )
 from trivia.models import Category, Question, QuestionReport
+from trivia.services import question_pools_changed
 
 # "Rate contradicts difficulty": only judged once enough players answered, because a
 # handful of answers says nothing. An easy question most players miss, or a hard one
@@ -215,11 +216,13 @@ class QuestionAdmin(admin.ModelAdmin):
     @admin.action(description="Activate selected questions", permissions=["change"])
     def activate(self, request: HttpRequest, queryset: QuerySet) -> None:
         count = queryset.update(active=True)
+        question_pools_changed()  # an update sends no signal
         self.message_user(request, f"Activated {count} questions.", messages.SUCCESS)
 
     @admin.action(description="Deactivate selected questions", permissions=["change"])
     def deactivate(self, request: HttpRequest, queryset: QuerySet) -> None:
         count = queryset.update(active=False)
+        question_pools_changed()  # an update sends no signal
         self.message_user(request, f"Deactivated {count} questions.", messages.SUCCESS)
 
     @admin.action(description="Export selected questions as OpenTDB JSON")

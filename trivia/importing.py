@@ -46,6 +46,7 @@ from trivia.models import (
     question_fingerprint,
     question_problems,
 )
+from trivia.services import question_pools_changed
 
 FORMATS = (
     "auto",
@@ -537,6 +538,8 @@ def apply_plan(plan: ImportPlan, *, source: str, active: bool = True) -> int:
                 for q in chunk
             ]
         )
+    if plan.to_add:
+        question_pools_changed()  # bulk_create sends no signal
     return len(plan.to_add)
 
 

@@ -251,7 +251,10 @@ def chip_stack(cents: int) -> list[int]:
 def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
     """Everything the table template shows; nothing the player may not see yet."""
     if engine is None:
-        engine = EngineGame.from_json(game.state, rng=NoRandom("rendering the table"))
+        # The engine the action just ran, else one rebuilt from the stored state.
+        engine = game.loaded_engine or EngineGame.from_json(
+            game.state, rng=NoRandom("rendering the table")
+        )
     public = engine.public_view()
     round_ = public["round"]
     attempt = pending_attempt(game) if round_ and engine.round_in_progress else None
