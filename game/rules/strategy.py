@@ -33,10 +33,11 @@ Decisions where the published charts are silent (documented here, binding for th
   H17 chart: what separates the two chart families is whether the dealer draws to a
   soft total (which makes the dealer's ace stronger), and H16 shares that with H17.
   This is an approximation, not a derivation.
-- Early surrender (``early`` / ``early_non_ace``): the late-surrender chart is used.
-  Every late-surrender play is also right under early surrender (giving up before the
-  peek is worth more, never less), so the coach never gives a wrong surrender; it
-  only misses some extra early-surrender plays (e.g. hard 5–7 and 12–14 against an ace).
+- Early surrender (``early`` / ``early_non_ace``): the offer before the peek is answered
+  from the published early-surrender table (``recommend_early_surrender``, source there);
+  once it is declined the player's turn has no surrender left, and the hand is played
+  by the chart as usual. ``early_non_ace`` uses the table's ten-card column only (against
+  an ace its surrender is late, after the peek, and follows the late-surrender chart).
 - ``dealer_peek`` off (no hole card): the usual no-hole-card adjustments are applied —
   never double against a ten or an ace, never split against an ace, never split 8s
   against a ten (the extra money would be lost to a dealer blackjack) — and the hand is
@@ -66,6 +67,8 @@ from game.rules.strategy_charts import (
 
 HIT, STAND, DOUBLE, SPLIT, SURRENDER = "hit", "stand", "double", "split", "surrender"
 ACTIONS = (HIT, STAND, DOUBLE, SPLIT, SURRENDER)
+# The answer to an offer (insurance, even money, early surrender) that basic strategy refuses.
+DECLINE = "decline"
 # Actions that only exist as a hand's first action on its first two cards (R-5.3/5.4/5.7).
 FIRST_ACTIONS = frozenset({DOUBLE, SPLIT, SURRENDER})
 
@@ -335,9 +338,53 @@ def _best_action(
 def recommend_insurance() -> Advice:
     """Insurance and even money are never basic strategy."""
     return Advice(
-        "decline",
-        "Never take insurance or even money: it pays 2:1 on a bet that wins less than "
+        DECLINE,
+        "Never take insurance or even money: it pays 2 to 1 on a bet that wins less than "
         "one time in three.",
+    )
+
+
+# Early surrender, before the dealer checks for blackjack. Source: Michael Shackleford,
+# "The Wizard of Odds", blackjack surrender page, "Early surrender" strategy (any number
+# of decks, S17 and H17 alike): against an ace surrender hard 5-7, hard 12-17 and pairs of
+# 3s, 6s, 7s and 8s; against a ten-card surrender hard 14-16 and pairs of 7s and 8s.
+# Every other hand declines and is played by the chart after the peek.
+EARLY_SURRENDER_HARD: dict[str, frozenset[int]] = {
+    "A": frozenset({5, 6, 7, 12, 13, 14, 15, 16, 17}),
+    "T": frozenset({14, 15, 16}),
+}
+EARLY_SURRENDER_PAIRS: dict[str, frozenset[str]] = {
+    "A": frozenset({"3", "6", "7", "8"}),
+    "T": frozenset({"7", "8"}),
+}
+
+
+def recommend_early_surrender(
+    hand_cards: Sequence[str], upcard: str, *, rules: StrategyRules
+) -> Advice:
+    """Accept (SURRENDER) or DECLINE the early-surrender offer (R-4.6) for a two-card hand."""
+    hand = _describe(hand_cards, upcard, rules)
+    pair = (
+        cards.rank(hand_cards[0])
+        if cards.rank(hand_cards[0]) == cards.rank(hand_cards[1])
+        else None
+    )
+    against = _upcard_name(hand.column)
+    if pair is not None:
+        surrender = pair in EARLY_SURRENDER_PAIRS.get(hand.column, ())
+        what = f"a pair of {_column(hand_cards[0])}s"
+    else:
+        surrender = not hand.soft and hand.total in EARLY_SURRENDER_HARD.get(hand.column, ())
+        what = _hand_name(hand)
+    if surrender:
+        return Advice(
+            SURRENDER,
+            f"Surrender {what} against {against} early: before the peek you keep half your "
+            "bet even when the dealer has blackjack, more than this hand wins on average.",
+        )
+    return Advice(
+        DECLINE,
+        f"Keep {what} against {against}: it wins back more than half the bet on average.",
     )
 
 

@@ -293,3 +293,34 @@ def test_query_counts_stay_flat_with_the_coach(
         counts.append((len(hit_queries), len(render_queries)))
     assert CoachDeviation.objects.count() == 3
     assert len(set(counts)) == 1, counts  # the same however many deviations are stored
+
+
+# Early surrender (issue 15): the offer before the peek is advised and judged from the
+# published early-surrender table. TEN_UP is hard 16 against a ten: surrender early.
+TEN_UP_HARD_20 = ["KS", "6H", "QD", "0C", "2H"]
+
+
+def test_hint_on_the_early_surrender_offer(alice, player) -> None:
+    sixteen = scenarios.early_surrender(player)
+    assert sixteen.state["round"]["phase"] == "early_surrender"
+    page = alice.get(f"/games/{sixteen.pk}/").text
+    assert 'name="hint"' in page  # the Hint button is on the offer's panel
+    assert hint_text(alice, sixteen).startswith("Basic strategy: Surrender — Surrender 16")
+    twenty = dealt(player, TEN_UP_HARD_20, surrender="early")
+    assert hint_text(alice, twenty).startswith("Basic strategy: Decline — Keep 20")
+
+
+def test_coach_judges_both_answers_to_early_surrender(alice, player) -> None:
+    kept_16 = dealt(player, scenarios.TEN_UP, coach=True, surrender="early")
+    post(alice, kept_16, "early-surrender", choice="decline")
+    deviation = CoachDeviation.objects.get()
+    assert (deviation.move, deviation.advised) == ("decline", "surrender")
+    assert note_text(alice, kept_16) == (
+        "Coach: basic strategy was Surrender (hard 16 against 10)."
+    )
+    gave_up_20 = dealt(player, TEN_UP_HARD_20, coach=True, surrender="early")
+    post(alice, gave_up_20, "early-surrender", choice="accept")
+    assert CoachDeviation.objects.filter(game=gave_up_20).get().advised == "decline"
+    followed = dealt(player, scenarios.TEN_UP, coach=True, surrender="early")
+    post(alice, followed, "early-surrender", choice="accept")
+    assert not CoachDeviation.objects.filter(game=followed).exists()

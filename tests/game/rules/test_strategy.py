@@ -338,3 +338,48 @@ def test_best_action_agrees_with_recommend_everywhere() -> None:
             for allowed in (ALL, {HIT, STAND}, ALL - {DOUBLE}):
                 a = best_action(list(hand), up, rules=r, allowed=allowed)
                 assert a == recommend(list(hand), up, rules=r, allowed=allowed).action
+
+
+# The Wizard of Odds' early-surrender table, transcribed by hand (not read from the
+# module): against an ace surrender hard 5-7, hard 12-17, 3-3, 6-6, 7-7, 8-8; against a
+# ten-card hard 14-16, 7-7, 8-8. Everything else declines.
+PUBLISHED_EARLY_SURRENDER = {
+    "A": ({5, 6, 7, 12, 13, 14, 15, 16, 17}, {"3", "6", "7", "8"}),
+    "T": ({14, 15, 16}, {"7", "8"}),
+}
+TWO_CARD_HARD = {
+    5: ["2S", "3D"],
+    6: ["2S", "4D"],
+    7: ["2S", "5D"],
+    8: ["2S", "6D"],
+    9: ["2S", "7D"],
+    10: ["2S", "8D"],
+    11: ["2S", "9D"],
+    12: ["3S", "9D"],
+    13: ["4S", "9D"],
+    14: ["5S", "9D"],
+    15: ["6S", "9D"],
+    16: ["7S", "9D"],
+    17: ["8S", "9D"],
+    18: ["9S", "KD"],
+    19: ["9S", "QD"],
+    20: ["KS", "QD"],
+}
+
+
+@pytest.mark.parametrize(("column", "upcard"), [("A", "AH"), ("T", "KH")])
+def test_early_surrender_follows_the_published_table(column: str, upcard: str) -> None:
+    from game.rules.strategy import DECLINE, recommend_early_surrender
+
+    hard, pairs = PUBLISHED_EARLY_SURRENDER[column]
+    r = rules(surrender="early")
+    for total, hand in TWO_CARD_HARD.items():
+        wanted = SURRENDER if total in hard else DECLINE
+        assert recommend_early_surrender(hand, upcard, rules=r).action == wanted, (total, column)
+    for rank in "23456789TA":
+        code = "0" if rank == "T" else rank
+        hand = [f"{code}S", f"{code}D"]
+        wanted = SURRENDER if rank in pairs else DECLINE
+        assert recommend_early_surrender(hand, upcard, rules=r).action == wanted, (rank, column)
+    soft = recommend_early_surrender(["AS", "6D"], upcard, rules=r)  # soft 17 keeps
+    assert soft.action == DECLINE
