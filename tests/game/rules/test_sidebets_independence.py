@@ -66,7 +66,8 @@ def _play(game: Game, decisions: list[str], *, choose: random.Random | None) -> 
     stake=st.sampled_from([100, 500, 2500]),
 )
 def test_side_bets_never_change_the_base_game(options: dict, seed: int, stake: int) -> None:
-    parsed = Options.from_dict({**options, **BIG_BANK, "side_bets": True})
+    # The simple game has no side bets at all (RULES.md §10 Extensions).
+    parsed = Options.from_dict({**options, **BIG_BANK, "side_bets": True, "simple": False})
     cards = Shoe.build(8, random.Random(seed)).cards
     with_side_bets = Game(parsed, rng=random.Random(seed), shoe=Shoe(list(cards), 8))
     without = Game(parsed, rng=random.Random(seed), shoe=Shoe(list(cards), 8))
