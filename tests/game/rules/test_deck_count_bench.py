@@ -1,4 +1,4 @@
-"""The arithmetic of bench/deck_count_check.py (issue 15): effects, standard errors, the
+"""The arithmetic of bench/deck_count_bench.py (issue 15): effects, standard errors, the
 published figures and the 3-standard-error verdict. No simulation is run here."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parents[3] / "bench" / "deck_count_check.py"
+SCRIPT = Path(__file__).resolve().parents[3] / "bench" / "deck_count_bench.py"
 
 
 @pytest.fixture(scope="module")
 def check():
-    spec = importlib.util.spec_from_file_location("deck_count_check", SCRIPT)
+    spec = importlib.util.spec_from_file_location("deck_count_bench", SCRIPT)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up while it loads
