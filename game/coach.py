@@ -13,8 +13,9 @@ Decisions (the issue is silent on them):
   player saw, and a game without the coach does no extra work per move.
 - A move is judged when it is chosen: Hit in trivia mode counts at the click, before
   the question. Insurance or even money taken is a deviation (basic strategy never
-  takes it); declining is never one. Early surrender and the side-bet offers are not
-  judged.
+  takes it); declining is never one. The early-surrender offer is judged both ways
+  against the published early-surrender table (``strategy.recommend_early_surrender``).
+  The side-bet offers are not judged.
 """
 
 from __future__ import annotations
@@ -28,7 +29,13 @@ from game.rules import cards
 from game.rules.engine import Game as EngineGame
 from game.rules.no_random import NoRandom
 from game.rules.records import ALLOWED, PLAY_ACTIONS
-from game.rules.strategy import StrategyRules, hand_total, recommend, recommend_insurance
+from game.rules.strategy import (
+    StrategyRules,
+    hand_total,
+    recommend,
+    recommend_early_surrender,
+    recommend_insurance,
+)
 
 if TYPE_CHECKING:
     from game.presentation.table import TableView
@@ -42,15 +49,16 @@ MOVE_LABELS = {
     "decline": "Decline",
 }
 OFFER_PHASES = ("insurance", "even_money")
+EARLY_SURRENDER_PHASE = "early_surrender"
 # Panels where a decision the coach can advise on is waiting for the player.
-HINT_PANELS = frozenset({"player_turn", *OFFER_PHASES})
+HINT_PANELS = frozenset({"player_turn", EARLY_SURRENDER_PHASE, *OFFER_PHASES})
 
 
 @dataclass(frozen=True)
 class CoachAdvice:
     """The basic-strategy move for the decision in front of the player."""
 
-    action: str  # a play action, or "decline" for insurance / even money
+    action: str  # a play action, or "decline" for an offer (insurance, early surrender …)
     reason: str  # the strategy's one-line reason
     situation: str  # e.g. "hard 17 against 10"
 
@@ -88,10 +96,15 @@ def advice_for(public: Mapping[str, Any]) -> CoachAdvice | None:
         offer = "insurance" if phase == "insurance" else "even money"
         advice = recommend_insurance()
         return CoachAdvice(advice.action, advice.reason, f"never take {offer}")
+    upcard = round_["dealer"]["cards"][1]
+    if phase == EARLY_SURRENDER_PHASE and upcard is not None:
+        first = round_["hands"][0]["cards"]
+        rules = StrategyRules.from_options(public["options"])
+        advice = recommend_early_surrender(first, upcard, rules=rules)
+        return CoachAdvice(advice.action, advice.reason, situation(first, upcard))
     if phase != "player_turn":
         return None
     hand = round_["hands"][round_["current_hand"]]
-    upcard = round_["dealer"]["cards"][1]
     legal = public["legal_actions"]
     allowed = frozenset(name for name in PLAY_ACTIONS if legal.get(name) == ALLOWED)
     if not allowed or upcard is None:
@@ -139,8 +152,9 @@ def hint_for_game(game: Game) -> CoachAdvice | None:
 def judge(game: Game, engine: EngineGame, move: str) -> Deviation | None:
     """Call before the move is applied: the deviation it makes, if Coach is on.
 
-    ``move`` is a play action, or "insurance" / "even_money" for an offer accepted
-    (declining an offer follows basic strategy and is never passed here).
+    ``move`` is a play action, "insurance" / "even_money" for an offer accepted
+    (declining those follows basic strategy and is never passed here), or "surrender" /
+    "decline" for the answer to the early-surrender offer.
     """
     if not game.coach:
         return None

@@ -718,9 +718,13 @@ def answer_insurance(*, game_id: int, user: Player, version: int, accept: bool) 
 
 
 def answer_early_surrender(*, game_id: int, user: Player, version: int, accept: bool) -> Game:
-    return answer_offer(
-        game_id=game_id, user=user, version=version, offer="early_surrender", accept=accept
-    )
+    """R-4.6: accept or decline early surrender; the coach judges either answer."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        # Out of its phase the engine refuses the answer below (its own message).
+        deviation = coach.judge(table.game, table.engine, "surrender" if accept else "decline")
+        game = _play(table, lambda: table.engine.answer_offer("early_surrender", accept))
+        coach.record(game, deviation)
+        return game
 
 
 def place_extra_bet(*, game_id: int, user: Player, version: int, amount_cents: int | None) -> Game:
