@@ -21,6 +21,7 @@ from typing import Any, Final
 
 from game.rules import sidebets as sb
 from game.rules.cards import RANK_VALUE, TEN_CARD_RANKS, is_ace, is_ten_card, standard_deck
+from game.rules.clock import Clock, system_clock
 from game.rules.hands import dealer_hits, hand_total, is_two_card_natural, soften
 from game.rules.money import (
     MAX_AMOUNT_CENTS,
@@ -125,6 +126,7 @@ class TableRules:
         "reshuffle",
         "simple",
         "inverted",
+        "turn_ms",
     )
 
     def __init__(self, options: Options) -> None:
@@ -133,6 +135,7 @@ class TableRules:
         simple = options.simple
         self.simple: bool = simple
         self.inverted: bool = options.inverted
+        self.turn_ms: int | None = options.turn_ms  # R-4.13; None: untimed
         self.reshuffle: str = options.reshuffle
         self.min_bet: int = options.min_bet
         self.max_bet: int = options.max_bet
@@ -289,6 +292,7 @@ ROUND_FIELDS = (
     "options",
     "dealer_result",
     "ended",
+    "deadline",
 )
 
 
@@ -336,6 +340,10 @@ class Round:
         self.options: dict[str, Any] = {} if options is None else options
         self.dealer_result: str | None = None
         self.ended = False  # ended by End Game (R-1.6)
+        # R-4.13: when the pending decision of the player's turn runs out (epoch ms), or
+        # None (no timer, or nothing pending). Stored with the round, so it survives
+        # reloads and resumes.
+        self.deadline: int | None = None
 
     @property
     def upcard(self) -> str:
@@ -372,7 +380,8 @@ class Round:
     def from_json(cls, data: Mapping[str, Any]) -> Round:
         round_ = cls(data["number"], data["bet"], data["bank_before"], data["credits_before"])
         for name in ROUND_FIELDS:
-            if name != "hands":
+            # A round stored before a field existed keeps that field's default.
+            if name != "hands" and name in data:
                 setattr(round_, name, _plain(data[name]))
         round_.hands = [Hand.from_json(hand) for hand in data["hands"]]
         return round_
@@ -397,6 +406,8 @@ class Game:
         "_options_json",
         "_table",
         "_active_stages",
+        "clock",
+        "_decision_start",
     )
 
     STARTING_CREDITS = 10  # R-1.3
@@ -410,6 +421,7 @@ class Game:
         credits: int | None = None,
         shoe: Shoe | None = None,
         record_events: bool = True,
+        clock: Clock | None = None,
     ) -> None:
         if options is not None and options.seats != 1:
             raise ValueError("only one seat is supported for now (option seats)")
@@ -426,6 +438,9 @@ class Game:
         # Dice faces to use before asking the rng (replay files give them, REPLAY.md).
         self.dice_queue: list[int] | None = None
         self._events: list[Event] | None = None
+        self.clock: Clock = clock if clock is not None else system_clock
+        # When the next decision's clock starts, if not now (a timeout's cascade, R-4.13).
+        self._decision_start: int | None = None
         self._check_game_over()
 
     def _use_options(self, options: Options) -> None:
@@ -626,6 +641,51 @@ class Game:
         self._stand(hand, round_.current, "stand")
         self._advance()
         return self._finish()
+
+    def timeout(self) -> list[Event]:
+        """R-4.13: the pending decision's time ran out, so the hand stands (replay ``timeout``).
+
+        The deadline itself is the clock's business (:meth:`run_clock`); a replay file
+        says when it ran out, so this does not read the clock."""
+        round_ = self.round
+        if round_ is None or round_.phase != PLAYER_TURN or round_.deadline is None:
+            raise IllegalAction("No decision is timed now")
+        self._begin()
+        round_, hand = self._record_action("timeout")
+        self._emit("timed_out", hand=round_.current)
+        self._decision_start = round_.deadline
+        round_.deadline = None
+        self._stand(hand, round_.current, "timeout")
+        self._advance()
+        return self._finish()
+
+    def deadline_passed(self) -> bool:
+        """Whether the pending decision's deadline has run out by the clock."""
+        round_ = self.round
+        return (
+            round_ is not None
+            and round_.phase == PLAYER_TURN
+            and round_.deadline is not None
+            and self.clock() >= round_.deadline
+        )
+
+    def run_clock(self) -> list[Event]:
+        """Apply every turn deadline that has run out by now (R-4.13), in order; [] if none."""
+        events: list[Event] = []
+        while self.deadline_passed():
+            events.extend(self.timeout())
+        return events
+
+    def pause_turn_clock(self) -> None:
+        """Hit or Double was chosen and its question is shown: the decision is made, so the
+        turn's clock stops (the answer has its own, R-8.9). The answer restarts it."""
+        if self.round is not None:
+            self.round.deadline = None
+
+    def start_next_decision_at(self, ms: int) -> None:
+        """The next decision's clock starts at ``ms`` instead of now: an answer whose own
+        deadline ran out is applied late, as if at that deadline (R-8.9, R-4.13)."""
+        self._decision_start = ms
 
     def double(self, trivia: TriviaOutcome | None = None) -> list[Event]:
         """R-5.3: bet doubled first, exactly one card, then the hand stands."""
@@ -926,6 +986,8 @@ class Game:
             raise IllegalAction(f"{label} needs a trivia answer first (trivia mode)")
         if not trivia_mode and trivia is not None:
             raise IllegalAction(f"Trivia mode is off: {label} needs no trivia answer")
+        if trivia is not None and trivia.timed_out and self.options.answer_ms is None:
+            raise IllegalAction("No question is timed at this table (answer_seconds is off)")
 
     def _check_extra_bet_amount(self, amount: int) -> None:
         if isinstance(amount, bool) or not isinstance(amount, int):
@@ -1091,10 +1153,23 @@ class Game:
                 if round_.out_of_credits:
                     self._stand(hand, round_.current, "out_of_credits")
                 elif not self._auto_end(hand, round_.current):
+                    self._start_turn_clock(round_)
                     return True
             round_.current += 1
         round_.current = len(hands) - 1
+        round_.deadline = None
         return False
+
+    def _start_turn_clock(self, round_: Round) -> None:
+        """R-4.13: each decision of the player's turn gets ``turn_seconds`` from when it
+        became pending — now, or the deadline a timeout just applied (so a game resumed
+        late finds every hand whose time ran out stood, one after another)."""
+        turn_ms = self._table.turn_ms
+        if turn_ms is None:
+            return
+        start = self._decision_start
+        self._decision_start = None
+        round_.deadline = (self.clock() if start is None else start) + turn_ms
 
     def _stage_dealer_turn(self, round_: Round) -> bool:
         """R-4.11/R-6: the dealer draws only for a hand whose outcome is still open."""
@@ -1244,6 +1319,7 @@ class Game:
             "trivia_answered",
             difficulty=trivia.difficulty,
             correct=trivia.correct,
+            timed_out=trivia.timed_out,
             credits_change=change,
             credits=self.credits,
         )
@@ -1558,6 +1634,7 @@ class Game:
             "paid": round_.paid,
             "bank_after": round_.bank_after,
             "ended": round_.ended,
+            "deadline": round_.deadline,  # R-4.13: the page counts down to it
         }
 
     # ------------------------------------------------------------------ storage
@@ -1580,7 +1657,12 @@ class Game:
 
     @classmethod
     def from_json(
-        cls, data: Mapping[str, Any], *, rng: Rng | None = None, record_events: bool = True
+        cls,
+        data: Mapping[str, Any],
+        *,
+        rng: Rng | None = None,
+        record_events: bool = True,
+        clock: Clock | None = None,
     ) -> Game:
         options = Options.from_stored(data["options"], data["implied"])
         # Through __init__ (which a compiled build needs), then the stored state on top.
@@ -1591,6 +1673,7 @@ class Game:
             credits=data["credits"],
             shoe=Shoe.from_json(data["shoe"]),
             record_events=record_events,
+            clock=clock,
         )
         game.round_number = data["round_number"]
         game.game_over = data["game_over"]

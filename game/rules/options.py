@@ -17,6 +17,9 @@ DECK_COUNTS: tuple[int | str, ...] = (1, 2, 3, 4, 5, 6, 7, 8, INFINITE_DECKS)
 RESHUFFLE_MODES = ("cut_card", "every_round", "when_empty")
 SPLIT_LIMITS = (1, 2, 3)  # max_splits
 ACE_SPLIT_LIMITS = (0, 1, 2, 3)  # max_ace_splits
+TIMER_OFF = "off"
+TURN_SECONDS: tuple[int | str, ...] = (TIMER_OFF, 10, 20, 30, 60)  # R-4.13
+ANSWER_SECONDS: tuple[int | str, ...] = (TIMER_OFF, 10, 15, 30)  # R-8.9
 
 # RULES.md §10 "needs": switching the key on switches these on too. A needed number
 # (max_ace_splits) is "on" from 1: one ace split.
@@ -72,6 +75,8 @@ _CHOICE_OPTIONS: dict[str, tuple[Any, ...]] = {
     "reshuffle": RESHUFFLE_MODES,
     "max_splits": SPLIT_LIMITS,
     "max_ace_splits": ACE_SPLIT_LIMITS,
+    "turn_seconds": TURN_SECONDS,
+    "answer_seconds": ANSWER_SECONDS,
 }
 _MONEY_OPTIONS = ("min_bet", "max_bet", "starting_bank")
 _INT_RANGES = {"seats": (1, 3)}
@@ -105,6 +110,8 @@ class Options:
     max_ace_splits: int = 0
     simple: bool = False
     inverted: bool = False
+    turn_seconds: int | str = TIMER_OFF
+    answer_seconds: int | str = TIMER_OFF
     # Options switched on only because another option needs them (the menu says so).
     implied: tuple[str, ...] = field(default=(), compare=False)
 
@@ -165,6 +172,16 @@ class Options:
         return None if self.charlie == "off" else int(self.charlie)
 
     @property
+    def turn_ms(self) -> int | None:
+        """R-4.13: milliseconds for each decision of the player's turn, or None (no timer)."""
+        return None if self.turn_seconds == TIMER_OFF else int(self.turn_seconds) * 1000
+
+    @property
+    def answer_ms(self) -> int | None:
+        """R-8.9: milliseconds to answer a question once shown, or None (no timer)."""
+        return None if self.answer_seconds == TIMER_OFF else int(self.answer_seconds) * 1000
+
+    @property
     def infinite_decks(self) -> bool:
         return self.deck_count == INFINITE_DECKS
 
@@ -181,6 +198,8 @@ class Options:
             names.extend(INACTIVE_WHEN_SIMPLE)
         if self.infinite_decks:
             names.extend(INACTIVE_WHEN_INFINITE)
+        if not self.trivia_mode:
+            names.append("answer_seconds")  # no questions, nothing to time
         return tuple(names)
 
 

@@ -75,8 +75,12 @@ class TriviaOutcome:
 
     difficulty: str
     correct: bool
+    # not answered before the answer deadline (so ``correct`` is False).
+    timed_out: bool = False
 
     def __post_init__(self) -> None:
+        if self.timed_out and self.correct:
+            raise ValueError("a question that timed out was not answered correctly")
         if self.difficulty not in DIFFICULTIES:
             raise ValueError(
                 f"trivia difficulty must be easy, medium or hard, not {self.difficulty!r}"
@@ -87,6 +91,8 @@ class TriviaOutcome:
         return CREDITS_FOR_CORRECT[self.difficulty] if self.correct else CREDITS_FOR_WRONG
 
     def code(self) -> str:
+        if self.timed_out:
+            return f"{self.difficulty}:timeout"
         return f"{self.difficulty}:{'correct' if self.correct else 'wrong'}"
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from game.rules import sidebets as sb
 from game.rules.cards import InvalidCard, parse_card
+from game.rules.clock import FakeClock
 from game.rules.engine import Game, Round
 from game.rules.hands import hand_total
 from game.rules.money import format_cents, parse_amount
@@ -103,6 +104,8 @@ def _new_game(data: Mapping[str, Any]) -> Game:
         credits=credits,
         shoe=Shoe.from_cards([], options.shoe_decks),
         record_events=False,
+        # A file says when a deadline ran out (``timeout``): the clock never decides.
+        clock=FakeClock(),
     )
 
 
@@ -294,6 +297,7 @@ def apply_action(game: Game, action: str) -> list[Event]:
             "split": game.split,
             "surrender": game.surrender,
             "roll": game.roll,
+            "timeout": game.timeout,  # the pending decision's time ran out
         }
         if kind in simple:
             return simple[kind]()
@@ -317,10 +321,13 @@ def apply_action(game: Game, action: str) -> list[Event]:
 
 def _parse_trivia(text: str) -> TriviaOutcome:
     difficulty, _, answer = text.partition(":")
-    if answer not in ("correct", "wrong"):
-        raise IllegalAction(f"A trivia answer must be correct or wrong, not {answer!r}")
+    if answer not in ("correct", "wrong", "timeout"):
+        raise IllegalAction(
+            f"A trivia answer must be correct or wrong (or timeout), not {answer!r}"
+        )
     try:
-        return TriviaOutcome(difficulty, answer == "correct")
+        # a question left unanswered past its deadline counts as wrong.
+        return TriviaOutcome(difficulty, answer == "correct", timed_out=answer == "timeout")
     except ValueError as error:
         raise IllegalAction(str(error)) from None
 
