@@ -10,6 +10,7 @@ from django.http import QueryDict
 from game.rules.money import format_cents, parse_typed_amount, parse_whole_number
 from game.rules.options import (
     ACE_SPLIT_LIMITS,
+    ANSWER_SECONDS,
     BLACKJACK_PAYOUTS,
     DEALER_RULES,
     DECK_COUNTS,
@@ -21,6 +22,8 @@ from game.rules.options import (
     RESHUFFLE_MODES,
     SPLIT_LIMITS,
     SURRENDER_MODES,
+    TIMER_OFF,
+    TURN_SECONDS,
     Options,
 )
 from game.rules.sidebets import STAKED_SIDE_BETS
@@ -84,6 +87,10 @@ INACTIVE_SIMPLE_TEXT = "Inactive: the simple game plays Hit and Stand only."
 INACTIVE_INFINITE_TEXT = "Inactive: an infinite shoe is never reshuffled."
 # A needed number, in words: max_ace_splits is switched on to 1.
 _NEEDED_WORDS = {"max_ace_splits": "splitting aces (once)"}
+
+# turn_seconds / answer_seconds in the menu.
+_TIMER_WORDS: dict[Any, str] = {"off": "No time limit", 10: "10 seconds", 15: "15 seconds"}
+_TIMER_WORDS |= {20: "20 seconds", 30: "30 seconds", 60: "60 seconds"}
 
 # max_splits / max_ace_splits in the menu: N splits make N + 1 hands.
 _SPLIT_WORDS: dict[Any, str] = {1: "1 (two hands)", 2: "2 (three hands)", 3: "3 (four hands)"}
@@ -174,6 +181,13 @@ class OptionsForm(forms.Form):
     even_money = forms.BooleanField(required=False, label="Even money offered")
     simple = forms.BooleanField(required=False, label="Simple game: Hit and Stand only")
     inverted = forms.BooleanField(required=False, label="Inverted: every bet's result negated")
+    # Not required: a form without them (an older page) means no time limit.
+    turn_seconds = forms.ChoiceField(
+        choices=_choices(TURN_SECONDS, _TIMER_WORDS), label="Time for each decision", required=False
+    )
+    answer_seconds = forms.ChoiceField(
+        choices=_choices(ANSWER_SECONDS, _TIMER_WORDS), label="Time to answer", required=False
+    )
     coach = forms.BooleanField(
         required=False,
         label="Coach",
@@ -189,6 +203,9 @@ class OptionsForm(forms.Form):
         data["charlie"] = charlie if charlie == "off" else int(charlie)
         decks = data["deck_count"]
         data["deck_count"] = decks if decks == INFINITE_DECKS else int(decks)
+        for name in ("turn_seconds", "answer_seconds"):
+            seconds = data[name] or TIMER_OFF
+            data[name] = seconds if seconds == TIMER_OFF else int(seconds)
         for name in ("min_bet", "max_bet", "starting_bank"):
             data[name] = format_cents(data[name])
         return data
@@ -200,7 +217,14 @@ class OptionsForm(forms.Form):
             initial = Options.from_dict(dict(options)).to_dict()
         except ValueError:
             initial = {**Options().to_dict(), **options}
-        for name in ("charlie", "deck_count", "max_splits", "max_ace_splits"):
+        for name in (
+            "charlie",
+            "deck_count",
+            "max_splits",
+            "max_ace_splits",
+            "turn_seconds",
+            "answer_seconds",
+        ):
             initial[name] = str(initial[name])
         return initial
 

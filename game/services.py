@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -23,7 +24,9 @@ from django.utils import timezone
 from game import coach
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
 from game.rules import sidebets as sb
+from game.rules.clock import Clock, system_clock
 from game.rules.engine import Game as EngineGame
+from game.rules.engine import answer_deadline
 from game.rules.money import CHIP_CENTS
 from game.rules.options import Options
 from game.rules.records import (
@@ -68,6 +71,14 @@ class StaleVersion(Exception):
     """The page posted an old version: another request got there first (HTTP 409)."""
 
 
+class TimeRanOut(ActionRefused):
+    """R-4.13 / R-8.9: the decision or answer came after its deadline. The deadline was
+    applied (and saved) first: the hand stood, or the answer counted as wrong (HTTP 422)."""
+
+    def __init__(self) -> None:
+        super().__init__("time_ran_out")
+
+
 class GameNotFound(Exception):
     """No such game of this player's (HTTP 404): another player's game looks the same."""
 
@@ -78,6 +89,11 @@ class GameNotFound(Exception):
 def make_rng() -> Rng:
     """Production randomness (R-2.1). Tests monkeypatch this to a seeded generator."""
     return secrets.SystemRandom()
+
+
+# The clock the timers read (R-4.13, R-8.9): epoch milliseconds. Tests monkeypatch it to a
+# game.rules.clock.FakeClock and move that instead of waiting.
+CLOCK: Clock = system_clock
 
 
 def make_shoe(deck_count: int, rng: Rng) -> Shoe | None:
@@ -104,7 +120,7 @@ class Table:
 
 
 def load_engine(game: Game) -> EngineGame:
-    return EngineGame.from_json(game.state, rng=make_rng())
+    return EngineGame.from_json(game.state, rng=make_rng(), clock=CLOCK)
 
 
 @contextmanager
@@ -112,13 +128,30 @@ def locked_game(*, game_id: int, user: Player, version: int) -> Iterator[Table]:
     """One action's transaction: the owner's game row locked, the posted version checked.
 
     Raises GameNotFound (another player's game too) or StaleVersion; whatever the body
-    raises rolls the transaction back, so a refused action changes nothing."""
+    raises rolls the transaction back, so a refused action changes nothing. A deadline
+    that ran out before the action came is applied first and kept, and the action is
+    refused with TimeRanOut (R-4.13, R-8.9)."""
     with transaction.atomic():
-        yield _lock(game_id=game_id, user=user, version=version)
+        table = _lock(game_id=game_id, user=user)
+        if not _apply_deadlines(table):
+            _check_version(table.game, version)
+            yield table
+            return
+    raise TimeRanOut()
 
 
-def _lock(*, game_id: int, user: Player, version: int) -> Table:
-    """Lock the owner's game row and check the posted version (call inside atomic).
+def _check_version(game: Game, version: int) -> None:
+    if game.version == version:
+        return
+    if (game.status_note or {}).get("kind") == TIME_RAN_OUT and version < game.version:
+        # The page was shown before its deadline was applied (by a reload, or another
+        # tab): say why the table moved on, not merely that the page is old.
+        raise TimeRanOut()
+    raise StaleVersion(f"game {game.pk}: version {version} posted, {game.version} stored")
+
+
+def _lock(*, game_id: int, user: Player | int) -> Table:
+    """Lock the owner's game row (call inside atomic).
 
     One query reads all an action needs besides the engine state: the pending trivia
     attempt with its question (joined; only the game row is locked) and the primary key of
@@ -133,12 +166,98 @@ def _lock(*, game_id: int, user: Player, version: int) -> Table:
         )
     except Game.DoesNotExist:
         raise GameNotFound(game_id) from None
-    if game.version != version:
-        raise StaleVersion(f"game {game.pk}: version {version} posted, {game.version} stored")
     engine = load_engine(game)
     return Table(
         game, engine, round_was_open=engine.round_in_progress, round_row_id=game.round_row_id
     )
+
+
+# --------------------------------------------------------------------- deadlines (R-4.13, R-8.9)
+
+TIME_RAN_OUT = "time_ran_out"
+
+
+def _epoch_ms(moment: datetime) -> int:
+    return int(moment.timestamp() * 1000)
+
+
+def _from_epoch_ms(ms: int) -> datetime:
+    return datetime.fromtimestamp(ms / 1000, tz=UTC)
+
+
+def pending_answer_deadline(game: Game, options: Options) -> int | None:
+    """When the question on screen must be answered by (R-8.9), or None."""
+    attempt = game.pending_trivia
+    if attempt is None or attempt.is_answered:
+        return None
+    return answer_deadline(_epoch_ms(attempt.shown_at), options)
+
+
+def _apply_deadlines(table: Table) -> bool:
+    """Apply every deadline that has run out by now, in order, and save; True if any did.
+
+    The stored deadline is enforced by whichever request comes first, under the row lock
+    (no timer runs in a web process): a question not answered in time counts as wrong,
+    and a decision not made in time stands the hand; the next decision's clock starts at
+    the deadline that ran out, so a game resumed late has moved on as far as it would have.
+    """
+    options = table.engine.options
+    if options.turn_ms is None and options.answer_ms is None:
+        return False
+    fired = False
+    while True:
+        answer_due = pending_answer_deadline(table.game, options)
+        if answer_due is not None and CLOCK() >= answer_due:
+            _time_out_answer(table, answer_due)
+        elif table.game.pending_trivia is None and table.engine.deadline_passed():
+            _play(table, table.engine.run_clock, note={"kind": TIME_RAN_OUT})
+        else:
+            return fired
+        fired = True
+
+
+def _time_out_answer(table: Table, deadline: int) -> None:
+    """R-8.9: the pending question was not answered in time: a wrong answer, applied."""
+    attempt = table.game.pending_trivia
+    assert attempt is not None  # pending_answer_deadline found it
+    outcome = TriviaOutcome(attempt.difficulty, False, timed_out=True)
+    attempt.correct = False
+    attempt.credits_change = outcome.credit_change
+    attempt.answered_at = _from_epoch_ms(deadline)
+    attempt.applied = True
+    attempt.save(update_fields=["correct", "credits_change", "answered_at", "applied"])
+    engine = table.engine
+    action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
+    engine.start_next_decision_at(deadline)
+    note = {"kind": TIME_RAN_OUT, "answer": True, "credits_change": outcome.credit_change}
+    _play(table, lambda: action(outcome), note=note, pending_trivia=None)
+
+
+def catch_up_deadlines(*, game: Game) -> Game:
+    """Apply the game's deadlines that have run out before it is shown (R-4.13: a game
+    resumed after its deadline finds the hand stood). Locks only when one is due."""
+    if not _deadline_due(game):
+        return game
+    with transaction.atomic():
+        table = _lock(game_id=game.pk, user=game.owner_id)
+        _apply_deadlines(table)
+    return table.game
+
+
+def _deadline_due(game: Game) -> bool:
+    options = game.options or {}
+    if (
+        options.get("turn_seconds", "off") == "off"
+        and options.get("answer_seconds", "off") == "off"
+    ):
+        return False
+    round_ = (game.state or {}).get("round") or {}
+    now = CLOCK()
+    turn_due = round_.get("deadline")
+    if turn_due is not None and now >= turn_due:
+        return True
+    answer_due = pending_answer_deadline(game, Options.from_dict(options))
+    return answer_due is not None and now >= answer_due
 
 
 def _save(table: Table, *, note: StatusNote | None = None, **fields: Any) -> Game:
@@ -779,7 +898,11 @@ def _ask_question(table: Table, *, action: str, difficulty: str) -> Game:
         question=question,
         difficulty=difficulty,
         answers_shown=shuffled_answers(question, rng=rng),
+        # R-8.9: the answer's clock starts now, and a reload does not restart it.
+        shown_at=_from_epoch_ms(CLOCK()),
     )
+    # The decision is made (Hit or Double): the turn's clock waits for the answer.
+    engine.pause_turn_clock()
     return _save(
         table,
         pending_trivia=attempt,

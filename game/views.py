@@ -87,7 +87,9 @@ def render_table(
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     # ?hint=1 (the Hint button, a GET form) adds the coach's hint; it changes nothing.
     hint = request.GET.get("hint") == "1"
-    return render_table(request, _owned_game(request, game_id), hint=hint)
+    # A deadline that ran out while nobody looked is applied before the table is shown.
+    game = services.catch_up_deadlines(game=_owned_game(request, game_id))
+    return render_table(request, game, hint=hint)
 
 
 @login_required

@@ -48,6 +48,8 @@ REFUSALS: dict[str, str] = {
     "report_before_reveal": "Answer the question first; you can report it once it is revealed.",
     "already_reported": "You have already reported this question.",
     "bad_report": "{text}",
+    # the deadline was applied before the late post; the table shows it.
+    "time_ran_out": "Time ran out: the table has moved on without that move.",
 }
 
 PHASE_LINES: dict[str, str] = {
@@ -147,5 +149,11 @@ def status_line(game: Game, engine: EngineGame | None = None) -> str:
         "answered": f"Correct! Credits {note.get('credits_change', 0):+d}. {phase_line(engine)}"
         if note.get("correct")
         else f"Incorrect. Credits {note.get('credits_change', 0):+d}.",
+        "time_ran_out": (
+            f"Time ran out: the answer counts as wrong. Credits {note.get('credits_change', 0):+d}."
+            if note.get("answer")
+            else "Time ran out: the hand stands."
+        )
+        + f" {phase_line(engine)}",
     }
     return lines.get(kind) or phase_line(engine, shuffled=shuffled)

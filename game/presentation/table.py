@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from game import services
 from game.models import Game, TriviaAttempt
 from game.presentation.notices import status_line
 from game.presentation.side_bet_menu import SIDE_BET_LABELS, SIDE_BET_SLUGS
@@ -121,6 +122,32 @@ SIDE_RESULTS = {"win": "won", "lose": "lost", "push": "returned"}
 
 
 @dataclass(frozen=True)
+class Timer:
+    """A running deadline as the page shows it: whole seconds left, counted down."""
+
+    kind: str  # "turn" (R-4.13) or "answer" (R-8.9)
+    seconds_left: int
+
+    @property
+    def label(self) -> str:
+        return "Time to answer" if self.kind == "answer" else "Time to decide"
+
+
+def _timer(game: Game, engine: EngineGame, attempt: TriviaAttempt | None) -> Timer | None:
+    """The deadline running now, if any: the question's while one is shown, else the
+    turn's (choosing a difficulty is still part of the turn's decision)."""
+    if attempt is not None:
+        kind, deadline = "answer", services.pending_answer_deadline(game, engine.options)
+    else:
+        round_ = engine.round
+        kind, deadline = "turn", None if round_ is None else round_.deadline
+    if deadline is None:
+        return None
+    # Whole seconds, rounded up: the page never says 0 while a moment is left.
+    return Timer(kind=kind, seconds_left=max(0, -((services.CLOCK() - deadline) // 1000)))
+
+
+@dataclass(frozen=True)
 class SideCircle:
     """A side bet's circle beside the betting circle: what rides on it, and how it ended."""
 
@@ -172,6 +199,8 @@ class TableView:
     chips: tuple[int, ...] = CHIP_DOLLARS
     side_panels: SideBetPanels = field(default_factory=SideBetPanels)
     side_circles: list[SideCircle] = field(default_factory=list)
+    # R-4.13 / R-8.9: the clock of the decision or answer on screen, if one runs.
+    timer: Timer | None = None
 
     @property
     def felt_rules(self) -> str:
@@ -287,6 +316,8 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
     if view.trivia_mode and attempt is None:
         view.revealed = revealed_attempt(game)
     view.side_circles = _side_circles(game, round_ if show_round else None)
+    if engine.round_in_progress:
+        view.timer = _timer(game, engine, attempt)
     if game.is_over:
         view.phase, view.panel = "game_over", "game_over"
         view.over_reason_text = OVER_REASONS.get(game.over_reason, "")

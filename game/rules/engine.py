@@ -1799,6 +1799,13 @@ _EARLY_SURRENDER_MODES = ("early", "early_non_ace")
 _SIMPLE_GAME: Final = "Only Hit and Stand in the simple game"
 
 
+def answer_deadline(shown_at_ms: int, options: Options) -> int | None:
+    """R-8.9: when a question shown at ``shown_at_ms`` must be answered by, or None (no
+    answer clock). The clock starts when the question is first sent."""
+    answer_ms = options.answer_ms
+    return None if answer_ms is None or not options.trivia_mode else shown_at_ms + answer_ms
+
+
 def _surrender_is_early(mode: str, upcard: str) -> bool:
     """Whether a surrender against ``upcard`` is early (R-4.6, R-7.3): made before the
     dealer could show a natural. ``early_non_ace`` is early against a ten-card only."""

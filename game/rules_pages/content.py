@@ -541,6 +541,14 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
                 "Every Hit and Double Down first asks a trivia question, and you play with "
                 "trivia credits. Off: Hit and Double act at once and credits are not used.",
             ),
+            (
+                "answer_seconds",
+                "Time to answer",
+                "Off, 10, 15 or 30 seconds",
+                "How long you have to answer a trivia question once it is shown. When the "
+                "time runs out the answer counts as wrong (the hand stands, a credit is "
+                "lost). The clock keeps running if you reload or leave the page.",
+            ),
         ),
     ),
     (
@@ -589,6 +597,16 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
                 "On / Off",
                 "Shows or hides the side-bet menu. Insurance and even money have their own "
                 "options.",
+            ),
+            (
+                "turn_seconds",
+                "Time for each decision",
+                "Off, 10, 20, 30 or 60 seconds",
+                "How long you have for each decision of your turn (Hit, Stand, Double Down, "
+                "Split, Surrender). When the time runs out the hand stands and play moves "
+                "on. The clock is kept by the server: leaving the page does not stop it, and "
+                "a game resumed later finds its hands stood. Offers (insurance, surrender "
+                "before the peek, side-bet offers) are not timed.",
             ),
             (
                 "simple",

@@ -114,7 +114,7 @@ def test_two_posts_of_the_same_action_race_and_exactly_one_applies(player) -> No
 def test_save_refuses_a_version_changed_underneath(player) -> None:
     """The version check inside the UPDATE holds even if the lock did not (SQLite)."""
     game = scenarios.betting(player)
-    table = services._lock(game_id=game.pk, user=player, version=game.version)
+    table = services._lock(game_id=game.pk, user=player)
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
     with pytest.raises(services.StaleVersion):
         services._save(table, pending_bet_cents=500)
