@@ -594,10 +594,12 @@ def _side_bets_for_deal(
 ) -> tuple[dict[str, int] | None, bool]:
     """The side bets to deal with: the ones given, else the menu's (none when switched off)."""
     game, options = table.game, table.engine.options
+    # The simple game has no side bets (§10 Extensions): stakes kept from before ride not.
+    offered = options.side_bets and not options.simple
     if side_bets is None:
-        side_bets = pending_side_stakes(game) if options.side_bets else None
+        side_bets = pending_side_stakes(game) if offered else None
     if extra_bet is None:
-        extra_bet = bool(options.side_bets and game.pending_extra_bet)
+        extra_bet = bool(offered and game.pending_extra_bet)
     return side_bets, extra_bet
 
 
@@ -605,6 +607,8 @@ def _require_side_bet_menu(table: Table) -> None:
     _require_betting(table)
     if not table.engine.options.side_bets:
         raise ActionRefused("side_bets_off")
+    if table.engine.options.simple:
+        raise ActionRefused("side_bets_simple")
 
 
 def _checked_bets(table: Table, base_cents: int | None, stakes: dict[str, int]) -> int:

@@ -15,6 +15,7 @@ from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.rules.engine import Game as EngineGame
 from game.rules.money import display_cents
 from game.rules.no_random import NoRandom
+from game.rules_pages.content import option_label
 from game.selectors import pending_side_stakes
 from game.services import ActionRefused
 
@@ -32,6 +33,7 @@ REFUSALS: dict[str, str] = {
     "round_open": "Finish the current round first.",
     "round_begun": "The next round has already begun: place your bet.",
     "side_bets_off": "Side bets are switched off at this table.",
+    "side_bets_simple": "The simple game has no side bets (Hit and Stand only).",
     "side_bets_too_big": "{text}.",
     "no_such_side_bet": "There is no such side bet.",
     "no_such_offer": "There is no such offer.",
@@ -136,7 +138,7 @@ def status_line(game: Game, engine: EngineGame | None = None) -> str:
     if kind in SIDE_BET_NOTES:
         return _side_bet_line(note, game)
     if kind == "options_applied":
-        needed = [f"{name.replace('_', ' ')} switched on (needed)." for name in note["implied"]]
+        needed = [f"{option_label(name)} switched on (needed)." for name in note["implied"]]
         return " ".join(["Options applied.", *needed, phase_line(engine, shuffled=shuffled)])
     lines = {
         "game_ended": "You ended the game.",

@@ -94,7 +94,9 @@ class SideBetMenu:
 
 def side_bet_menu(game: Game) -> SideBetMenu:
     """The menu as the bet panel shows it, from the Game row alone (no queries)."""
-    available = bool((game.options or {}).get("side_bets", True))
+    options = game.options or {}
+    # The simple game keeps the side_bets option but plays none (§10 Extensions).
+    available = bool(options.get("side_bets", True)) and not options.get("simple", False)
     stakes = pending_side_stakes(game) if available else {}
     lines = tuple(
         SideBetLine(

@@ -167,7 +167,7 @@ class TableView:
     credits: int | None
     trivia_mode: bool
     round_number: int
-    cards_in_shoe: int
+    cards_in_shoe: int | None  # None: an infinite shoe (∞)
     message: str
     options: dict[str, Any]
     dealer_cards: list[str | None] = field(default_factory=list)

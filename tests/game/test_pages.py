@@ -94,7 +94,8 @@ def test_apply_options_with_implied_options(alice, player) -> None:
     assert game.options["max_ace_splits"] == 1  # needed: aces split once
     assert game.options["dealer_stands_on"] == "H17" and game.options["charlie"] == "off"
     page = alice.get(response["Location"]).text
-    assert "double after split switched on (needed)" in page
+    assert "Double after split switched on (needed)." in page
+    assert "Splits of aces switched on (needed)." in page  # the option's own name
     menu = alice.get(f"/games/{game.pk}/options/").text
     assert "On because another option needs it." in menu
 
