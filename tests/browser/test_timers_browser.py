@@ -19,6 +19,7 @@ from tests.browser.test_table_browser import open_game_for, sign_up, table
 pytestmark = pytest.mark.django_db(transaction=True)
 
 stack = test_table_browser.stack
+bank_of_questions = test_table_browser.bank_of_questions
 patient_expectations = test_table_browser.patient_expectations
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots" / "look"
@@ -62,3 +63,31 @@ def test_a_countdown_runs_out_and_the_hand_stands(page, stack, monkeypatch) -> N
     assert page.get_by_role("timer").count() == 0
     game.refresh_from_db()
     assert game.state["round"]["hands"][0]["stand_reason"] == "timeout"
+
+
+def test_a_question_left_unanswered_counts_as_wrong(
+    page, stack, monkeypatch, bank_of_questions
+) -> None:
+    from playwright.sync_api import expect
+
+    clock = MovedClock()
+    monkeypatch.setattr(services, "CLOCK", clock)
+    stack(SIXTEEN)
+    sign_up(page, "slowpoke")
+    game = open_game_for("slowpoke", answer_seconds=10)
+    page.goto(f"/games/{game.pk}/")
+    deal(page)
+    page.get_by_role("button", name="Hit").click()
+    if page.get_by_role("button", name="Easy", exact=True).count():
+        page.get_by_role("button", name="Easy", exact=True).click()
+    expect(table(page)).to_have_attribute("data-panel", "trivia_question")
+    timer = page.get_by_role("timer")
+    expect(timer).to_contain_text("Time to answer")
+    clock.offset_ms = 8_000
+    page.reload()
+    expect(timer.locator(".timer__count")).to_have_text("2")
+    page.screenshot(path=str(SCREENSHOTS / "answer-timer-1280.png"))
+    expect(page.locator("#message-line")).to_contain_text(
+        "Time ran out: the answer counts as wrong. Credits -1.", timeout=10_000
+    )
+    expect(table(page)).to_have_attribute("data-phase", "round_over")
