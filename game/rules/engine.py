@@ -16,7 +16,7 @@ hole card is turned over.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from game.rules import sidebets as sb
@@ -53,6 +53,7 @@ from game.rules.records import (
     SETTLEMENT,
     SURRENDER,
     WIN,
+    BoxBet,
     Event,
     GameOver,
     IllegalAction,
@@ -182,11 +183,12 @@ class Hand:
         "result",
         "how",
         "winnings",
+        "box",
         "hard",
         "has_ace",
     )
 
-    def __init__(self, cards: list[str], bet: int, *, split: bool = False) -> None:
+    def __init__(self, cards: list[str], bet: int, *, split: bool = False, box: int = 0) -> None:
         self.cards = cards
         self.recount()
         self.bet = bet
@@ -199,6 +201,7 @@ class Hand:
         self.result: str | None = None
         self.how: str | None = None
         self.winnings = 0
+        self.box = box  # the index of its box, left to right (§10 Extensions, seats)
 
     @property
     def open(self) -> bool:
@@ -234,12 +237,14 @@ class Hand:
     def to_json(self) -> dict[str, Any]:
         data = {name: getattr(self, name) for name in HAND_FIELDS}
         data["cards"] = list(self.cards)
+        if not self.box:
+            del data["box"]  # box 1: the one-box form hands always had
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Hand:
-        hand = cls(list(data["cards"]), data["bet"])
-        for name in HAND_FIELDS[2:]:
+        hand = cls(list(data["cards"]), data["bet"], box=data.get("box", 0))
+        for name in HAND_FIELDS[2:-1]:
             setattr(hand, name, data[name])
         return hand
 
@@ -259,23 +264,68 @@ HAND_FIELDS = (
     "result",
     "how",
     "winnings",
+    "box",
 )
 
 
-# What a round stores (its JSON form), which are also its slots.
+# What a box stores (its JSON form), which are also its slots. A one-box round stores
+# them flat among its own fields, as rounds always have; a round of several boxes stores
+# them as a "boxes" list.
+BOX_FIELDS = (
+    "bet",
+    "side_stakes",
+    "extra_bet_active",
+    "extra_bet",
+    "insurance",
+    "pending_side_bets",
+)
+
+
+class Box:
+    """One box of a round (§10 Extensions, ``seats``): its base bet, its side bets and the
+    offers answered for it. Its hands are the round's hands whose ``box`` is its index."""
+
+    __slots__ = BOX_FIELDS
+
+    def __init__(
+        self,
+        bet: int,
+        side_stakes: dict[str, int] | None = None,
+        extra_bet_active: bool = False,
+    ) -> None:
+        self.bet = bet  # the base bet of the box's hand 1 (a House Money parlay raises it)
+        self.side_stakes: dict[str, int] = {} if side_stakes is None else side_stakes
+        self.extra_bet_active = extra_bet_active
+        self.extra_bet: dict[str, int] | None = None  # {"stake", "fee"} once placed
+        self.insurance: dict[str, Any] | None = None  # insurance or even money taken
+        # Side bets decided but not yet settled: name -> {condition, ratio, cards, ...}.
+        self.pending_side_bets: dict[str, dict[str, Any]] = {}
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: _plain(getattr(self, name)) for name in BOX_FIELDS}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Box:
+        box = cls(data.get("bet", 0))
+        for name in BOX_FIELDS:
+            if name in data:  # a round stored before a field existed keeps its default
+                setattr(box, name, _plain(data[name]))
+        return box
+
+
+# What a round stores (its JSON form), which are also its slots. "boxes" and
+# "offer_box" are stored only for a round of several boxes (see Round.to_json).
 ROUND_FIELDS = (
     "number",
     "phase",
     "step",
-    "bet",
-    "side_stakes",
-    "extra_bet_active",
+    "boxes",
+    "offer_box",
     "hands",
     "current",
     "dealer",
     "hole_revealed",
     "peeked",
-    "insurance",
     "credits_before",
     "credits_change",
     "out_of_credits",
@@ -284,8 +334,6 @@ ROUND_FIELDS = (
     "staked",
     "paid",
     "side_bets",
-    "pending_side_bets",
-    "extra_bet",
     "dice",
     "dealt",
     "actions",
@@ -294,10 +342,20 @@ ROUND_FIELDS = (
     "ended",
     "deadline",
 )
+# The round's own fields stored as they are (boxes and hands have their own forms).
+_ROUND_STATE: Final = tuple(
+    name for name in ROUND_FIELDS if name not in ("boxes", "offer_box", "hands")
+)
 
 
 class Round:
-    """Everything about one round; plain attributes so it serialises to JSON as is."""
+    """Everything about one round; plain attributes so it serialises to JSON as is.
+
+    With ``seats`` (§10 Extensions) the round has one :class:`Box` per seat, left to
+    right. ``hands`` lists every box's hands, box by box, so the player's turn plays
+    them left to right across the boxes (R-4.10); each hand knows its box. ``bet``,
+    ``side_stakes``, ``insurance``, … are box 1's (the one-box game's names).
+    """
 
     __slots__ = ROUND_FIELDS
 
@@ -310,19 +368,20 @@ class Round:
         *,
         side_stakes: dict[str, int] | None = None,
         options: dict[str, Any] | None = None,
+        boxes: list[Box] | None = None,
     ) -> None:
         self.number = number
         self.phase = BETTING
         self.step = 0  # the STEP_* stage where the round goes next (Game._advance)
-        self.bet = bet  # the base bet of hand 1 (a House Money parlay raises it)
-        self.side_stakes: dict[str, int] = {} if side_stakes is None else side_stakes
-        self.extra_bet_active = False
+        self.boxes: list[Box] = [Box(bet, side_stakes)] if boxes is None else boxes
+        # The box an offer stage (R-4.3 to R-4.7a) has reached: each stage goes box by
+        # box, left to right, before the next stage begins (REPLAY.md, seats).
+        self.offer_box = 0
         self.hands: list[Hand] = []
         self.current = 0
         self.dealer: list[str] = []  # hole card first, then upcard, then draws
         self.hole_revealed = False
         self.peeked = False  # the dealer looked and found no natural
-        self.insurance: dict[str, Any] | None = None
         self.credits_before = credits_before
         self.credits_change = 0
         self.out_of_credits = False
@@ -330,10 +389,8 @@ class Round:
         self.bank_after: int | None = None
         self.staked = 0  # every cent taken from the bank this round (bets and fees)
         self.paid = 0  # every cent paid into the bank this round
-        self.side_bets: list[dict[str, Any]] = []  # settled side bets
-        # Side bets decided but not yet settled: name -> {condition, ratio, cards, ...}.
-        self.pending_side_bets: dict[str, dict[str, Any]] = {}
-        self.extra_bet: dict[str, int] | None = None  # {"stake", "fee"} once placed
+        # Settled side bets, every box's (a record names its box when there are several).
+        self.side_bets: list[dict[str, Any]] = []
         self.dice: list[int] = []  # Infinity dice rolled this round
         self.dealt: list[str] = []  # every card in deal order (replay export)
         self.actions: list[str] = []  # every action in replay spelling
@@ -345,6 +402,31 @@ class Round:
         # reloads and resumes.
         self.deadline: int | None = None
 
+    # Box 1's bets and offers under the one-box game's names.
+    @property
+    def bet(self) -> int:
+        return self.boxes[0].bet
+
+    @property
+    def side_stakes(self) -> dict[str, int]:
+        return self.boxes[0].side_stakes
+
+    @property
+    def extra_bet_active(self) -> bool:
+        return self.boxes[0].extra_bet_active
+
+    @property
+    def extra_bet(self) -> dict[str, int] | None:
+        return self.boxes[0].extra_bet
+
+    @property
+    def insurance(self) -> dict[str, Any] | None:
+        return self.boxes[0].insurance
+
+    @property
+    def pending_side_bets(self) -> dict[str, dict[str, Any]]:
+        return self.boxes[0].pending_side_bets
+
     @property
     def upcard(self) -> str:
         return self.dealer[1]
@@ -352,6 +434,29 @@ class Round:
     @property
     def over(self) -> bool:
         return self.phase == ROUND_OVER
+
+    def box_in_play(self) -> int:
+        """The index of the box the player is deciding for: the box an offer is made to,
+        the box of the hand in play, or after the turn the last hand's box."""
+        if self.step >= STEP_PLAYER_TURN and self.hands:
+            return self.hands[self.current].box
+        return self.offer_box
+
+    def first_hand(self, box: int) -> Hand:
+        """The box's hand 1 (R-SB-31, R-SB-20, R-SB-40: "hand 1" is the box's first)."""
+        for hand in self.hands:
+            if hand.box == box:
+                return hand
+        raise ValueError(f"box {box} has no hand")  # pragma: no cover - every box has one
+
+    def initial_cards(self, box: int) -> list[str]:
+        """The box's first two cards as dealt (R-4.2 per box: box 1, box 2, …, hole, then
+        box 1, box 2, …, upcard), whatever splits made of them since (R-SB-1)."""
+        count = len(self.boxes)
+        dealt = self.dealt
+        if len(dealt) >= 2 * count + 2:
+            return [dealt[box], dealt[count + 1 + box]]
+        return self.first_hand(box).cards[:2]  # a round stored before dealt existed
 
     def table_cards(self) -> list[str]:
         cards = list(self.dealer)
@@ -362,29 +467,49 @@ class Round:
     def money_in_play(self) -> int:
         """Stakes taken from the bank and not settled yet (fees are never in play)."""
         cents = sum(hand.bet for hand in self.hands if hand.result is None)
-        insurance = self.insurance
-        if insurance is not None and insurance["result"] is None:
-            cents += insurance["stake"]
-        settled = {record["name"] for record in self.side_bets}
-        cents += sum(stake for name, stake in self.side_stakes.items() if name not in settled)
-        if self.extra_bet is not None and sb.EXTRA_BET_BLACKJACK not in settled:
-            cents += self.extra_bet["stake"]
+        settled = _settled_side_bets(self)
+        for index, box in enumerate(self.boxes):
+            insurance = box.insurance
+            if insurance is not None and insurance["result"] is None:
+                cents += insurance["stake"]
+            for name, stake in box.side_stakes.items():
+                if (index, name) not in settled:
+                    cents += stake
+            if box.extra_bet is not None and (index, sb.EXTRA_BET_BLACKJACK) not in settled:
+                cents += box.extra_bet["stake"]
         return cents
 
     def to_json(self) -> dict[str, Any]:
-        data = {name: _plain(getattr(self, name)) for name in ROUND_FIELDS if name != "hands"}
+        data = {name: _plain(getattr(self, name)) for name in _ROUND_STATE}
         data["hands"] = [hand.to_json() for hand in self.hands]
+        if len(self.boxes) == 1:
+            data.update(self.boxes[0].to_json())  # the one-box form rounds always had
+        else:
+            data["boxes"] = [box.to_json() for box in self.boxes]
+            data["offer_box"] = self.offer_box
         return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Round:
-        round_ = cls(data["number"], data["bet"], data["bank_before"], data["credits_before"])
-        for name in ROUND_FIELDS:
+        stored_boxes = data.get("boxes")
+        boxes = (
+            [Box.from_json(data)]
+            if stored_boxes is None
+            else [Box.from_json(box) for box in stored_boxes]
+        )
+        round_ = cls(data["number"], 0, data["bank_before"], data["credits_before"], boxes=boxes)
+        for name in _ROUND_STATE:
             # A round stored before a field existed keeps that field's default.
-            if name != "hands" and name in data:
+            if name in data:
                 setattr(round_, name, _plain(data[name]))
+        round_.offer_box = data.get("offer_box", 0)
         round_.hands = [Hand.from_json(hand) for hand in data["hands"]]
         return round_
+
+
+def _settled_side_bets(round_: Round) -> set[tuple[int, str]]:
+    """(box index, name) of every side bet already settled."""
+    return {(record.get("box", 1) - 1, record["name"]) for record in round_.side_bets}
 
 
 class Game:
@@ -423,8 +548,6 @@ class Game:
         record_events: bool = True,
         clock: Clock | None = None,
     ) -> None:
-        if options is not None and options.seats != 1:
-            raise ValueError("only one seat is supported for now (option seats)")
         self._use_options(options or Options())
         self.rng: Rng = rng if rng is not None else default_rng()
         self.bank = check_amount(self.options.starting_bank if bank is None else bank)
@@ -496,54 +619,96 @@ class Game:
         return mask
 
     def insurance_cost(self) -> int:
-        """R-4.5: half the base bet, rounded down to the cent."""
-        return half_down(self.round.bet) if self.round else 0
+        """R-4.5: half the base bet of the box in play, rounded down to the cent."""
+        return half_down(self._box_bet_in_play())
 
     def extra_bet_limits(self) -> tuple[int, int]:
-        """(smallest, largest) extra bet allowed now (R-SB-20: up to 5× the base bet,
-        and the bet plus its fee must be covered by the bank)."""
-        by_bet = sb.extra_bet_max(self.round.bet) if self.round else 0
+        """(smallest, largest) extra bet allowed now (R-SB-20: up to 5× the base bet of
+        the box in play, and the bet plus its fee must be covered by the bank)."""
+        by_bet = sb.extra_bet_max(self._box_bet_in_play())
         by_bank = self.bank * 5 // 6  # amount + 20% fee ≤ bank, before rounding the fee down
         while sb.extra_bet_cost(by_bank + 1) <= self.bank:
             by_bank += 1
         largest = min(by_bet, by_bank)
         return self._table.min_bet, largest
 
+    def _box_bet_in_play(self) -> int:
+        round_ = self.round
+        return round_.boxes[round_.box_in_play()].bet if round_ is not None else 0
+
     # ------------------------------------------------------------------ betting
 
     def start_round(
         self,
-        bet: int,
+        bet: int | None = None,
         side_bets: Mapping[str, int] | None = None,
         *,
         extra_bet: bool = False,
+        boxes: Sequence[BoxBet | tuple[Any, ...]] | None = None,
     ) -> list[Event]:
-        """R-4.1/R-4.2: lock in the bets, take them from the bank and deal."""
-        stakes = self._validate_bets(bet, side_bets, extra_bet)
+        """R-4.1/R-4.2: lock in the bets, take them from the bank and deal.
+
+        One box: ``start_round(bet, side_bets, extra_bet=...)``. Several (§10 Extensions,
+        ``seats``): ``start_round(boxes=[BoxBet(bet, side_bets, extra_bet), ...])`` with one
+        entry per seat, left to right (a ``(bet, side_bets[, extra_bet])`` tuple will do).
+        Every box is checked as a one-box bet is, and all of them together must fit the
+        bank (R-1.4). Nothing changes when a bet is refused.
+        """
+        if boxes is None:
+            if bet is None:
+                raise IllegalAction("Place a bet to deal")
+            if self.options.seats != 1:
+                raise IllegalAction(
+                    f"This table plays {self.options.seats} boxes: place a bet on each box"
+                )
+            stakes = self._validate_bets(bet, side_bets, extra_bet)
+            return self._deal([Box(bet, stakes, extra_bet)])
+        if bet is not None or side_bets is not None or extra_bet:
+            raise IllegalAction("Give the bets either for one box or as boxes, not both")
+        return self._deal(self._validate_boxes(boxes))
+
+    def _deal(self, boxes: list[Box]) -> list[Event]:
+        """Take the validated bets of ``boxes`` and deal (R-4.2 per box)."""
         events = self._events = [] if self.record_events else None  # _begin()
         if self.shoe.due_for_rebuild(self._table.reshuffle):
             # R-2.2, or the reshuffle option (§10 Extensions).
             self.shoe = Shoe.build(self._table.deck_count, self.rng)
             self._emit("shoe_shuffled", reason="reshuffle", message="Shuffling a new shoe")
         self.round_number += 1
+        first = boxes[0]
         round_ = Round(
             self.round_number,
-            bet,
+            first.bet,
             self.bank,
             self.credits,
-            side_stakes=stakes,
             options=self._options_json,
+            boxes=boxes,
         )
-        round_.extra_bet_active = extra_bet
         self.round = round_
-        self._take(bet + sum(stakes.values()) if stakes else bet)
-        if events is not None:
-            self._emit("bets_placed", bet=bet, side_bets=dict(stakes), extra_bet_active=extra_bet)
+        for index, box in enumerate(boxes):
+            stakes = box.side_stakes
+            self._take(box.bet + sum(stakes.values()) if stakes else box.bet)
+            if events is not None:
+                self._emit(
+                    "bets_placed",
+                    bet=box.bet,
+                    side_bets=dict(stakes),
+                    extra_bet_active=box.extra_bet_active,
+                    **self._box_key(index),
+                )
         round_.phase = DEALING
-        hand = Hand([], bet)
+        if len(boxes) == 1:
+            self._deal_one_box(round_, first)
+        else:
+            self._deal_boxes(round_, boxes)
+        self._advance()
+        return self._finish()
+
+    def _deal_one_box(self, round_: Round, box: Box) -> None:
+        hand = Hand([], box.bet)
         round_.hands.append(hand)
         # R-4.2: player, dealer (hole, face down), player, dealer (upcard).
-        if events is None:
+        if self._events is None:
             # The same four draws without the per-card events (the simulator's path).
             dealer = round_.dealer
             hand.add(self._draw())
@@ -555,8 +720,44 @@ class Game:
             self._deal_to_dealer(face_down=True)
             self._deal_to_hand(hand, 0)
             self._deal_to_dealer(face_down=False)
-        self._advance()
-        return self._finish()
+
+    def _deal_boxes(self, round_: Round, boxes: list[Box]) -> None:
+        # R-4.2 for each box in turn (REPLAY.md, seats): box 1, box 2, …, the hole card,
+        # then box 1, box 2, …, the upcard. Box i's hand is hand i until the first split.
+        hands = [Hand([], box.bet, box=index) for index, box in enumerate(boxes)]
+        round_.hands.extend(hands)
+        for index, hand in enumerate(hands):
+            self._deal_to_hand(hand, index)
+        self._deal_to_dealer(face_down=True)
+        for index, hand in enumerate(hands):
+            self._deal_to_hand(hand, index)
+        self._deal_to_dealer(face_down=False)
+
+    def _validate_boxes(self, boxes: Sequence[BoxBet | tuple[Any, ...]]) -> list[Box]:
+        """Each box's bets as a one-box bet is checked, then all of them against the bank
+        (R-1.4: the bets together ≤ the bank). Returns the boxes to deal."""
+        seats = self.options.seats
+        if isinstance(boxes, str | bytes) or len(boxes) != seats:
+            plural = "box" if seats == 1 else "boxes"
+            raise IllegalAction(f"This table plays {seats} {plural}: place a bet on each box")
+        checked: list[Box] = []
+        total = 0
+        for number, entry in enumerate(boxes, start=1):
+            box_bet = _box_bet(entry, number)
+            try:
+                stakes = self._validate_bets(box_bet.bet, box_bet.side_bets, box_bet.extra_bet)
+            except GameOver:
+                raise
+            except IllegalAction as error:
+                raise IllegalAction(f"Box {number}: {error}") from None
+            checked.append(Box(box_bet.bet, stakes, box_bet.extra_bet))
+            total += box_bet.bet + sum(stakes.values())
+        if total > self.bank:
+            raise IllegalAction(
+                f"Your bank of {display_cents(self.bank)} does not cover bets of "
+                f"{display_cents(total)}"
+            )
+        return checked
 
     def _validate_bets(
         self, bet: int, side_bets: Mapping[str, int] | None, extra_bet: bool
@@ -717,7 +918,7 @@ class Game:
         index = round_.current
         aces = is_ace(hand.cards[0])
         self._take(hand.bet)
-        new_hand = Hand([hand.cards.pop()], hand.bet, split=True)
+        new_hand = Hand([hand.cards.pop()], hand.bet, split=True, box=hand.box)
         hand.recount()
         hand.split = True
         hand.acted = False
@@ -747,16 +948,18 @@ class Game:
         self._begin()
         round_ = self.round
         assert round_ is not None  # only called while a round exists
+        index = round_.offer_box  # offers come before any split: box i holds hand i
         round_.actions.append(name)
-        self._emit("offer_answered", offer=offer, accept=accept)
+        self._emit("offer_answered", offer=offer, accept=accept, **self._box_key(index))
         if offer == "early_surrender":
             if accept:
-                self._surrender(round_.hands[0], 0)
+                self._surrender(round_.hands[index], index)
         elif accept:
             stake = self.insurance_cost()
             self._take(stake)
-            round_.insurance = {"kind": offer, "stake": stake, "result": None, "winnings": 0}
-        round_.step += 1
+            insurance = {"kind": offer, "stake": stake, "result": None, "winnings": 0}
+            round_.boxes[index].insurance = insurance
+        round_.offer_box += 1  # the same offer to the next box, or the next stage
         self._advance()
         return self._finish()
 
@@ -768,16 +971,17 @@ class Game:
         self._begin()
         round_ = self.round
         assert round_ is not None  # only called while a round exists
+        index = round_.offer_box
         if amount is None:
             round_.actions.append("extra_bet:decline")
-            self._emit("offer_answered", offer="extra_bet", accept=False)
+            self._emit("offer_answered", offer="extra_bet", accept=False, **self._box_key(index))
         else:
             round_.actions.append(f"extra_bet:{format_cents(amount)}")
             fee = sb.extra_bet_fee(amount)
             self._take(amount + fee)
-            round_.extra_bet = {"stake": amount, "fee": fee}
-            self._emit("extra_bet_placed", stake=amount, fee=fee)
-        round_.step += 1
+            round_.boxes[index].extra_bet = {"stake": amount, "fee": fee}
+            self._emit("extra_bet_placed", stake=amount, fee=fee, **self._box_key(index))
+        round_.offer_box += 1
         self._advance()
         return self._finish()
 
@@ -788,8 +992,8 @@ class Game:
         round_ = self.round
         assert round_ is not None  # only called while a round exists
         round_.actions.append(f"parlay:{choice}")
-        self._settle_house_money(choice)
-        round_.step += 1
+        self._settle_house_money(choice, round_.offer_box)
+        round_.offer_box += 1
         self._advance()
         return self._finish()
 
@@ -802,11 +1006,13 @@ class Game:
         assert round_ is not None  # only called while a round exists
         round_.actions.append("roll")
         round_.dice.extend(dice)
-        pending = round_.pending_side_bets.pop(sb.PERFECT_11S)
+        index = round_.offer_box
+        box = round_.boxes[index]
+        pending = box.pending_side_bets.pop(sb.PERFECT_11S)
         win = sb.perfect_11s_with_dice(pending["cards"], dice)
-        self._emit("dice_rolled", dice=list(dice))
-        self._settle_side_bet(sb.PERFECT_11S, round_.side_stakes[sb.PERFECT_11S], win)
-        round_.step += 1
+        self._emit("dice_rolled", dice=list(dice), **self._box_key(index))
+        self._settle_side_bet(sb.PERFECT_11S, box.side_stakes[sb.PERFECT_11S], win, index)
+        round_.offer_box += 1  # the next box's side bets on the first cards (R-4.3)
         self._advance()
         return self._finish()
 
@@ -821,29 +1027,32 @@ class Game:
                 if hand.result is None:
                     hand.result, hand.how, hand.winnings = LOSE, "forfeit", 0
                     self._emit("hand_settled", hand=index, result=LOSE, how="forfeit", winnings=0)
-            if round_.insurance is not None and round_.insurance["result"] is None:
-                round_.insurance["result"] = LOSE
-            settled = {record["name"] for record in round_.side_bets}
-            for name, stake in round_.side_stakes.items():
-                if name not in settled:
-                    self._record_side_bet(name, stake, None)
-            extra = round_.extra_bet
-            if extra is not None and sb.EXTRA_BET_BLACKJACK not in settled:
-                stake, fee = extra["stake"], extra["fee"]
-                self._record_side_bet(sb.EXTRA_BET_BLACKJACK, stake, None, fee=fee)
-            round_.pending_side_bets.clear()
+            settled = _settled_side_bets(round_)
+            for box_index, box in enumerate(round_.boxes):
+                self._forfeit_box(box, box_index, settled)
             round_.ended = True
             round_.phase = ROUND_OVER
             round_.bank_after = self.bank
         self._set_game_over("ended")
         return self._finish()
 
+    def _forfeit_box(self, box: Box, index: int, settled: set[tuple[int, str]]) -> None:
+        """R-1.6: the box's insurance and side bets still in play are lost."""
+        if box.insurance is not None and box.insurance["result"] is None:
+            box.insurance["result"] = LOSE
+        for name, stake in box.side_stakes.items():
+            if (index, name) not in settled:
+                self._record_side_bet(name, stake, None, index)
+        extra = box.extra_bet
+        if extra is not None and (index, sb.EXTRA_BET_BLACKJACK) not in settled:
+            stake, fee = extra["stake"], extra["fee"]
+            self._record_side_bet(sb.EXTRA_BET_BLACKJACK, stake, None, index, fee=fee)
+        box.pending_side_bets.clear()
+
     def set_options(self, options: Options) -> list[Event]:
         """Options change only between rounds (§10); a new deck count rebuilds the shoe."""
         if self.round_in_progress:
             raise IllegalAction("Options can be changed only between rounds")
-        if options.seats != 1:
-            raise IllegalAction("only one seat is supported for now (option seats)")
         self._begin()
         rebuild = options.deck_count != self.options.deck_count
         self._use_options(options)
@@ -956,9 +1165,10 @@ class Game:
         limit = options.max_ace_splits if aces else options.max_splits
         if aces and limit == 0:
             return "Splitting aces is not allowed at this table"
-        if len(round_.hands) >= MAX_HANDS:
+        hands = _hands_in_box(round_, hand.box)  # each box's splits are its own
+        if hands >= MAX_HANDS:
             return f"No more than {MAX_HANDS} hands"
-        if len(round_.hands) > limit:
+        if hands > limit:
             if limit == 1:
                 if aces:
                     return "Resplitting aces is not allowed at this table"
@@ -1008,7 +1218,7 @@ class Game:
     def _roll_pending(self) -> bool:
         round_ = self.round
         assert round_ is not None  # only called while a round exists
-        pending = round_.pending_side_bets.get(sb.PERFECT_11S)
+        pending = round_.boxes[round_.offer_box].pending_side_bets.get(sb.PERFECT_11S)
         return pending is not None and pending.get("needs_dice", False)
 
     # ------------------------------------------------------------------ the stages
@@ -1046,60 +1256,107 @@ class Game:
                     return
             round_.step += 1
 
+    # The offer stages go box by box, left to right (§10 Extensions, seats; REPLAY.md):
+    # round_.offer_box is the box reached. A stage that waits keeps it; the answer moves
+    # it on (offer_box += 1) and the stage runs again from there; when every box is done
+    # it goes back to 0 for the next stage. Before any split, box i holds hand i.
+
     def _stage_after_deal(self, round_: Round) -> bool:
         """R-4.3: 21+3, Perfect 11s (maybe waiting for the dice) and House Money."""
-        if not round_.side_stakes:
-            return False
-        hand = round_.hands[0]
-        player_two = tuple(hand.cards)
+        boxes = round_.boxes
+        while round_.offer_box < len(boxes):
+            index = round_.offer_box
+            if boxes[index].side_stakes and self._side_bets_after_deal(round_, index):
+                return True
+            round_.offer_box = index + 1
+        round_.offer_box = 0
+        return False
+
+    def _side_bets_after_deal(self, round_: Round, index: int) -> bool:
+        """R-4.3 for one box; True when its Perfect 11s waits for the dice (R-SB-12)."""
+        box = round_.boxes[index]
+        player_two = tuple(round_.hands[index].cards)
         for name in (sb.TWENTY_ONE_PLUS_THREE, sb.HOUSE_MONEY, sb.PERFECT_11S):
-            stake = round_.side_stakes.get(name)
+            stake = box.side_stakes.get(name)
             if not stake:
                 continue
             win = sb.evaluate_first_cards(name, player_two, round_.upcard)
             if name == sb.HOUSE_MONEY and win is not None:
                 # Paid (or parlayed) later: after the peek, R-4.7a.
-                round_.pending_side_bets[name] = _pending(win, stake)
-                self._emit("side_bet_won", name=name, condition=win.condition, settled=False)
+                box.pending_side_bets[name] = _pending(win, stake)
+                self._emit(
+                    "side_bet_won",
+                    name=name,
+                    condition=win.condition,
+                    settled=False,
+                    **self._box_key(index),
+                )
             elif name == sb.PERFECT_11S and win is not None and win.needs_dice:
-                round_.pending_side_bets[name] = {**_pending(win, stake), "needs_dice": True}
-                self._emit("dice_needed", name=name, condition=win.condition)
+                box.pending_side_bets[name] = {**_pending(win, stake), "needs_dice": True}
+                self._emit(
+                    "dice_needed", name=name, condition=win.condition, **self._box_key(index)
+                )
                 return True
             else:
-                self._settle_side_bet(name, stake, win)
+                self._settle_side_bet(name, stake, win, index)
         return False
 
     def _stage_extra_bet(self, round_: Round) -> bool:
         """R-4.4: offer the extra bet when active and hand 1's first card is a ten-card."""
-        if round_.extra_bet_active and sb.extra_bet_offered(round_.hands[0].cards[0]):
-            round_.phase = EXTRA_BET
-            low, high = self.extra_bet_limits()
-            self._emit("offer", offer="extra_bet", minimum=low, maximum=high)
-            return True
+        boxes = round_.boxes
+        while round_.offer_box < len(boxes):
+            index = round_.offer_box
+            if boxes[index].extra_bet_active and sb.extra_bet_offered(round_.hands[index].cards[0]):
+                round_.phase = EXTRA_BET
+                low, high = self.extra_bet_limits()
+                self._emit(
+                    "offer", offer="extra_bet", minimum=low, maximum=high, **self._box_key(index)
+                )
+                return True
+            round_.offer_box = index + 1
+        round_.offer_box = 0
         return False
 
     def _stage_insurance(self, round_: Round) -> bool:
         """R-4.5: Even Money to a natural, Insurance otherwise, against an ace upcard."""
         if round_.dealer[1][0] != "A":
             return False
-        natural = round_.hands[0].is_natural()
-        if natural and self._table.even_money:
-            round_.phase = EVEN_MONEY
-        elif not natural and self._table.insurance:
-            round_.phase = INSURANCE
-        else:
-            return False
-        self._emit("offer", offer=round_.phase, cost=self.insurance_cost())
-        return True
+        table = self._table
+        count = len(round_.boxes)
+        while round_.offer_box < count:
+            index = round_.offer_box
+            # Each box by its own hand: a box with a natural is offered even money, the
+            # others insurance.
+            natural = round_.hands[index].is_natural()
+            if natural and table.even_money:
+                round_.phase = EVEN_MONEY
+            elif not natural and table.insurance:
+                round_.phase = INSURANCE
+            else:
+                round_.offer_box = index + 1
+                continue
+            self._emit(
+                "offer", offer=round_.phase, cost=self.insurance_cost(), **self._box_key(index)
+            )
+            return True
+        round_.offer_box = 0
+        return False
 
     def _stage_early_surrender(self, round_: Round) -> bool:
         """R-4.6: offered before the peek in early mode (early_non_ace: ten-card upcard)."""
         mode = self._table.surrender
         offered = mode == "early" or (mode == "early_non_ace" and is_ten_card(round_.upcard))
-        if offered and not round_.hands[0].is_natural():
-            round_.phase = EARLY_SURRENDER
-            self._emit("offer", offer="early_surrender")
-            return True
+        if not offered:
+            return False
+        count = len(round_.boxes)
+        while round_.offer_box < count:
+            index = round_.offer_box
+            if not round_.hands[index].is_natural():  # a natural is never offered it
+                round_.phase = EARLY_SURRENDER
+                self._emit("offer", offer="early_surrender", **self._box_key(index))
+                return True
+            round_.offer_box = index + 1
+        round_.offer_box = 0
         return False
 
     def _stage_peek(self, round_: Round) -> bool:
@@ -1110,37 +1367,54 @@ class Game:
         if is_two_card_natural(round_.dealer):
             self._emit("dealer_peeked", natural=True)
             self._reveal_hole_card()
-            self._settle_insurance()
+            self._settle_insurances()
             round_.step = STEP_SETTLEMENT - 1  # the round ends at once
             return False
         round_.peeked = True
         if self._events is not None:
             self._emit("dealer_peeked", natural=False)
-        if round_.insurance is not None:
-            self._settle_insurance()
+        self._settle_insurances()
         return False
 
     def _stage_parlay(self, round_: Round) -> bool:
         """R-4.7a: House Money won and the dealer has no natural: the parlay choice."""
-        if sb.HOUSE_MONEY not in round_.pending_side_bets:
-            return False
-        # Inverted (§10 Extensions): the win is settled as a loss, nothing to parlay.
-        if self._dealer_natural_ruled_out() and not self._table.inverted:
-            round_.phase = HOUSE_MONEY_PARLAY
-            self._emit("offer", offer="parlay", choices=list(sb.PARLAY_CHOICES))
-            return True
-        # No peek against an ace or ten-card: no parlay can be offered, it is simply paid.
-        self._settle_house_money("collect")
+        boxes = round_.boxes
+        while round_.offer_box < len(boxes):
+            index = round_.offer_box
+            if sb.HOUSE_MONEY in boxes[index].pending_side_bets:
+                # Inverted (§10 Extensions): the win is settled as a loss, nothing to parlay.
+                if self._dealer_natural_ruled_out() and not self._table.inverted:
+                    round_.phase = HOUSE_MONEY_PARLAY
+                    self._emit(
+                        "offer",
+                        offer="parlay",
+                        choices=list(sb.PARLAY_CHOICES),
+                        **self._box_key(index),
+                    )
+                    return True
+                # No peek against an ace or ten-card: no parlay can be offered, it is
+                # simply paid.
+                self._settle_house_money("collect", index)
+            round_.offer_box = index + 1
+        round_.offer_box = 0
         return False
 
     def _stage_natural(self, round_: Round) -> bool:
-        """R-4.8: a player natural against a dealer known to have none ends the round."""
-        hand = round_.hands[0]
-        if hand.status == "open" and hand.is_natural():
-            hand.status = "natural"
-            self._emit("hand_natural", hand=0)
-            if self._dealer_natural_ruled_out():
-                round_.step = STEP_SETTLEMENT - 1
+        """R-4.8: a player natural against a dealer known to have none ends the round
+        (with several boxes: once no box has a hand left to play)."""
+        hands = round_.hands
+        naturals = False
+        for index in range(len(round_.boxes)):
+            hand = hands[index]
+            if hand.status == "open" and hand.is_natural():
+                hand.status = "natural"
+                naturals = True
+                self._emit("hand_natural", hand=index, **self._box_key(index))
+        if naturals and self._dealer_natural_ruled_out():
+            for hand in hands:
+                if hand.status == "open":
+                    return False
+            round_.step = STEP_SETTLEMENT - 1
         return False
 
     def _stage_player_turn(self, round_: Round) -> bool:
@@ -1197,8 +1471,7 @@ class Game:
         """R-7.1: reveal, settle every hand and bet in play, pay the bank, end the round."""
         round_.phase = SETTLEMENT
         self._reveal_hole_card()
-        if round_.insurance is not None:
-            self._settle_insurance()
+        self._settle_insurances()
         dealer = round_.dealer
         total = hand_total(dealer)[0]
         limit = self._table.charlie_limit
@@ -1224,8 +1497,9 @@ class Game:
                 hand, total, dealer_charlie, dealer_natural, no_hole_card_natural and not early
             )
             self._settle_hand(hand, index, result, how)
-        if round_.side_stakes or round_.extra_bet is not None or round_.pending_side_bets:
-            self._settle_side_bets_at_end()  # nothing to do without side bets
+        for index, box in enumerate(round_.boxes):
+            if box.side_stakes or box.extra_bet is not None or box.pending_side_bets:
+                self._settle_side_bets_at_end(index)  # nothing to do without side bets
         self._finish_round()
         return True
 
@@ -1350,11 +1624,13 @@ class Game:
                 dealer_cards=list(round_.dealer),
                 total=hand_total(round_.dealer)[0],
             )
-        stake = round_.side_stakes.get(sb.PERFECT_PAIR) if round_.side_stakes else None
-        if stake:
-            # R-SB-1: settled the moment the hole card is shown.
-            win = sb.perfect_pair(round_.hands[0].cards[:2], round_.dealer[:2])
-            self._settle_side_bet(sb.PERFECT_PAIR, stake, win)
+        for index, box in enumerate(round_.boxes):
+            stake = box.side_stakes.get(sb.PERFECT_PAIR) if box.side_stakes else None
+            if stake:
+                # R-SB-1: settled the moment the hole card is shown, on the box's first
+                # two cards as dealt (a split since does not undo its pair).
+                win = sb.perfect_pair(round_.initial_cards(index), round_.dealer[:2])
+                self._settle_side_bet(sb.PERFECT_PAIR, stake, win, index)
 
     def _dealer_natural_ruled_out(self) -> bool:
         """Known to have no natural: peeked, or the upcard cannot make one."""
@@ -1362,13 +1638,19 @@ class Game:
         assert round_ is not None  # only called while a round exists
         return round_.peeked or round_.dealer[1][0] not in _NATURAL_UPCARD_RANKS
 
-    def _settle_insurance(self) -> None:
+    def _settle_insurances(self) -> None:
+        """R-7.4/R-7.5 for every box that took insurance or even money, left to right."""
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        for index, box in enumerate(round_.boxes):
+            insurance = box.insurance
+            if insurance is not None and insurance["result"] is None:
+                self._settle_insurance(insurance, index)
+
+    def _settle_insurance(self, insurance: dict[str, Any], index: int) -> None:
         """R-7.4/R-7.5: insurance and even money pay 2:1 if the dealer has a natural."""
         round_ = self.round
         assert round_ is not None  # only called while a round exists
-        insurance = round_.insurance
-        if insurance is None or insurance["result"] is not None:
-            return
         stake = insurance["stake"]
         if is_two_card_natural(round_.dealer):
             insurance["result"] = WIN
@@ -1381,6 +1663,7 @@ class Game:
             kind=insurance["kind"],
             result=insurance["result"],
             winnings=insurance["winnings"],
+            **self._box_key(index),
         )
 
     def _settle_hand(self, hand: Hand, index: int, result: str, how: str) -> None:
@@ -1483,15 +1766,17 @@ class Game:
         name: str,
         stake: int,
         win: sb.SideBetWin | None,
+        box: int = 0,
     ) -> None:
         winnings = self._pay_settled(stake, sb.side_bet_winnings(stake, win))
-        self._record_side_bet(name, stake, win, winnings=winnings)
+        self._record_side_bet(name, stake, win, box, winnings=winnings)
 
     def _record_side_bet(
         self,
         name: str,
         stake: int,
         win: sb.SideBetWin | None,
+        box: int = 0,
         *,
         winnings: int = 0,
         fee: int = 0,
@@ -1516,14 +1801,17 @@ class Game:
         }
         round_ = self.round
         assert round_ is not None  # only called while a round exists
+        if len(round_.boxes) > 1:
+            record["box"] = box + 1  # several boxes: whose bet it was (1, 2, 3)
         round_.side_bets.append(record)
         self._emit("side_bet_settled", **record)
 
-    def _settle_house_money(self, choice: str) -> None:
-        """R-SB-31: pay House Money, moving the parlayed part onto hand 1's bet."""
+    def _settle_house_money(self, choice: str, index: int) -> None:
+        """R-SB-31: pay House Money, moving the parlayed part onto the box's hand 1."""
         round_ = self.round
         assert round_ is not None  # only called while a round exists
-        pending = round_.pending_side_bets.pop(sb.HOUSE_MONEY)
+        box = round_.boxes[index]
+        pending = box.pending_side_bets.pop(sb.HOUSE_MONEY)
         stake = pending["stake"]
         win = sb.SideBetWin(pending["condition"], tuple(pending["ratio"]), tuple(pending["cards"]))
         paid, parlayed = sb.house_money_parlay(stake, win, choice)
@@ -1532,34 +1820,48 @@ class Game:
         else:  # collected: a settled bet (inverted negates it, §10 Extensions)
             paid = self._pay_settled(stake, paid)
         if parlayed:
-            # Parlayed money rides on hand 1 as part of its base bet (later splits and
-            # doubles use the new bet). It never passes through the bank.
-            round_.hands[0].bet += parlayed
-            round_.bet += parlayed
-        self._record_side_bet(sb.HOUSE_MONEY, stake, win, winnings=paid, parlayed=parlayed)
+            # Parlayed money rides on the box's hand 1 as part of its base bet (later
+            # splits and doubles use the new bet). It never passes through the bank.
+            # Before any split (R-4.7a) the box's hand 1 is hand ``index``.
+            round_.hands[index].bet += parlayed
+            box.bet += parlayed
+        self._record_side_bet(sb.HOUSE_MONEY, stake, win, index, winnings=paid, parlayed=parlayed)
         if parlayed:
-            self._emit("bet_parlayed", hand=0, amount=parlayed, bet=round_.hands[0].bet)
+            self._emit(
+                "bet_parlayed",
+                hand=index,
+                amount=parlayed,
+                bet=round_.hands[index].bet,
+                **self._box_key(index),
+            )
 
-    def _settle_side_bets_at_end(self) -> None:
-        """Settlement: House Money still pending, Extra Bet and Lucky Ladies (R-SB-20, -40)."""
+    def _settle_side_bets_at_end(self, index: int) -> None:
+        """Settlement: House Money still pending, Extra Bet and Lucky Ladies (R-SB-20, -40),
+        for box ``index``, on its hand 1."""
         round_ = self.round
         assert round_ is not None  # only called while a round exists
-        if sb.HOUSE_MONEY in round_.pending_side_bets:
-            self._settle_house_money("collect")  # dealer natural: simply paid (R-SB-31)
-        hand = round_.hands[0]
-        extra = round_.extra_bet
+        box = round_.boxes[index]
+        if sb.HOUSE_MONEY in box.pending_side_bets:
+            self._settle_house_money("collect", index)  # dealer natural: simply paid (R-SB-31)
+        hand = round_.first_hand(index)
+        extra = box.extra_bet
         if extra is not None:
             assert hand.result is not None  # hands are settled before the side bets
             win = sb.extra_bet_blackjack(hand.result, hand.cards)
             # The fee is no part of the bet's result: never returned (R-SB-20).
             winnings = self._pay_settled(extra["stake"], sb.side_bet_winnings(extra["stake"], win))
             self._record_side_bet(
-                sb.EXTRA_BET_BLACKJACK, extra["stake"], win, winnings=winnings, fee=extra["fee"]
+                sb.EXTRA_BET_BLACKJACK,
+                extra["stake"],
+                win,
+                index,
+                winnings=winnings,
+                fee=extra["fee"],
             )
-        stake = round_.side_stakes.get(sb.LUCKY_LADIES)
+        stake = box.side_stakes.get(sb.LUCKY_LADIES)
         if stake:
             win = sb.lucky_ladies(hand.cards, round_.dealer)
-            self._settle_side_bet(sb.LUCKY_LADIES, stake, win)
+            self._settle_side_bet(sb.LUCKY_LADIES, stake, win, index)
 
     # ------------------------------------------------------------------ events
 
@@ -1576,6 +1878,14 @@ class Game:
         if events is not None:
             data["type"] = type_
             events.append(data)
+
+    def _box_key(self, index: int) -> dict[str, int]:
+        """``{"box": n}`` (1, 2, 3) for an event or record of a round of several boxes;
+        nothing in the one-box game, whose events keep their shape."""
+        round_ = self.round
+        if round_ is None or len(round_.boxes) == 1:
+            return {}
+        return {"box": index + 1}
 
     # ------------------------------------------------------------------ views
 
@@ -1613,21 +1923,19 @@ class Game:
                 "upcard_total": total,
                 "upcard_soft": soft,
             }
-        return {
+        several = len(round_.boxes) > 1
+        in_play = round_.box_in_play()
+        view = {
             "number": round_.number,
             "phase": round_.phase,
-            "bet": round_.bet,
-            "side_stakes": dict(round_.side_stakes),
-            "extra_bet_active": round_.extra_bet_active,
-            "extra_bet": None if round_.extra_bet is None else dict(round_.extra_bet),
+            # The bet, side bets and offers of the box in play: the one-box game's keys.
+            **_public_box(round_.boxes[in_play]),
             "current_hand": round_.current,
-            "hands": [_public_hand(hand) for hand in round_.hands],
+            "hands": [_public_hand(hand, several) for hand in round_.hands],
             "dealer": dealer,
             # Only "no natural" can be known while play goes on (R-4.7).
             "dealer_peeked_no_natural": round_.peeked,
-            "insurance": None if round_.insurance is None else dict(round_.insurance),
             "side_bets": [dict(record) for record in round_.side_bets],
-            "pending_side_bets": sorted(round_.pending_side_bets),
             "dice": list(round_.dice),
             "credits_change": round_.credits_change,
             "staked": round_.staked,
@@ -1636,6 +1944,14 @@ class Game:
             "ended": round_.ended,
             "deadline": round_.deadline,  # R-4.13: the page counts down to it
         }
+        if several:
+            # §10 Extensions, seats: every box, left to right, with its own hands (global
+            # indices into "hands", as current_hand is) and its settled side bets.
+            view["current_box"] = in_play
+            view["boxes"] = [
+                _public_box_with_hands(round_, index, several) for index in range(len(round_.boxes))
+            ]
+        return view
 
     # ------------------------------------------------------------------ storage
 
@@ -1736,9 +2052,55 @@ def _pending(win: sb.SideBetWin, stake: int) -> dict[str, Any]:
     }
 
 
-def _public_hand(hand: Hand) -> dict[str, Any]:
-    total, soft = hand.total()
+def _public_box(box: Box) -> dict[str, Any]:
     return {
+        "bet": box.bet,
+        "side_stakes": dict(box.side_stakes),
+        "extra_bet_active": box.extra_bet_active,
+        "extra_bet": None if box.extra_bet is None else dict(box.extra_bet),
+        "insurance": None if box.insurance is None else dict(box.insurance),
+        "pending_side_bets": sorted(box.pending_side_bets),
+    }
+
+
+def _public_box_with_hands(round_: Round, index: int, several: bool) -> dict[str, Any]:
+    view = _public_box(round_.boxes[index])
+    number = index + 1
+    view["box"] = number
+    view["hand_indices"] = [i for i, hand in enumerate(round_.hands) if hand.box == index]
+    view["hands"] = [_public_hand(hand, several) for hand in round_.hands if hand.box == index]
+    view["side_bets"] = [dict(r) for r in round_.side_bets if r.get("box", 1) == number]
+    return view
+
+
+def _hands_in_box(round_: Round, box: int) -> int:
+    hands = round_.hands
+    if len(round_.boxes) == 1:
+        return len(hands)
+    count = 0
+    for hand in hands:
+        if hand.box == box:
+            count += 1
+    return count
+
+
+def _box_bet(entry: BoxBet | tuple[Any, ...], number: int) -> BoxBet:
+    """A box's bets given as a BoxBet or as a ``(bet, side_bets[, extra_bet])`` tuple."""
+    if isinstance(entry, BoxBet):
+        return entry
+    if isinstance(entry, tuple) and 1 <= len(entry) <= 3:
+        bet = entry[0]
+        side_bets = entry[1] if len(entry) > 1 and entry[1] is not None else {}
+        extra_bet = bool(entry[2]) if len(entry) > 2 else False
+        if not isinstance(side_bets, Mapping):
+            raise IllegalAction(f"Box {number}: side bets must be stakes by name")
+        return BoxBet(bet, side_bets, extra_bet)
+    raise IllegalAction(f"Box {number}: give its bets as (bet, side_bets) or a BoxBet")
+
+
+def _public_hand(hand: Hand, several: bool = False) -> dict[str, Any]:
+    total, soft = hand.total()
+    view = {
         "cards": list(hand.cards),
         "bet": hand.bet,
         "total": total,
@@ -1751,6 +2113,9 @@ def _public_hand(hand: Hand) -> dict[str, Any]:
         "how": hand.how,
         "winnings": hand.winnings,
     }
+    if several:
+        view["box"] = hand.box + 1
+    return view
 
 
 def _waiting_message(phase: str) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 # RULES.md §4 phase names, in order (the persisted round phase).
@@ -94,6 +95,21 @@ class TriviaOutcome:
         if self.timed_out:
             return f"{self.difficulty}:timeout"
         return f"{self.difficulty}:{'correct' if self.correct else 'wrong'}"
+
+
+@dataclass(frozen=True, slots=True)
+class BoxBet:
+    """The bets of one box at the deal (R-4.1; §10 Extensions, ``seats``): its base bet in
+    cents, its side-bet stakes by name (R-SB) and whether Extra Bet Blackjack is activated.
+
+    ``Game.start_round(boxes=[BoxBet(1000), BoxBet(500, {"21+3": 100}), ...])`` — one per
+    seat, left to right. A plain ``(bet, side_bets)`` or ``(bet, side_bets, extra_bet)``
+    tuple is read the same way.
+    """
+
+    bet: int
+    side_bets: Mapping[str, int] = field(default_factory=dict)
+    extra_bet: bool = False
 
 
 class IllegalAction(Exception):
