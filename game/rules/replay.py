@@ -20,6 +20,7 @@ from game.rules.records import (
     EXTRA_BET,
     HOUSE_MONEY_PARLAY,
     INSURANCE,
+    BoxBet,
     Event,
     IllegalAction,
     TriviaOutcome,
@@ -86,8 +87,6 @@ def _new_game(data: Mapping[str, Any]) -> Game:
         options = Options.from_dict(data.get("options") or {})
     except (ValueError, TypeError) as error:
         raise ReplayError(f"options: {error}") from None
-    if options.seats != 1:
-        raise ReplayError("option seats: only one seat is supported")
     bank = options.starting_bank
     if "bank" in data:
         try:
@@ -110,14 +109,23 @@ def _new_game(data: Mapping[str, Any]) -> Game:
 
 
 def _play_round(game: Game, entry: Any, index: int) -> dict[str, Any]:
-    bet, stakes, extra_bet, cards, dice, actions = _parse_round(entry, index)
+    boxes, cards, dice, actions = _parse_round(entry, index)
     if game.game_over:
         raise ReplayError(f"the game is over ({game.game_over_reason})", index)
+    seats = game.options.seats
+    if len(boxes) != seats and (seats > 1 or "seats" in entry):
+        raise ReplayError(
+            f"seats: the table has {seats} seat(s), the round bets on {len(boxes)}", index
+        )
     _check_cards_fit_the_shoe(cards, game.options.shoe_decks, index)
     game.shoe = Shoe.from_cards(cards, game.options.shoe_decks)
     game.dice_queue = dice
     try:
-        game.start_round(bet, stakes, extra_bet=extra_bet)
+        if "seats" in entry:
+            game.start_round(boxes=boxes)
+        else:
+            only = boxes[0]
+            game.start_round(only.bet, only.side_bets, extra_bet=only.extra_bet)
     except (IllegalAction, ShoeExhausted) as error:
         raise ReplayError(str(error), index) from None
     for number, action in enumerate(actions, start=1):
@@ -135,20 +143,20 @@ def _play_round(game: Game, entry: Any, index: int) -> dict[str, Any]:
     return round_record(game.round)
 
 
-def _parse_round(
-    entry: Any, index: int
-) -> tuple[int, dict[str, int], bool, list[str], list[int], list[Any]]:
+def _parse_round(entry: Any, index: int) -> tuple[list[BoxBet], list[str], list[int], list[Any]]:
+    """A round's bets (one box, or one per seat), shoe, dice and actions."""
     if not isinstance(entry, Mapping):
         raise ReplayError("a round must be a JSON object", index)
-    if "seats" in entry:
-        raise ReplayError("several seats are not supported yet", index)
-    unknown = sorted(set(entry) - {"shoe", "dice", "bet", "side_bets", "actions"})
+    known = {"shoe", "dice", "actions"} | ({"seats"} if "seats" in entry else {"bet", "side_bets"})
+    unknown = sorted(set(entry) - known)
     if unknown:
+        if "seats" in entry and {"bet", "side_bets"} & set(unknown):
+            raise ReplayError("give the bets either as bet / side_bets or as seats", index)
         raise ReplayError(f"unknown key(s): {', '.join(unknown)}", index)
-    try:
-        bet = parse_amount(entry.get("bet"))
-    except ValueError as error:
-        raise ReplayError(f"bet: {error}", index) from None
+    if "seats" in entry:
+        boxes = _parse_seats(entry["seats"], index)
+    else:
+        boxes = [_parse_box(entry, index, "")]
     cards = entry.get("shoe")
     if not isinstance(cards, list):
         raise ReplayError("shoe must be a list of card codes", index)
@@ -164,9 +172,32 @@ def _parse_round(
     actions = entry.get("actions", [])
     if not isinstance(actions, list):
         raise ReplayError("actions must be a list", index)
+    return boxes, cards, list(dice), actions
+
+
+def _parse_seats(seats: Any, index: int) -> list[BoxBet]:
+    """REPLAY.md's ``"seats": [{"bet": …, "side_bets": …}, …]``, box 1 first."""
+    if not isinstance(seats, list) or not 1 <= len(seats) <= 3:
+        raise ReplayError("seats must be a list of 1 to 3 boxes, each with its bet", index)
+    boxes = []
+    for number, seat in enumerate(seats, start=1):
+        if not isinstance(seat, Mapping):
+            raise ReplayError(f"seat {number} must be a JSON object", index)
+        unknown = sorted(set(seat) - {"bet", "side_bets"})
+        if unknown:
+            raise ReplayError(f"seat {number}: unknown key(s): {', '.join(unknown)}", index)
+        boxes.append(_parse_box(seat, index, f"seat {number}: "))
+    return boxes
+
+
+def _parse_box(entry: Mapping[str, Any], index: int, where: str) -> BoxBet:
+    try:
+        bet = parse_amount(entry.get("bet"))
+    except ValueError as error:
+        raise ReplayError(f"{where}bet: {error}", index) from None
     side_bets = entry.get("side_bets")
     stakes, extra_bet = _parse_side_bets({} if side_bets is None else side_bets, index)
-    return bet, stakes, extra_bet, cards, list(dice), actions
+    return BoxBet(bet, stakes, extra_bet)
 
 
 def _check_cards_fit_the_shoe(cards: list[str], decks: int, index: int) -> None:
@@ -228,26 +259,43 @@ def export_round(round_: Round | Mapping[str, Any]) -> dict[str, Any]:
 
 
 def round_record(round_: Round) -> dict[str, Any]:
-    """The round's result in REPLAY.md output form (amounts as dollar strings)."""
+    """The round's result in REPLAY.md output form (amounts as dollar strings).
+
+    A round of several boxes (seats): every hand and side bet carries its ``"box"`` (1, 2,
+    3), hands box by box as the round holds them, side bets box by box; ``insurance`` is
+    a list of the boxes' insurance or even money taken (``[]`` when none was)."""
     dealer_total = hand_total(round_.dealer)[0] if round_.dealer else 0
+    several = len(round_.boxes) > 1
+    hands = []
+    for hand in round_.hands:
+        output = {
+            "cards": list(hand.cards),
+            "bet": format_cents(hand.bet),
+            "result": hand.result,
+            "how": hand.how,
+            "winnings": format_cents(hand.winnings),
+        }
+        if several:
+            output["box"] = hand.box + 1
+        hands.append(output)
+    insurance: Any
+    if several:
+        insurance = [
+            {"box": number, **_insurance_output(box.insurance)}
+            for number, box in enumerate(round_.boxes, start=1)
+            if box.insurance is not None
+        ]
+    else:
+        insurance = _insurance_output(round_.boxes[0].insurance)
     return {
         "dealer": {
             "cards": list(round_.dealer),
             "total": dealer_total,
             "result": round_.dealer_result,
         },
-        "hands": [
-            {
-                "cards": list(hand.cards),
-                "bet": format_cents(hand.bet),
-                "result": hand.result,
-                "how": hand.how,
-                "winnings": format_cents(hand.winnings),
-            }
-            for hand in round_.hands
-        ],
+        "hands": hands,
         "side_bets": [_side_bet_output(record) for record in _ordered(round_.side_bets)],
-        "insurance": _insurance_output(round_.insurance),
+        "insurance": insurance,
         "credits_change": round_.credits_change,
         "bank_after": None if round_.bank_after is None else format_cents(round_.bank_after),
     }
@@ -255,18 +303,17 @@ def round_record(round_: Round) -> dict[str, Any]:
 
 def round_replay(round_: Round) -> dict[str, Any]:
     """REPLAY.md input for one round, from its own record (options, bank, credits before)."""
-    entry: dict[str, Any] = {
-        "shoe": list(round_.dealt),
-        "bet": format_cents(round_.bet - _parlayed(round_)),
-        "actions": list(round_.actions),
-    }
-    side_bets: dict[str, Any] = {
-        name: format_cents(stake) for name, stake in round_.side_stakes.items()
-    }
-    if round_.extra_bet_active:
-        side_bets[sb.EXTRA_BET_BLACKJACK] = True
-    if side_bets:
-        entry["side_bets"] = side_bets
+    entry: dict[str, Any] = {"shoe": list(round_.dealt)}
+    bets = [_box_bets(round_, index) for index in range(len(round_.boxes))]
+    if len(bets) == 1:
+        # The one-box form, its keys in the order export files have always had.
+        entry["bet"] = bets[0]["bet"]
+        entry["actions"] = list(round_.actions)
+        if "side_bets" in bets[0]:
+            entry["side_bets"] = bets[0]["side_bets"]
+    else:
+        entry["seats"] = bets
+        entry["actions"] = list(round_.actions)
     if round_.dice:
         entry["dice"] = list(round_.dice)
     return {
@@ -275,6 +322,20 @@ def round_replay(round_: Round) -> dict[str, Any]:
         "credits": round_.credits_before,
         "rounds": [entry],
     }
+
+
+def _box_bets(round_: Round, index: int) -> dict[str, Any]:
+    """A box's bets as placed at the deal (a House Money parlay raised its bet since)."""
+    box = round_.boxes[index]
+    bets: dict[str, Any] = {"bet": format_cents(box.bet - _parlayed(round_, index))}
+    side_bets: dict[str, Any] = {
+        name: format_cents(stake) for name, stake in box.side_stakes.items()
+    }
+    if box.extra_bet_active:
+        side_bets[sb.EXTRA_BET_BLACKJACK] = True
+    if side_bets:
+        bets["side_bets"] = side_bets
+    return bets
 
 
 def export_round_replay(game: Game, round_: Round | None = None) -> dict[str, Any]:
@@ -332,17 +393,24 @@ def _parse_trivia(text: str) -> TriviaOutcome:
         raise IllegalAction(str(error)) from None
 
 
-def _parlayed(round_: Round) -> int:
-    return sum(r["parlayed"] for r in round_.side_bets if r["name"] == sb.HOUSE_MONEY)
+def _parlayed(round_: Round, index: int) -> int:
+    """What box ``index``'s House Money parlayed onto its bet (R-SB-31)."""
+    return sum(
+        r["parlayed"]
+        for r in round_.side_bets
+        if r["name"] == sb.HOUSE_MONEY and r.get("box", 1) == index + 1
+    )
 
 
 def _ordered(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Box by box (several boxes), each in the order of RULES.md §9."""
     order = {name: index for index, name in enumerate(sb.SIDE_BET_NAMES)}
-    return sorted(records, key=lambda record: order[record["name"]])
+    return sorted(records, key=lambda record: (record.get("box", 1), order[record["name"]]))
 
 
 def _side_bet_output(record: Mapping[str, Any]) -> dict[str, Any]:
-    output = {
+    output: dict[str, Any] = {"box": record["box"]} if "box" in record else {}
+    output |= {
         "name": record["name"],
         "stake": format_cents(record["stake"]),
         "result": record["result"],
