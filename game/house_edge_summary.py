@@ -88,7 +88,7 @@ def _why_unavailable(chosen: Options) -> str:
         # Deck counts go to the nearest entry; a seven-card Charlie counts as none.
         if name not in ("deck_count", "charlie") and getattr(chosen, name) not in key_values[name]
     ]
-    # Options the table cannot approximate at all (simple: Hit and Stand only).
+    # Options no table covers at all (UNTABLED_OPTIONS; none at present).
     missing += [f"{label(name)}: On" for name in untabled_options(chosen)]
     what = ", ".join(missing) if missing else "this combination"
     return f"No estimate for these rules: the simulated table has no entry for {what}."

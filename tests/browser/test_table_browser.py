@@ -187,7 +187,9 @@ def test_options_applied_with_implied_options(page) -> None:
     page.get_by_role("button", name="New Game").click()
     page.get_by_role("link", name="Options").click()
     page.get_by_label("Double after splitting aces", exact=True).check()
-    expect(page.get_by_label("Splitting aces allowed", exact=True)).to_be_checked()
+    # The needed option goes from no ace splits to one (§10: max_ace_splits replaces the
+    # old "Splitting aces allowed" box).
+    expect(page.get_by_label("Splits of aces")).to_have_value("1")
     expect(page.get_by_label("Double after split", exact=True)).to_be_checked()
     page.get_by_label("Trivia mode").uncheck()
     page.get_by_label("Blackjack pays").select_option("6:5")
@@ -195,7 +197,7 @@ def test_options_applied_with_implied_options(page) -> None:
     expect(table(page)).to_have_attribute("data-phase", "betting")
     expect(table(page)).to_have_attribute("data-credits", "")
     options = Game.objects.get(owner__username="dot").options
-    assert options["double_after_split_aces"] and options["split_aces"]
+    assert options["double_after_split_aces"] and options["max_ace_splits"] == 1
     assert options["double_after_split"] and options["trivia_mode"] is False
     assert options["blackjack_payout"] == "6:5"
 
