@@ -46,6 +46,13 @@ Decisions where the published charts are silent (documented here, binding for th
   short of a Charlie, hitting and standing are compared exactly (infinite deck): a hit
   that does not bust makes a Charlie, which wins.
 - Insurance and even money: never (``recommend_insurance``).
+- ``simple`` (Hit and Stand only): the engine offers only Hit and Stand, and each chart
+  cell falls back to its own second choice (D → hit, Ds → stand, P → the total, R → hit or
+  stand), which is the published chart's own reading for "double / split / surrender not
+  allowed".
+- ``inverted`` (every bet's result negated): no published chart; the move with the worst
+  ordinary expected result is worked out exactly for an infinite deck
+  (:func:`inverted_action`).
 """
 
 from __future__ import annotations
@@ -100,6 +107,9 @@ class StrategyRules:
     split_any_ten: bool = False
     charlie: int | None = 5
     dealer_peek: bool = True
+    # §10 Extensions, inverted: every bet's result is negated, so the best play is the one
+    # with the worst ordinary result (see inverted_action).
+    inverted: bool = False
     # best_action's memo lives on the rules it depends on, so looking it up costs no
     # hashing of the rules; it takes no part in equality, hashing or repr.
     memo: dict[tuple[object, ...], str] = field(
@@ -134,6 +144,7 @@ class StrategyRules:
             split_any_ten=bool(options.get("split_any_ten", False)),
             charlie=None if charlie in (None, "off") else int(charlie),  # type: ignore[call-overload]
             dealer_peek=bool(options.get("dealer_peek", True)),
+            inverted=bool(options.get("inverted", False)),
         )
 
     @property
@@ -273,6 +284,9 @@ def recommend(
     legal = _legal(hand, rules, allowed, is_split_hand)
     if not legal:
         raise ValueError(f"no playable action among {sorted(allowed)!r}")
+    if rules.inverted:
+        action = inverted_action(hand, rules, legal)
+        return Advice(action, _inverted_reason(action, hand), "")
     code = _cell(hand, rules)
     action, wanted = _resolve(code, hand, rules, legal)
     if action == STAND and _charlie_hit(hand, rules, legal):
@@ -329,10 +343,88 @@ def _best_action(
     legal = _legal(hand, rules, allowed, is_split_hand)
     if not legal:
         raise ValueError(f"no playable action among {sorted(allowed)!r}")
+    if rules.inverted:
+        return inverted_action(hand, rules, legal)
     action, _ = _resolve(_cell(hand, rules), hand, rules, legal)
     if action == STAND and _charlie_hit(hand, rules, legal):
         return HIT
     return action
+
+
+# --------------------------------------------------------------------------- inverted
+# §10 Extensions, inverted: a bet that would win N loses N and one that would lose S wins
+# S, so the player's best move is the one whose *ordinary* expected result is lowest. No
+# published chart exists for this game; the coach works it out exactly for an infinite
+# deck (the same dealer model as the Charlie check): stand, hit (every later decision also
+# playing to lose), double (one card, twice the stake) and surrender (half the stake).
+# Splitting is never advised: it only puts more money on the table for the dealer's hand
+# to decide, and the coach has no exact figure for it.
+
+
+def inverted_action(hand: _Hand, rules: StrategyRules, legal: frozenset[str]) -> str:
+    results = _ordinary_results(hand, rules, legal)
+    if not results:
+        return _last_resort(legal)
+    return min(results, key=lambda action: (results[action], ACTIONS.index(action)))
+
+
+def _ordinary_results(hand: _Hand, rules: StrategyRules, legal: frozenset[str]) -> dict[str, float]:
+    hard, has_ace = (hand.total - 10, True) if hand.soft else (hand.total, False)
+    results: dict[str, float] = {}
+    if STAND in legal:
+        results[STAND] = _stand_ev(hand.total, hand.column, rules)
+    if HIT in legal:
+        results[HIT] = _hit_ev_playing_to_lose(hard, has_ace, hand.n_cards, hand.column, rules)
+    if DOUBLE in legal:
+        results[DOUBLE] = 2 * _one_card_ev(hard, has_ace, hand.column, rules)
+    if SURRENDER in legal:
+        results[SURRENDER] = -0.5
+    return results
+
+
+def _one_card_ev(hard: int, has_ace: bool, column: str, rules: StrategyRules) -> float:
+    ev = 0.0
+    for value, p in _CARD_PROBABILITY.items():
+        total, _ = soften(hard + value, has_ace or value == 1)
+        ev += p * (-1.0 if total > 21 else _stand_ev(total, column, rules))
+    return ev
+
+
+@lru_cache(maxsize=4096)
+def _hit_ev_playing_to_lose(
+    hard: int, has_ace: bool, n_cards: int, column: str, rules: StrategyRules
+) -> float:
+    """Ordinary expected result of hitting, every later decision taken to lose most."""
+    ev = 0.0
+    for value, p in _CARD_PROBABILITY.items():
+        new_hard, new_ace = hard + value, has_ace or value == 1
+        total, _ = soften(new_hard, new_ace)
+        if total > 21:
+            ev -= p
+        elif rules.charlie is not None and n_cards + 1 >= rules.charlie:
+            ev += p  # a Charlie wins (R-7): the worst thing for an inverted player
+        elif total == 21:
+            ev += p * _stand_ev(21, column, rules)  # 21 stands by itself (R-5.8)
+        else:
+            stand = _stand_ev(total, column, rules)
+            hit = _hit_ev_playing_to_lose(new_hard, new_ace, n_cards + 1, column, rules)
+            ev += p * min(stand, hit)
+    return ev
+
+
+def _inverted_reason(action: str, hand: _Hand) -> str:
+    what = {
+        HIT: "hitting",
+        STAND: "standing",
+        DOUBLE: "doubling",
+        SURRENDER: "surrendering",
+        SPLIT: "splitting",
+    }[action]
+    return (
+        f"Inverted game: every result is turned round, so play to lose — with "
+        f"{_hand_name(hand)} against {_upcard_name(hand.column)}, {what} does worst "
+        "by the ordinary rules, which pays you most here."
+    )
 
 
 def recommend_insurance() -> Advice:

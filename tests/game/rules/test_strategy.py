@@ -383,3 +383,21 @@ def test_early_surrender_follows_the_published_table(column: str, upcard: str) -
         assert recommend_early_surrender(hand, upcard, rules=r).action == wanted, (rank, column)
     soft = recommend_early_surrender(["AS", "6D"], upcard, rules=r)  # soft 17 keeps
     assert soft.action == DECLINE
+
+
+def test_inverted_plays_to_lose_what_the_ordinary_rules_would_pay() -> None:
+    """§10 inverted: results are negated, so the coach picks the worst ordinary move."""
+    r = rules(inverted=True)
+    assert act(["KS", "QD"], "6C", r) == DOUBLE  # 20 doubled busts 12 times in 13
+    assert act(["5S", "6D"], "6C", r) == SURRENDER  # half a stake is the surest loss
+    hit_or_stand = frozenset({HIT, STAND})
+    assert act(["KS", "QD"], "6C", r, allowed=hit_or_stand) == HIT  # bust rather than win
+    # Soft 18 cannot bust on one card, yet hitting it does worse than standing on 18.
+    assert act(["AS", "7D"], "9C", r, allowed=hit_or_stand) == HIT
+    # Ordinary basic strategy would stand on all three of these.
+    assert act(["KS", "QD"], "6C", rules(), allowed=hit_or_stand) == STAND
+
+
+def test_inverted_advice_says_why() -> None:
+    advice = recommend(["KS", "QD"], "6C", rules=rules(inverted=True), allowed=ALL)
+    assert advice.action == DOUBLE and advice.reason.startswith("Inverted game: ")
