@@ -697,29 +697,26 @@ class Game:
                     **self._box_key(index),
                 )
         round_.phase = DEALING
-        if len(boxes) == 1:
-            self._deal_one_box(round_, first)
-        else:
+        if len(boxes) > 1:
             self._deal_boxes(round_, boxes)
+        else:
+            hand = Hand([], first.bet)
+            round_.hands.append(hand)
+            # player, dealer (hole, face down), player, dealer (upcard).
+            if events is None:
+                # The same four draws without the per-card events (the simulator's path).
+                dealer = round_.dealer
+                hand.add(self._draw())
+                dealer.append(self._draw())
+                hand.add(self._draw())
+                dealer.append(self._draw())
+            else:
+                self._deal_to_hand(hand, 0)
+                self._deal_to_dealer(face_down=True)
+                self._deal_to_hand(hand, 0)
+                self._deal_to_dealer(face_down=False)
         self._advance()
         return self._finish()
-
-    def _deal_one_box(self, round_: Round, box: Box) -> None:
-        hand = Hand([], box.bet)
-        round_.hands.append(hand)
-        # player, dealer (hole, face down), player, dealer (upcard).
-        if self._events is None:
-            # The same four draws without the per-card events (the simulator's path).
-            dealer = round_.dealer
-            hand.add(self._draw())
-            dealer.append(self._draw())
-            hand.add(self._draw())
-            dealer.append(self._draw())
-        else:
-            self._deal_to_hand(hand, 0)
-            self._deal_to_dealer(face_down=True)
-            self._deal_to_hand(hand, 0)
-            self._deal_to_dealer(face_down=False)
 
     def _deal_boxes(self, round_: Round, boxes: list[Box]) -> None:
         # for each box in turn (REPLAY.md, seats): box 1, box 2, …, the hole card,
@@ -1205,7 +1202,7 @@ class Game:
         low, high = self.extra_bet_limits()
         if amount < low:
             raise IllegalAction(f"The extra bet must be at least {display_cents(low)}")
-        bet = self.round.bet if self.round is not None else 0
+        bet = self._box_bet_in_play()  # R-SB-20: 5× the base bet of the box offered it
         if amount > sb.extra_bet_max(bet):
             limit = display_cents(sb.extra_bet_max(bet))
             raise IllegalAction(f"The extra bet can be at most 5× the base bet, {limit}")

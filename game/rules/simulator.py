@@ -2,16 +2,19 @@
 
 Every round goes through :class:`game.rules.engine.Game` exactly as in play — same
 phases, same legality checks, same settlement — with trivia off, no side bets and a
-flat bet of the table minimum. Decisions come from :mod:`game.rules.strategy` for the
-active options, choosing among the actions the engine reports as legal. Insurance and
-even money are declined; an early-surrender offer is taken only when the chart says
-surrender. The shoe is rebuilt as the ``reshuffle`` option says (R-2.2 by default), or
-never with infinite decks, as in play; every option of RULES.md §10 plays as in a game.
+flat bet of the table minimum on every box (``seats``, §10 Extensions: each box plays
+basic strategy hand by hand, as one box does, and the edge is per unit staked at the
+deal). Decisions come from :mod:`game.rules.strategy` for the active options, choosing
+among the actions the engine reports as legal. Insurance and even money are declined; an
+early-surrender offer is taken only when the chart says surrender. The shoe is rebuilt as
+the ``reshuffle`` option says (R-2.2 by default), or never with infinite decks, as in
+play; every option of RULES.md §10 plays as in a game.
 
 The bank is set to :data:`SIMULATION_BANK` (half the R-1.4a ceiling, $500 million) before
-every round. A round risks at most 8 bets, so every double and split is always affordable,
-the game never ends, no payout reaches the ceiling, and the bank never influences a
-decision: it cannot bias the result. The round's own money (staked and paid) is tallied.
+every round. A round risks at most 8 bets a box (24 with three boxes), so every double
+and split is always affordable, the game never ends, no payout reaches the ceiling, and
+the bank never influences a decision: it cannot bias the result. The round's own money
+(staked and paid) is tallied.
 
 Rounds are cut into chunks of :data:`CHUNK_ROUNDS`; chunk ``i`` plays a fresh game with
 its own generator seeded from ``(seed, i)``. The result therefore depends only on the
@@ -46,6 +49,7 @@ from game.rules.records import (
     PLAYER_TURN,
     PUSH,
     ROUND_OVER,
+    BoxBet,
 )
 from game.rules.rng import derive_seed, seeded_rng
 from game.rules.shoe import Rng
@@ -82,10 +86,10 @@ class Tally:
     """Integer sums over rounds; adding two tallies is exact (worker results combine)."""
 
     rounds: int = 0
-    bet: int = 0  # the flat bet in cents (equal in every chunk of a run)
+    bet: int = 0  # cents staked at the deal: the flat bet on every box (equal in every chunk)
     net: int = 0  # sum of (paid - staked) in cents: the player's result
     net_squared: int = 0  # sum of squares, for the standard error
-    naturals: int = 0  # rounds where the player was dealt a natural
+    naturals: int = 0  # rounds where the player (box 1 under seats) was dealt a natural
     dealer_busts: int = 0  # rounds where the dealer drew and busted
     pushes: int = 0  # rounds whose net result was zero: the stake came back
 
@@ -151,6 +155,9 @@ def play_rounds(options: Options, rounds: int, rng: Rng) -> Tally:
     game = Game(options, rng=rng, bank=SIMULATION_BANK, record_events=False)
     rules, decisions = _strategy(options)
     bet = options.min_bet
+    seats = options.seats
+    # Several boxes (§10 Extensions): the same flat bet on each, no side bets.
+    boxes = [BoxBet(bet) for _ in range(seats)]
     net_sum = net_squared = naturals = dealer_busts = pushes = 0
     # A round leaves no reference cycle behind (reference counting frees it), so the
     # cyclic collector would only scan the live objects again and again; it is back on
@@ -160,7 +167,10 @@ def play_rounds(options: Options, rounds: int, rng: Rng) -> Tally:
     try:
         for _ in range(rounds):
             game.bank = SIMULATION_BANK
-            game.start_round(bet)
+            if seats == 1:
+                game.start_round(bet)
+            else:
+                game.start_round(boxes=boxes)
             round_ = game.round
             assert round_ is not None
             while True:
@@ -210,6 +220,7 @@ def play_rounds(options: Options, rounds: int, rng: Rng) -> Tally:
             net_squared += net * net
             if net == 0:
                 pushes += 1
+            # Box 1's hand 1 (every box is dealt alike, so box 1 stands for them all).
             first = round_.hands[0]
             if first.how == "natural" or (first.result == PUSH and first.how == "dealer_natural"):
                 naturals += 1
@@ -218,7 +229,8 @@ def play_rounds(options: Options, rounds: int, rng: Rng) -> Tally:
     finally:
         if collecting:
             gc.enable()
-    return Tally(rounds, bet, net_sum, net_squared, naturals, dealer_busts, pushes)
+    # The house edge is per unit staked at the deal: the bets of every box.
+    return Tally(rounds, bet * seats, net_sum, net_squared, naturals, dealer_busts, pushes)
 
 
 Decisions = dict[int, int]  # play_rounds' memo key -> PLAY_* number
@@ -249,7 +261,8 @@ def _answer_offer(game: Game, phase: str, rules: StrategyRules) -> None:
         round_ = game.round
         assert round_ is not None
         wanted = best_action(
-            round_.hands[0].cards,
+            # The box the offer is made to; before any split its hand is hand offer_box.
+            round_.hands[round_.offer_box].cards,
             round_.dealer[1],
             rules=rules,
             allowed=_EARLY_SURRENDER_CHOICES,

@@ -98,6 +98,9 @@ RULE_SETS: list[dict[str, Any]] = [
     },
     {"deck_count": 1, "reshuffle": "when_empty", "simple": True, "charlie": "off"},
     {"deck_count": 2, "reshuffle": "every_round", "dealer_peek": False, "surrender": "late"},
+    # seats (§10 Extensions): boxes played left to right, splits per box, offers per box.
+    {"seats": 3, "max_splits": 3, "max_ace_splits": 1, "double_after_split": True},
+    {"seats": 2, "deck_count": 1, "surrender": "early", "charlie": 7},
 ]
 
 
@@ -108,7 +111,8 @@ def _plain_play(options: Options, rounds: int, rng: SeededRng) -> Tally:
     rules = StrategyRules.from_options(options.to_dict())
     net_sum = net_squared = naturals = dealer_busts = pushes = 0
     for _ in range(rounds):
-        game.start_round(options.min_bet)
+        game.bank = SIMULATION_BANK
+        game.start_round(boxes=[(options.min_bet, {})] * options.seats)
         round_ = game.round
         while round_.phase != ROUND_OVER:
             if round_.phase == PLAYER_TURN:
@@ -123,8 +127,9 @@ def _plain_play(options: Options, rounds: int, rng: SeededRng) -> Tally:
                 )
                 getattr(game, action)()
             elif round_.phase == EARLY_SURRENDER:
+                box = game.public_view()["round"].get("current_box", 0)
                 wanted = best_action(
-                    round_.hands[0].cards, round_.upcard, rules=rules, allowed=set(ACTIONS)
+                    round_.hands[box].cards, round_.upcard, rules=rules, allowed=set(ACTIONS)
                 )
                 game.answer_offer("early_surrender", wanted == SURRENDER)
             else:
@@ -138,7 +143,8 @@ def _plain_play(options: Options, rounds: int, rng: SeededRng) -> Tally:
             first.result == PUSH and first.how == "dealer_natural"
         )
         dealer_busts += round_.dealer_result == "bust"
-    return Tally(rounds, options.min_bet, net_sum, net_squared, naturals, dealer_busts, pushes)
+    stake = options.min_bet * options.seats
+    return Tally(rounds, stake, net_sum, net_squared, naturals, dealer_busts, pushes)
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: str(len(rules)))
@@ -167,7 +173,7 @@ def test_play_mask_is_the_legal_play_actions(rules: dict[str, Any]) -> None:
     game = Game(simulation_options(rules), rng=seeded_rng(6), bank=10**9)
     checked = 0
     for _ in range(300):
-        game.start_round(100)
+        game.start_round(boxes=[(100, {})] * game.options.seats)
         while not game.round.over:
             legal = {name for name, why in game.legal_actions().items() if why == ALLOWED}
             mask = game.play_mask()

@@ -37,6 +37,7 @@ OPTION_VALUES = {
     "even_money": st.booleans(),
     "dealer_peek": st.booleans(),
     "double_on": st.sampled_from(["any", "9-11", "10-11"]),
+    "seats": st.integers(1, 3),  # §10 Extensions: up to three boxes
 }
 # The old split keys of saved games (RULES.md §10 Decision), drawn instead of the new ones.
 LEGACY_SPLIT_VALUES = {
@@ -76,15 +77,28 @@ def _side_bets(rng: random.Random, options: Options) -> tuple[dict[str, int], bo
     return stakes, rng.random() < 0.5
 
 
+def start(game: Game, bets: list[tuple[int, dict[str, int], bool]]) -> list[dict]:
+    """Deal with one (bet, side stakes, extra bet) per box: the one-box call for one seat
+    (as the web layer makes it), start_round(boxes=...) for several."""
+    if len(bets) == 1:
+        bet, stakes, extra = bets[0]
+        return game.start_round(bet, stakes, extra_bet=extra)
+    return game.start_round(boxes=bets)
+
+
+def _insurances(round_) -> list[dict]:
+    return [box.insurance for box in round_.boxes if box.insurance is not None]
+
+
 def _check_round_ledger(game: Game) -> None:
     round_ = game.round
     hands_staked = sum(hand.bet for hand in round_.hands)
     parlayed = sum(r["parlayed"] for r in round_.side_bets)
-    insurance = round_.insurance["stake"] if round_.insurance else 0
+    insurance = sum(taken["stake"] for taken in _insurances(round_))
     side_staked = sum(r["stake"] + r["fee"] for r in round_.side_bets)
     assert round_.staked == hands_staked - parlayed + insurance + side_staked
     paid = sum(hand.winnings for hand in round_.hands)
-    paid += round_.insurance["winnings"] if round_.insurance else 0
+    paid += sum(taken["winnings"] for taken in _insurances(round_))
     paid += sum(r["winnings"] for r in round_.side_bets)
     assert round_.paid == paid
     assert game.bank == round_.bank_before - round_.staked + round_.paid
@@ -114,12 +128,16 @@ def test_random_games_keep_every_invariant(options: dict, seed: int) -> None:
     for _ in range(6):
         if game.game_over:
             break
-        bet = rng.choice([100, 500, 1000, 5000])
-        stakes, extra = _side_bets(rng, parsed)
+        bets = []
+        for _box in range(parsed.seats):
+            stakes, extra = _side_bets(rng, parsed)
+            bets.append((rng.choice([100, 500, 1000, 5000]), stakes, extra))
         try:
-            game.start_round(bet, stakes, extra_bet=extra)
+            start(game, bets)
         except IllegalAction:
-            game.start_round(parsed.min_bet)
+            # Refused (the bank, R-1.4): nothing changed; the minimum on every box.
+            assert game.round is None or game.round.over
+            start(game, [(parsed.min_bet, {}, False)] * parsed.seats)
         steps = 0
         while game.round_in_progress:
             steps += 1
@@ -149,10 +167,15 @@ def test_random_games_keep_every_invariant(options: dict, seed: int) -> None:
             for hand in round_.hands:
                 if limit is not None:
                     assert len(hand.cards) <= limit
-            assert len(round_.hands) <= 4
-            first = round_.hands[0].cards[0] if round_.hands[0].cards else ""
-            splits = parsed.max_ace_splits if first.startswith("A") else parsed.max_splits
-            assert len(round_.hands) <= 1 + (0 if parsed.simple else splits)
+            # Hands box by box, left to right; each box's splits its own (R-5.5).
+            boxes = [hand.box for hand in round_.hands]
+            assert boxes == sorted(boxes) and set(boxes) == set(range(parsed.seats))
+            for box in range(parsed.seats):
+                hands = [hand for hand in round_.hands if hand.box == box]
+                assert len(hands) <= 4
+                first = hands[0].cards[0] if hands[0].cards else ""
+                splits = parsed.max_ace_splits if first.startswith("A") else parsed.max_splits
+                assert len(hands) <= 1 + (0 if parsed.simple else splits)
             if parsed.infinite_decks:
                 assert game.public_view()["cards_in_shoe"] is None
             # The stored state round-trips exactly through JSON at every step.
@@ -171,16 +194,26 @@ def test_nothing_visible_depends_on_the_hole_card(options: dict, seed: int) -> N
     rng = random.Random(seed)
     parsed = Options.from_dict({**options, "dealer_peek": False})
     deck = Shoe.build(8, random.Random(seed)).cards
-    first, second, upcard, rest = deck[0], deck[1], deck[2], deck[3:]
+    seats = parsed.seats
+    # R-4.2 per box: box 1 … box N, the hole card, box 1 … box N, the upcard.
+    firsts, seconds = deck[:seats], deck[seats : 2 * seats]
+    upcard, rest = deck[2 * seats], deck[2 * seats + 1 :]
     # Two games identical but for the hole card; neither hole card can make a natural.
     games = [
-        Game(parsed, rng=random.Random(seed), shoe=Shoe([first, hole, second, upcard, *rest], 8))
+        Game(
+            parsed,
+            rng=random.Random(seed),
+            shoe=Shoe([*firsts, hole, *seconds, upcard, *rest], 8),
+        )
         for hole in ("4H", "9C")
     ]
-    stakes, extra = _side_bets(rng, parsed)
+    bets = []
+    for _box in range(seats):
+        stakes, extra = _side_bets(rng, parsed)
+        bets.append((1000, stakes, extra))
     views = []
     for game in games:
-        events = game.start_round(1000, stakes, extra_bet=extra)
+        events = start(game, bets)
         views.append((events, game.public_view()))
     assert games[0].round.dealer[0] != games[1].round.dealer[0]
     while all(g.round_in_progress and not g.round.hole_revealed for g in games):

@@ -19,7 +19,7 @@ from game.rules.options import Options
 from game.rules.records import ALLOWED, TriviaOutcome
 from game.rules.replay import apply_action, round_record
 from game.rules.shoe import Shoe
-from tests.game.rules.test_properties import options_strategy
+from tests.game.rules.test_properties import options_strategy, start
 
 # Only the actions the base game has; side-bet prompts are answered separately.
 SIDE_BET_PROMPTS = {"roll", "parlay:collect", "parlay:bet", "parlay:winnings", "parlay:all"}
@@ -72,9 +72,10 @@ def test_side_bets_never_change_the_base_game(options: dict, seed: int, stake: i
     with_side_bets = Game(parsed, rng=random.Random(seed), shoe=Shoe(list(cards), 8))
     without = Game(parsed, rng=random.Random(seed), shoe=Shoe(list(cards), 8))
 
-    with_side_bets.start_round(1000, dict.fromkeys(sb.STAKED_SIDE_BETS, stake))
+    # Every box (seats) with every staked side bet, against the same boxes with none.
+    start(with_side_bets, [(1000, dict.fromkeys(sb.STAKED_SIDE_BETS, stake), False)] * parsed.seats)
     decisions = _play(with_side_bets, [], choose=random.Random(seed))
-    without.start_round(1000, {})
+    start(without, [(1000, {}, False)] * parsed.seats)
     _play(without, decisions, choose=None)
 
     assert _base_outcome(with_side_bets) == _base_outcome(without)
