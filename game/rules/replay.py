@@ -268,7 +268,7 @@ def round_record(round_: Round) -> dict[str, Any]:
     several = len(round_.boxes) > 1
     hands = []
     for hand in round_.hands:
-        output = {
+        output: dict[str, Any] = {
             "cards": list(hand.cards),
             "bet": format_cents(hand.bet),
             "result": hand.result,
@@ -278,15 +278,13 @@ def round_record(round_: Round) -> dict[str, Any]:
         if several:
             output["box"] = hand.box + 1
         hands.append(output)
-    insurance: Any
+    insurance: Any = _insurance_output(round_.boxes[0].insurance)
     if several:
         insurance = [
             {"box": number, **_insurance_output(box.insurance)}
             for number, box in enumerate(round_.boxes, start=1)
             if box.insurance is not None
         ]
-    else:
-        insurance = _insurance_output(round_.boxes[0].insurance)
     return {
         "dealer": {
             "cards": list(round_.dealer),
@@ -422,7 +420,8 @@ def _side_bet_output(record: Mapping[str, Any]) -> dict[str, Any]:
     return output
 
 
-def _insurance_output(insurance: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _insurance_output(insurance: Mapping[str, Any] | None) -> Any:
+    """REPLAY.md's insurance record, or None when neither was taken."""
     if insurance is None:
         return None
     return {

@@ -95,6 +95,20 @@ def test_bank_never_limits_play() -> None:
     assert not game.game_over
 
 
+def test_seats_play_every_box_and_the_edge_is_per_unit_staked() -> None:
+    # §10 Extensions, seats: the table minimum on each box, basic strategy on every hand.
+    options = simulation_options({**REFERENCE_RULES, "seats": 3, "surrender": "early"})
+    tally = play_rounds(options, 1500, seeded_rng(8))
+    assert tally.rounds == 1500 and tally.bet == 3 * options.min_bet
+    result = report(tally, 1.0).to_json()
+    assert -10 < result["house_edge_pct"] < 10 and 3 <= result["player_natural_pct"] <= 7
+    out = io.StringIO()
+    command = ["simulate", "--rounds", "600", "--seed", "2", "--python", "--json"]
+    call_command(*command, "--options", json.dumps({"seats": 2}), stdout=out)
+    figures = _figures(json.loads(out.getvalue()))
+    assert figures == _figures(simulate(600, {"seats": 2}, seed=2).to_json())
+
+
 def test_simulation_options_force_trivia_and_side_bets_off() -> None:
     options = simulation_options(Options(trivia_mode=True, side_bets=True, deck_count=2))
     assert (options.trivia_mode, options.side_bets, options.deck_count) == (False, False, 2)
