@@ -12,6 +12,12 @@ One :class:`Game` holds the bank, credits, options, shoe and the current (or las
 Hidden information: the hole card and the shoe order live in the state (the server
 keeps them) but never appear in :meth:`Game.public_view` or in an event before the
 hole card is turned over.
+
+Seats (§10 Extensions): with ``seats`` N > 1 the round has N :class:`Box` es, dealt and
+played left to right against one dealer hand (:meth:`Game.start_round` with ``boxes``).
+Each offer stage goes box by box; hands are listed box by box, so the player's turn
+simply runs on across them. Events and records of such a round name their ``box``
+(1, 2, 3); the one-box game's events, state and view keep their shape.
 """
 
 from __future__ import annotations
@@ -1888,7 +1894,15 @@ class Game:
 
     def public_view(self) -> dict[str, Any]:
         """What the page may see: nothing derived from the hole card before it is shown,
-        and never the shoe order (R-2.3)."""
+        and never the shoe order (R-2.3).
+
+        ``round``: ``hands`` (every hand, box by box) and ``current_hand`` (an index into
+        them); ``bet``, ``side_stakes``, ``extra_bet_active``, ``extra_bet``, ``insurance``
+        and ``pending_side_bets`` of the box in play. With several boxes also
+        ``current_box`` (0-based, as current_hand) and ``boxes``: per box, left to right,
+        those same keys plus ``box`` (1, 2, 3), ``hand_indices``, its ``hands`` and its
+        settled ``side_bets``; every hand and side-bet record then carries ``box``.
+        """
         return {
             "bank": self.bank,
             "credits": self.credits if self.options.trivia_mode else None,
