@@ -181,6 +181,13 @@ class OptionsForm(forms.Form):
     even_money = forms.BooleanField(required=False, label="Even money offered")
     simple = forms.BooleanField(required=False, label="Simple game: Hit and Stand only")
     inverted = forms.BooleanField(required=False, label="Inverted: every bet's result negated")
+    seats = forms.TypedChoiceField(
+        choices=[("1", "1 box"), ("2", "2 boxes"), ("3", "3 boxes")],
+        coerce=int,
+        label="Boxes you play",
+        required=False,
+        empty_value=1,
+    )
     # Not required: a form without them (an older page) means no time limit.
     turn_seconds = forms.ChoiceField(
         choices=_choices(TURN_SECONDS, _TIMER_WORDS), label="Time for each decision", required=False
@@ -224,6 +231,7 @@ class OptionsForm(forms.Form):
             "max_ace_splits",
             "turn_seconds",
             "answer_seconds",
+            "seats",
         ):
             initial[name] = str(initial[name])
         return initial

@@ -51,6 +51,12 @@ class Game(models.Model):
     pending_extra_bet = models.BooleanField(default=False)
     # The side-bet menu is open on the bet panel: kept here so it works without JavaScript.
     side_bets_menu_open = models.BooleanField(default=False)
+    # §10 Extensions, seats > 1: the box the chips and the side-bet menu work on. Its bets
+    # are the three pending_* fields above; every box's bets, as {"bet": cents,
+    # "side_bets": {...}, "extra_bet": bool}, box 1 first, are kept in pending_boxes (the
+    # selected box's entry is refreshed from those fields when the box changes and at Deal).
+    selected_box = models.PositiveSmallIntegerField(default=1)
+    pending_boxes = models.JSONField(default=list, blank=True)
     # "hit" / "double" while the trivia difficulty choice is open, else "".
     trivia_choice_for = models.CharField(max_length=8, blank=True, default="")
     # The trivia difficulty last chosen in this game: Hit and Double Down ask at it directly

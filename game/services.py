@@ -34,6 +34,7 @@ from game.rules.records import (
     DIFFICULTIES,
     PLAY_ACTIONS,
     ROUND_OVER,
+    BoxBet,
     Event,
     IllegalAction,
     TriviaOutcome,
@@ -536,6 +537,8 @@ def place_bet_and_deal(
     """
     with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_betting(table)
+        if table.engine.options.seats > 1:
+            return _deal_boxes(table, bet_cents)
         side_bets, extra_bet = _side_bets_for_deal(table, side_bets, extra_bet)
         events = _run(lambda: table.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet))
         game = _save(
@@ -551,6 +554,102 @@ def place_bet_and_deal(
         )
         _persist_round(table, events, new_round=True)
         return game
+
+
+# --------------------------------------------------------------------- boxes (§10 seats)
+#
+# With seats > 1 the chips, the amount field and the side-bet menu work on the selected
+# box, whose bets are the game's pending_* fields; pending_boxes keeps every box's.
+
+
+def _box_entries(table: Table) -> list[dict[str, Any]]:
+    """Every box's pending bets, box 1 first; the selected box's from the pending fields.
+    A box never bet on starts with the selected box's base bet and no side bets."""
+    game, seats = table.game, table.engine.options.seats
+    working = {
+        "bet": game.pending_bet_cents,
+        "side_bets": dict(pending_side_stakes(game)),
+        "extra_bet": game.pending_extra_bet,
+    }
+    entries = [dict(entry) for entry in (game.pending_boxes or [])[:seats]]
+    while len(entries) < seats:
+        entries.append({"bet": game.pending_bet_cents, "side_bets": {}, "extra_bet": False})
+    entries[_selected_index(game, seats)] = working
+    return entries
+
+
+def _selected_index(game: Game, seats: int) -> int:
+    return min(max(game.selected_box, 1), seats) - 1
+
+
+def _boxes_total(entries: list[dict[str, Any]]) -> int:
+    return sum(entry["bet"] + sum(entry["side_bets"].values()) for entry in entries)
+
+
+def select_box(
+    *, game_id: int, user: Player, version: int, box: int, base_cents: int | None = None
+) -> Game:
+    """Make ``box`` (1 … seats) the one the chips and the side-bet menu work on; an amount
+    typed for the box being left (``base_cents``) is kept as its bet."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        _require_betting(table)
+        if not 1 <= box <= table.engine.options.seats:
+            raise ActionRefused("no_such_box", seats=table.engine.options.seats)
+        if base_cents is not None:
+            table.game.pending_bet_cents = base_cents
+        entries = _box_entries(table)
+        chosen = entries[box - 1]
+        return _save(
+            table,
+            pending_boxes=entries,
+            selected_box=box,
+            pending_bet_cents=chosen["bet"],
+            pending_side_bets=chosen["side_bets"],
+            pending_extra_bet=chosen["extra_bet"],
+            note={"kind": "box_selected", "box": box, "bet_cents": chosen["bet"]},
+        )
+
+
+def same_bet_on_every_box(*, game_id: int, user: Player, version: int) -> Game:
+    """The selected box's base bet on every box, in one click (UI.md, seats)."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        _require_betting(table)
+        bet = table.game.pending_bet_cents
+        if bet <= 0:
+            raise ActionRefused("no_bet_to_copy")
+        entries = [{**entry, "bet": bet} for entry in _box_entries(table)]
+        if _boxes_total(entries) > table.engine.bank:
+            raise ActionRefused("bank_short", bank_cents=table.engine.bank)
+        note = {"kind": "same_bet", "bet_cents": bet, "boxes": len(entries)}
+        return _save(table, pending_boxes=entries, note=note)
+
+
+def _deal_boxes(table: Table, bet_cents: int) -> Game:
+    """R-4.1/R-4.2 for several boxes: every box's bets, the typed amount on the selected."""
+    options = table.engine.options
+    entries = _box_entries(table)
+    entries[_selected_index(table.game, options.seats)]["bet"] = bet_cents
+    offered = options.side_bets and not options.simple
+    boxes = [
+        BoxBet(
+            entry["bet"],
+            entry["side_bets"] if offered else {},
+            bool(offered and entry["extra_bet"]),
+        )
+        for entry in entries
+    ]
+    events = _run(lambda: table.engine.start_round(boxes=boxes))
+    game = _save(
+        table,
+        note=_phase_note(events),
+        pending_bet_cents=bet_cents,
+        # Every box's bets stay as the next round's defaults.
+        pending_boxes=entries,
+        showing_outcome=table.engine.round.over,
+        trivia_choice_for="",
+    )
+    _persist_round(table, events, new_round=True)
+    return game
 
 
 def next_round(*, game_id: int, user: Player, version: int) -> Game:

@@ -45,11 +45,14 @@ from game.house_edge_summary import HouseEdgeSummary, summarise
 from game.models import Game
 from game.presentation.notices import REFUSALS, refusal_text, status_line
 from game.presentation.table import TableView, table_view
-from game.rules.money import AMOUNT_FORMAT_REFUSAL
+from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
 from game.rules.options import NEEDS
 from game.selectors import TABLE_RELATED
 
 TABLE_TEMPLATE = "game/table.html"
+# An htmx answer: the table partial, then the status line out of band, rendered in one
+# pass (one context, its processors run once).
+HTMX_TABLE_TEMPLATE = "game/_table_htmx.html"
 # See the module docstring.
 REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
 STALE = HTTPStatus.CONFLICT
@@ -123,6 +126,16 @@ def _chip(post: QueryDict) -> dict[str, Any]:
     return {"chip_cents": dollars * 100, "base_cents": parse_bet(typed) if typed else None}
 
 
+def _box(post: QueryDict) -> dict[str, Any]:
+    """A box button (seats > 1), with the amount typed for the box being left, if any."""
+    try:
+        box = parse_whole_number(post.get("box"))
+    except ValueError:
+        raise ValueError(REFUSALS["no_box_chosen"]) from None
+    typed = (post.get("amount") or "").strip()
+    return {"box": box, "base_cents": parse_bet(typed) if typed else None}
+
+
 def _deal(post: QueryDict) -> dict[str, Any]:
     return {"bet_cents": parse_bet(post.get("amount"))}
 
@@ -158,6 +171,9 @@ ACTIONS: dict[str, Action] = {
     "chip": Action(services.add_chip, _chip),
     "clear-bet": Action(services.clear_bet),
     "deal": Action(services.place_bet_and_deal, _deal),
+    # §10 seats > 1: which box the chips go to, and one bet on every box.
+    "select-box": Action(services.select_box, _box),
+    "same-bet": Action(services.same_bet_on_every_box),
     "hit": Action(services.hit, _optional_difficulty),
     "stand": Action(services.stand),
     "double": Action(services.double, _optional_difficulty),

@@ -34,6 +34,9 @@ REFUSALS: dict[str, str] = {
     "round_begun": "The next round has already begun: place your bet.",
     "side_bets_off": "Side bets are switched off at this table.",
     "side_bets_simple": "The simple game has no side bets (Hit and Stand only).",
+    "no_such_box": "Choose a box from 1 to {seats}.",
+    "no_box_chosen": "Choose a box.",
+    "no_bet_to_copy": "Place a bet on this box first, then put the same on every box.",
     "side_bets_too_big": "{text}.",
     "no_such_side_bet": "There is no such side bet.",
     "no_such_offer": "There is no such offer.",
@@ -145,6 +148,9 @@ def status_line(game: Game, engine: EngineGame | None = None) -> str:
         "bet": f"Bet {display_cents(note.get('bet_cents', 0))}.",
         "bet_cleared": "Bet cleared. Place your bet.",
         "next_round": "Place your bet.",
+        "box_selected": f"Box {note.get('box')}: bet {display_cents(note.get('bet_cents', 0))}.",
+        "same_bet": f"{display_cents(note.get('bet_cents', 0))} on each of the "
+        f"{note.get('boxes')} boxes.",
         "choose_difficulty": f"{ACTION_NAMES.get(note.get('action', ''), 'Hit')}: "
         "choose a trivia difficulty.",
         "question_asked": "Answer the trivia question.",

@@ -121,6 +121,23 @@ class HandView:
 SIDE_RESULTS = {"win": "won", "lose": "lost", "push": "returned"}
 
 
+@dataclass
+class BoxView:
+    """One box of a table of several (§10 Extensions, seats): its bet and its hands."""
+
+    number: int
+    bet: int
+    hands: list[HandView] = field(default_factory=list)
+    # Between rounds: the box the chips, the amount and the side-bet menu work on.
+    selected: bool = False
+    # In a round: the box whose decision is waiting.
+    in_play: bool = False
+
+    @property
+    def label(self) -> str:
+        return f"Box {self.number}"
+
+
 @dataclass(frozen=True)
 class Timer:
     """A running deadline as the page shows it: whole seconds left, counted down."""
@@ -201,6 +218,8 @@ class TableView:
     side_circles: list[SideCircle] = field(default_factory=list)
     # R-4.13 / R-8.9: the clock of the decision or answer on screen, if one runs.
     timer: Timer | None = None
+    # §10 Extensions, seats > 1: every box, left to right (empty for one box).
+    boxes: list[BoxView] = field(default_factory=list)
 
     @property
     def felt_rules(self) -> str:
@@ -318,10 +337,42 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
     view.side_circles = _side_circles(game, round_ if show_round else None)
     if engine.round_in_progress:
         view.timer = _timer(game, engine, attempt)
+    if engine.options.seats > 1:
+        view.boxes = _boxes(game, engine, round_ if show_round else None, view.hands)
     if game.is_over:
         view.phase, view.panel = "game_over", "game_over"
         view.over_reason_text = OVER_REASONS.get(game.over_reason, "")
     return view
+
+
+def _boxes(
+    game: Game, engine: EngineGame, round_: dict[str, Any] | None, hands: list[HandView]
+) -> list[BoxView]:
+    """The boxes side by side: between rounds their pending bets (the selected one taking
+    the chips), in a round their hands, the box in play marked."""
+    seats = engine.options.seats
+    if round_ is None or "boxes" not in round_:
+        pending = list(game.pending_boxes or [])[:seats]
+        selected = min(max(game.selected_box, 1), seats)
+        bets = [entry.get("bet", 0) for entry in pending]
+        bets += [game.pending_bet_cents] * (seats - len(bets))  # boxes not bet on yet
+        bets[selected - 1] = game.pending_bet_cents
+        return [
+            BoxView(number=n, bet=bet, selected=n == selected)
+            for n, bet in enumerate(bets, start=1)
+        ]
+    in_play = round_["current_box"] if engine.round_in_progress else None
+    boxes = []
+    for index, box in enumerate(round_["boxes"]):
+        box_hands = [hands[i] for i in box["hand_indices"]]
+        for position, hand in enumerate(box_hands, start=1):
+            hand.label = f"Box {index + 1}" + (
+                f", hand {position} of {len(box_hands)}" if len(box_hands) > 1 else ""
+            )
+        boxes.append(
+            BoxView(number=index + 1, bet=box["bet"], hands=box_hands, in_play=index == in_play)
+        )
+    return boxes
 
 
 def _side_circles(game: Game, round_: dict[str, Any] | None) -> list[SideCircle]:

@@ -628,10 +628,13 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
             ),
             (
                 "seats",
-                "Seats",
-                "1",
-                "The number of boxes you play against the dealer. Every table deals one box "
-                "for now; the option is kept so that saved games and replay files name it.",
+                "Boxes you play",
+                "1, 2 or 3",
+                "Play up to three boxes at once against one dealer hand, each with its own "
+                "base bet and side bets. The boxes are dealt and played left to right (each "
+                "box's splits are its own); insurance, even money and surrender are offered "
+                "box by box, and every box is settled. Between rounds pick a box to bet on "
+                "it, or put the same bet on every box in one click.",
             ),
         ),
     ),
