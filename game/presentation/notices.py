@@ -103,7 +103,11 @@ def phase_line(engine: EngineGame, *, shuffled: bool = False) -> str:
         else:
             parts.append("Round over: you broke even.")
     else:
-        parts.append(PHASE_LINES.get(round_.phase, "Player's turn."))
+        line = PHASE_LINES.get(round_.phase, "Player's turn.")
+        if engine.options.seats > 1 and round_.phase != "dealer_turn":
+            # §10 seats: offers and turns go box by box; say whose it is.
+            line = f"Box {round_.box_in_play() + 1}: {line}"
+        parts.append(line)
     return " ".join(parts)
 
 

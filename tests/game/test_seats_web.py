@@ -84,6 +84,7 @@ def test_three_boxes_dealt_played_left_to_right_and_settled(alice: Client, playe
         assert game.state["round"]["boxes"][box - 1]["bet"] == 1000
         page = alice.get(f"/games/{game.pk}/").text
         assert (box, True, False) in boxes_on(page), f"box {box} should be in play"
+        assert f"Box {box}: Player&#x27;s turn." in page or f"Box {box}: Player's turn." in page
         assert post(alice, game, "stand").status_code == 302
     game.refresh_from_db()
     assert game.state["round"]["phase"] == "round_over"
@@ -122,3 +123,21 @@ def test_one_box_tables_show_no_box_picker(alice: Client, player: Any) -> None:
     game = services.new_game(user=player, options={"trivia_mode": False})
     page = alice.get(f"/games/{game.pk}/").text
     assert "Same bet on every box" not in page and boxes_on(page) == []
+
+
+def test_insurance_is_offered_box_by_box_and_says_which(alice: Client, player: Any) -> None:
+    # Two boxes against an ace: box 1 9S 7D, box 2 8S 8D; dealer hole 6H, upcard AC.
+    game = services.new_game(user=player, options={"trivia_mode": False, "seats": 2})
+    stack_shoe(game, ["9S", "8S", "6H", "7D", "8D", "AC", "2H", "3C"])
+    post(alice, game, "chip", chip="10")
+    post(alice, game, "same-bet")
+    assert post(alice, game, "deal", amount="10").status_code == 302
+    page = alice.get(f"/games/{game.pk}/").text
+    assert "Box 1: Insurance?" in page
+    assert post(alice, game, "insurance", choice="decline").status_code == 302
+    page = alice.get(f"/games/{game.pk}/").text
+    assert "Box 2: Insurance?" in page
+    assert post(alice, game, "insurance", choice="accept").status_code == 302
+    game.refresh_from_db()
+    taken = [box["insurance"] for box in game.state["round"]["boxes"]]
+    assert taken[0] is None and taken[1]["stake"] == 500
