@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from game import coach
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
+from game.prepared import PreparedQuery
 from game.rules import sidebets as sb
 from game.rules.clock import Clock, system_clock
 from game.rules.engine import Game as EngineGame
@@ -151,22 +152,32 @@ def _check_version(game: Game, version: int) -> None:
     raise StaleVersion(f"game {game.pk}: version {version} posted, {game.version} stored")
 
 
+def _locking_query(game_id: int, owner_id: int) -> Any:
+    latest_round = Round.objects.filter(game=OuterRef("pk")).order_by("-number").values("pk")
+    return (
+        Game.objects.select_for_update(of=("self",))
+        .select_related("pending_trivia__question__category")
+        .annotate(round_row_id=Subquery(latest_round[:1]))
+        .filter(pk=game_id, owner_id=owner_id)
+        .order_by()
+    )
+
+
+# Compiled once per connection (game/prepared.py): building and compiling this queryset
+# cost ~2 ms of Python a request, running it ~0.25 ms.
+_LOCKING_QUERY = PreparedQuery(_locking_query, "game_id", "owner_id")
+
+
 def _lock(*, game_id: int, user: Player | int) -> Table:
     """Lock the owner's game row (call inside atomic).
 
     One query reads all an action needs besides the engine state: the pending trivia
     attempt with its question (joined; only the game row is locked) and the primary key of
     the latest round (by the (game, number) index)."""
-    latest_round = Round.objects.filter(game=OuterRef("pk")).order_by("-number").values("pk")
-    try:
-        game = (
-            Game.objects.select_for_update(of=("self",))
-            .select_related("pending_trivia__question__category")
-            .annotate(round_row_id=Subquery(latest_round[:1]))
-            .get(pk=game_id, owner=user)
-        )
-    except Game.DoesNotExist:
-        raise GameNotFound(game_id) from None
+    owner_id = user if isinstance(user, int) else user.pk
+    game = _LOCKING_QUERY.first(game_id=int(game_id), owner_id=int(owner_id))
+    if game is None:
+        raise GameNotFound(game_id)
     engine = load_engine(game)
     return Table(
         game, engine, round_was_open=engine.round_in_progress, round_row_id=game.round_row_id

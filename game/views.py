@@ -79,8 +79,7 @@ def render_table(
     view = view or table_view(game)
     context = {"view": view, "notice": notice, **coach.table_context(game, view, hint=hint)}
     if request.htmx:
-        html = render_to_string(f"{TABLE_TEMPLATE}#table", context, request=request)
-        html += render_to_string(f"{TABLE_TEMPLATE}#status_oob", context, request=request)
+        html = render_to_string(HTMX_TABLE_TEMPLATE, context, request=request)
         return HttpResponse(html, status=status)
     return render(request, TABLE_TEMPLATE, context, status=status)
 

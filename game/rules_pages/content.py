@@ -31,6 +31,7 @@ from game.rules.sidebets import (
     PERFECT_PAIR,
     TWENTY_ONE_PLUS_THREE,
 )
+from game.url_cache import cached_reverse
 
 # --- where each topic lives -------------------------------------------------------------
 
@@ -112,7 +113,7 @@ def rules_url(topic: str, game_id: int | None = None) -> str:
         url_name, anchor = TOPICS[_topic_key(topic)]
     except KeyError:
         raise ValueError(f"no rules page for topic {topic!r}") from None
-    url = with_game(reverse(url_name), game_id)
+    url = with_game(cached_reverse(url_name), game_id)
     return f"{url}#{anchor}" if anchor else url
 
 

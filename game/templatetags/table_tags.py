@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django import template
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.template.defaulttags import CsrfTokenNode
-from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 
 from game.rules.cards import RANK_NAMES, SUIT_SYMBOLS, card_name, is_jackpot_ace, is_red
 from game.rules.money import display_cents, format_cents
+from game.url_cache import game_url
 
 register = template.Library()
 
@@ -74,6 +76,12 @@ def plain_dollars(cents: int | None) -> str:
 @register.simple_tag
 def playing_card(code: str | None, size: str = "") -> str:
     """One card; ``None`` is the face-down hole card."""
+    return _playing_card(code or None, size)
+
+
+@lru_cache(maxsize=1024)
+def _playing_card(code: str | None, size: str) -> str:
+    # The same few hundred (card, size) pairs are drawn on every render: made once each.
     size_class = f" playing-card--{size}" if size else ""
     if not code:
         return format_html(
@@ -171,17 +179,21 @@ class ActionFormNode(template.Node):
 
 
 def action_url(context: Context, game_id: int, action: str) -> str:
-    """The action's URL, reversed once per render rather than per form or button."""
-    cache = context.render_context.setdefault("action_urls", {})
-    if (game_id, action) not in cache:
-        cache[game_id, action] = reverse("game:action", args=[game_id, action])
-    return cache[game_id, action]
+    """The action's URL (reversed once per process, game/url_cache.py)."""
+    return game_url("game:action", game_id, action)
 
 
 @register.simple_tag(name="action_url", takes_context=True)
 def action_url_tag(context: Context, action: str) -> str:
     """``formaction="{% action_url 'chip' %}"``: another action of the same form's game."""
     return action_url(context, context["view"].game.pk, action)
+
+
+@register.simple_tag(name="game_url")
+def game_url_tag(viewname: str, game_id: int) -> str:
+    """``{% game_url 'game:options' game.pk %}``: ``{% url %}`` for a game's page, its
+    pattern reversed once per process."""
+    return game_url(viewname, game_id)
 
 
 @register.tag("action_form")

@@ -1,0 +1,108 @@
+"""game/prepared.py and game/url_cache.py (issue 14): the lock query compiled once per
+connection reads what the queryset reads; game URLs reversed once give what reverse() gives."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import transaction
+from django.test import override_settings
+from django.urls import reverse
+
+from game import services
+from game.models import Game, Round, TriviaAttempt
+from game.prepared import PreparedQuery
+from game.url_cache import cached_reverse, game_url
+
+FIELDS = [field.attname for field in Game._meta.concrete_fields]
+
+
+@pytest.mark.django_db
+def test_the_prepared_lock_reads_what_the_queryset_reads(make_game, player, questions) -> None:
+    game = make_game(trivia_mode=True)
+    round_ = Round.objects.create(game=game, number=1, phase="player_turn")
+    question = questions["easy"][0]
+    attempt = TriviaAttempt.objects.create(
+        game=game,
+        round=round_,
+        hand_index=0,
+        action="hit",
+        question=question,
+        difficulty="easy",
+        answers_shown=["a", "b"],
+    )
+    Game.objects.filter(pk=game.pk).update(pending_trivia=attempt)
+    with transaction.atomic():
+        expected = services._locking_query(game.pk, player.pk).get()
+        table = services._lock(game_id=game.pk, user=player)
+    locked = table.game
+    assert [getattr(locked, name) for name in FIELDS] == [
+        getattr(expected, name) for name in FIELDS
+    ]
+    assert locked.round_row_id == round_.pk == table.round_row_id
+    # The joined rows come with it, converted as the ORM converts them.
+    assert locked.pending_trivia == attempt
+    assert locked.pending_trivia.answers_shown == ["a", "b"]
+    assert locked.pending_trivia.question == question
+    assert locked.pending_trivia.question.category == question.category
+    assert locked.state == expected.state and isinstance(locked.state, dict)
+    assert locked.created == expected.created and locked.created.tzinfo is not None
+
+
+@pytest.mark.django_db
+def test_another_players_game_is_not_found_and_no_pending_question_is_none(
+    make_game, player, other_player
+) -> None:
+    game = make_game()
+    with transaction.atomic():
+        assert services._lock(game_id=game.pk, user=player).game.pending_trivia is None
+        with pytest.raises(services.GameNotFound):
+            services._lock(game_id=game.pk, user=other_player)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_outside_a_transaction_the_prepared_lock_does_what_the_orm_does(make_game, player) -> None:
+    """Refused where the database locks rows (PostgreSQL), as Django refuses the queryset."""
+    game = make_game()
+    try:
+        services._locking_query(game.pk, player.pk).get()
+    except transaction.TransactionManagementError:
+        with pytest.raises(transaction.TransactionManagementError):
+            services._LOCKING_QUERY.first(game_id=game.pk, owner_id=player.pk)
+    else:
+        assert services._LOCKING_QUERY.first(game_id=game.pk, owner_id=player.pk) == game
+
+
+@pytest.mark.django_db
+def test_each_value_must_be_a_parameter_of_its_own() -> None:
+    query = PreparedQuery(lambda game_id: Game.objects.filter(pk=1), "game_id")
+    with pytest.raises(ValueError, match="game_id"):
+        query._compile(None)
+
+
+@pytest.mark.django_db
+def test_cached_game_urls_are_what_reverse_gives() -> None:
+    for name, args in [
+        ("game:table", []),
+        ("game:options", []),
+        ("game:end_game", []),
+        ("game:report_question", []),
+        ("game:action", ["hit"]),
+        ("game:action", ["side-bets-menu"]),
+    ]:
+        for game_id in (1, 42, 1234567):
+            assert game_url(name, game_id, *args) == reverse(name, args=[game_id, *args])
+    assert cached_reverse("game:statistics") == reverse("game:statistics")
+
+
+@pytest.mark.django_db
+def test_cached_urls_follow_the_script_prefix_and_the_urlconf() -> None:
+    plain = game_url("game:table", 7)
+    with override_settings(FORCE_SCRIPT_NAME="/casino/"):
+        from django.urls import set_script_prefix
+
+        set_script_prefix("/casino/")
+        try:
+            assert game_url("game:table", 7) == "/casino" + plain == reverse("game:table", args=[7])
+        finally:
+            set_script_prefix("/")
+    assert game_url("game:table", 7) == plain
