@@ -352,7 +352,9 @@ def child_prepare(players: int) -> dict[str, Any]:
         user = get_user_model().objects.create_user(username=f"load{number}", password="x-pw-1234")
         session = store()
         session[SESSION_KEY] = str(user.pk)
-        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[BACKEND_SESSION_KEY] = next(
+            path for path in settings.AUTHENTICATION_BACKENDS if path.endswith("ModelBackend")
+        )
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         game = services.new_game(user=user)

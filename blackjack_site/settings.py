@@ -171,8 +171,12 @@ AUTH_PASSWORD_VALIDATORS = [
 # same login. `manage.py axes_reset` lifts every lockout.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    "django.contrib.auth.backends.ModelBackend",
+    # Django's ModelBackend with each request's user read from the cache (issue 14,
+    # blackjack_site/auth.py): kept USER_CACHE_SECONDS, dropped when the account is saved.
+    # Only with a cache every worker shares (Redis) or in development (one process).
+    "blackjack_site.auth.CachedModelBackend",
 ]
+USER_CACHE_SECONDS = int(os.environ.get("USER_CACHE_SECONDS", "300")) if REDIS_URL or DEBUG else 0
 AXES_FAILURE_LIMIT = int(os.environ.get("LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES", "15")))
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own

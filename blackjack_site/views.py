@@ -43,7 +43,7 @@ def signup(request: HttpRequest) -> HttpResponse:
         user = form.save()
         # The account was just created, not authenticated: name the backend that will
         # load it on later requests (django-axes' backend sits in front of it).
-        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        login(request, user, backend="blackjack_site.auth.CachedModelBackend")
         return redirect(_safe_next(request) or "my_games")
     status = 400 if request.method == "POST" else 200
     return render(

@@ -45,8 +45,8 @@ def test_a_logged_in_page_reads_the_session_without_a_query(
 ) -> None:
     client = _logged_in_client(player)
     client.get(reverse("my_games"))  # the session is in the cache from the login on
-    # The user and the player's games: no session query.
-    with django_assert_num_queries(2) as captured:
+    # The player's games: no session query (and the user is cached, tests/site/test_user_cache.py).
+    with django_assert_num_queries(1) as captured:
         assert client.get(reverse("my_games")).status_code == 200
     assert not any("django_session" in query["sql"] for query in captured.captured_queries)
 
