@@ -44,7 +44,7 @@ from game.rules.replay import export_round_replay, round_record
 from game.rules.shoe import Rng, Shoe
 from game.rules.sidebets import STAKED_SIDE_BETS
 from game.selectors import pending_side_stakes
-from trivia.services import NoQuestionsAvailable, choose_question, record_answer, shuffled_answers
+from trivia.services import NoQuestionsAvailable, choose_question, shuffled_answers
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser
@@ -1045,10 +1045,11 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         attempt.answered_at = timezone.now()
         # A right answer is applied in this same action: one UPDATE says both.
         attempt.applied = correct
+        # The question's answer counters are kept by the database, in this same UPDATE
+        # (trivia/migrations/0003_count_answers_in_the_database.py).
         attempt.save(
             update_fields=["answer_given", "correct", "credits_change", "answered_at", "applied"]
         )
-        record_answer(attempt.question_id, correct)
         note = {
             "kind": "answered",
             "correct": correct,

@@ -65,6 +65,8 @@ class Question(models.Model):
     active = models.BooleanField(default=True)
     source = models.CharField(max_length=120, blank=True, default="")
     fingerprint = models.CharField(max_length=64, unique=True, editable=False)
+    # Counted by the database when a game records an answer (a trigger on the attempt,
+    # migration 0003); trivia.services.record_answer counts one by hand.
     times_asked = models.PositiveIntegerField(default=0, editable=False)
     times_correct = models.PositiveIntegerField(default=0, editable=False)
     created = models.DateTimeField(auto_now_add=True)

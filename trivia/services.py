@@ -182,7 +182,10 @@ def shuffled_answers(question: Question, rng: RandomSource | None = None) -> lis
 
 
 def record_answer(question_id: int, correct: bool) -> None:
-    """Count an answer atomically in the database (F() avoids lost updates)."""
+    """Count an answer atomically in the database (F() avoids lost updates).
+
+    A game's answers need not call this: recording the answer on its attempt counts it
+    (a trigger, migration 0003)."""
     Question.objects.filter(pk=question_id).update(
         times_asked=F("times_asked") + 1,
         times_correct=F("times_correct") + (1 if correct else 0),

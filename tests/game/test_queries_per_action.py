@@ -1,6 +1,6 @@
 """At most five queries an action (issue 14), the same after 200 rounds and with a bank of
-20,000 questions: the user (the session comes from the cache), the game locked with its
-pending question and latest round in one query, the writes the action needs.
+20,000 questions: the game locked with its pending question and latest round in one query
+and the writes the action needs (the session and the user come from the cache).
 
 The test's own transaction wraps every request, so each action's atomic() would add a
 SAVEPOINT / RELEASE pair that production never runs (there it is the outermost block:
@@ -171,7 +171,7 @@ def test_the_round_end_and_the_next_deal_take_five_queries_at_most(
 
 
 @pytest.mark.django_db
-def test_continue_that_ends_the_round_takes_six_queries_at_most(
+def test_continue_that_ends_the_round_takes_five_queries_at_most(
     long_game: Game, alice: Client, django_assert_max_num_queries, no_savepoint_statements
 ) -> None:
     game = long_game
@@ -179,11 +179,32 @@ def test_continue_that_ends_the_round_takes_six_queries_at_most(
     post(alice, game, "deal", amount="10.00")
     post(alice, game, "hit", difficulty="medium")
     post(alice, game, "answer", answer=_wrong(_pending(game)))
-    # The hand stands, the dealer plays and the round is written: its last step. Known
-    # gap (issue 14): one over the cap, the attempt's own ``applied`` write on top of a
-    # round end's three (game, round, hands).
+    # The hand stands, the dealer plays and the round is written: the game locked, the
+    # attempt applied, the game, the round and its hands (the user comes from the cache).
     send = _post(alice, game, "continue")
-    with django_assert_max_num_queries(MAX_QUERIES + 1, info="continue"):
+    with django_assert_max_num_queries(MAX_QUERIES, info="continue"):
         assert send().status_code == 200
     game.refresh_from_db()
     assert game.pending_trivia is None and game.state["round"]["phase"] == "round_over"
+
+
+@pytest.mark.django_db
+def test_a_right_answer_whose_card_ends_the_round_takes_five_queries_at_most(
+    long_game: Game, alice: Client, django_assert_max_num_queries, no_savepoint_statements
+) -> None:
+    game = long_game
+    alice.get(f"/games/{game.pk}/")
+    post(alice, game, "deal", amount="10.00")
+    post(alice, game, "double", difficulty="medium")
+    attempt = _pending(game)
+    asked, right = attempt.question.times_asked, attempt.question.times_correct
+    # Doubled 9S 7D gets the 2H; the dealer's 16 draws the KD: the round is over. The game
+    # locked, the attempt answered (the question's counters in the same statement), the
+    # game, the round and its hands.
+    send = _post(alice, game, "answer", answer=attempt.question.correct_answer)
+    with django_assert_max_num_queries(MAX_QUERIES, info="answer, right, round over"):
+        assert send().status_code == 200
+    game.refresh_from_db()
+    assert game.pending_trivia is None and game.state["round"]["phase"] == "round_over"
+    attempt.question.refresh_from_db()
+    assert (attempt.question.times_asked, attempt.question.times_correct) == (asked + 1, right + 1)
