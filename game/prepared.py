@@ -116,3 +116,53 @@ class PreparedQuery:
         for name, position in compiled.annotation_col_map.items():
             setattr(instance, name, row[position])
         return instance
+
+
+class PreparedUpdate:
+    """``Model.objects.filter(**where).update(**values)`` for a row known by plain values,
+    with its SQL made once per set of fields written (the ORM builds and compiles it anew
+    each time). Values are prepared for the database as the ORM's update prepares them
+    (``get_db_prep_save``; a model instance given for a foreign key stands for its key).
+    Returns the number of rows updated."""
+
+    def __init__(self, model: type[Model], *where: str, using: str = "default") -> None:
+        self.model = model
+        self.where = where
+        self.using = using
+        self._sql: dict[tuple[str, ...], tuple[str, list[Any]]] = {}
+
+    def _statement(self, names: tuple[str, ...], connection: Any) -> tuple[str, list[Any]]:
+        meta = self.model._meta
+        quote = connection.ops.quote_name
+        fields = [meta.get_field(name) for name in names]
+        for field in fields:
+            if not field.concrete or field.many_to_many or hasattr(field, "get_placeholder"):
+                raise ValueError(f"{field.name} cannot be written by a prepared update")
+        where = [meta.get_field(name) for name in self.where]
+        # Only names from the model's own metadata, quoted: no value is ever in the SQL.
+        sql = "UPDATE {} SET {} WHERE {}".format(  # noqa: S608
+            quote(meta.db_table),
+            ", ".join(f"{quote(field.column)} = %s" for field in fields),
+            " AND ".join(f"{quote(field.column)} = %s" for field in where),
+        )
+        return sql, fields + where
+
+    def run(self, values: dict[str, Any], **where: Any) -> int:
+        if any(hasattr(value, "resolve_expression") for value in values.values()):
+            # An expression (F(), Case …) is the ORM's to compile.
+            return self.model._default_manager.filter(**where).update(**values)
+        connection = connections[self.using]
+        names = tuple(values)
+        statement = self._sql.get((connection.vendor, *names))
+        if statement is None:
+            statement = self._sql[(connection.vendor, *names)] = self._statement(names, connection)
+        sql, fields = statement
+        params = []
+        given = [*values.values(), *(where[name] for name in self.where)]
+        for field, value in zip(fields, given, strict=True):
+            if field.remote_field is not None and hasattr(value, "prepare_database_save"):
+                value = value.prepare_database_save(field)
+            params.append(field.get_db_prep_save(value, connection=connection))
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            return cursor.rowcount

@@ -4,7 +4,7 @@ connection reads what the queryset reads; game URLs reversed once give what reve
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
+from django.db import models, transaction
 from django.test import override_settings
 from django.urls import reverse
 
@@ -106,3 +106,32 @@ def test_cached_urls_follow_the_script_prefix_and_the_urlconf() -> None:
         finally:
             set_script_prefix("/")
     assert game_url("game:table", 7) == plain
+
+
+@pytest.mark.django_db
+def test_the_prepared_save_writes_what_the_orm_writes(make_game, player, questions) -> None:
+    game = make_game(trivia_mode=True)
+    attempt = TriviaAttempt.objects.create(
+        game=game,
+        hand_index=0,
+        action="hit",
+        question=questions["easy"][0],
+        difficulty="easy",
+        answers_shown=["a"],
+    )
+    values = {
+        "state": {**game.state, "marker": ["é", 1]},
+        "status_note": {"kind": "phase", "shuffled": False},
+        "pending_trivia": attempt,
+        "showing_outcome": True,
+        "last_played": game.created,
+        "version": game.version + 1,
+    }
+    assert services._GAME_UPDATE.run(values, id=game.pk, version=game.version + 5) == 0
+    assert services._GAME_UPDATE.run(values, id=game.pk, version=game.version) == 1
+    stored = Game.objects.get(pk=game.pk)
+    for name, value in values.items():
+        assert getattr(stored, name) == value, name
+    expression = {"version": models.F("version") + 1}
+    assert services._GAME_UPDATE.run(expression, id=game.pk, version=game.version + 1) == 1
+    assert Game.objects.get(pk=game.pk).version == game.version + 2
