@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/house_edge_table.py [--rounds 10000000] [--workers 2] [--accelerated]
     .venv/bin/python bench/house_edge_table.py --markdown   # print the table for RESULTS.md
+    .venv/bin/python bench/house_edge_table.py --simple --rounds 2000000   # the simple game
 
 Every combination of the key options below is played for ``--rounds`` rounds with the
 same seed (common random numbers: neighbouring entries share their early shoes, so the
@@ -31,6 +32,14 @@ KEY_VALUES: dict[str, list[Any]] = {
     "surrender": ["late", "off"],
     "charlie": [5, "off"],
 }
+# The simple game (§10 Extensions: Hit and Stand only) has its own, smaller table: doubling,
+# splitting and surrender play no part in it, so only these options move its edge.
+SIMPLE_KEY_VALUES: dict[str, list[Any]] = {
+    "deck_count": [1, 2, 6, 8],
+    "dealer_stands_on": ["S17", "H17"],
+    "blackjack_payout": ["3:2", "6:5"],
+    "charlie": [5, "off"],
+}
 
 
 def main() -> None:
@@ -39,11 +48,17 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--accelerated", action="store_true")
-    parser.add_argument("--out", type=Path, default=ROOT / "game/rules/house_edge_table.json")
+    parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--simple", action="store_true", help="the simple game's table (house_edge_simple.json)"
+    )
     parser.add_argument(
         "--markdown", action="store_true", help="print the --out table as Markdown and stop"
     )
     args = parser.parse_args()
+    if args.out is None:
+        name = "house_edge_simple.json" if args.simple else "house_edge_table.json"
+        args.out = ROOT / "game/rules" / name
     if args.markdown:
         print(markdown(json.loads(args.out.read_text())))
         return
@@ -51,15 +66,18 @@ def main() -> None:
 
     if args.accelerated and (reason := accelerated.enable()) is not None:
         sys.exit(reason)
-    from game.rules.house_edge import KEY_OPTIONS
+    from game.rules.house_edge import KEY_OPTIONS, SIMPLE_KEY_OPTIONS
     from game.rules.simulator import simulate, simulation_options
 
-    assert tuple(KEY_VALUES) == KEY_OPTIONS
+    key_values = SIMPLE_KEY_VALUES if args.simple else KEY_VALUES
+    assert tuple(key_values) == (SIMPLE_KEY_OPTIONS if args.simple else KEY_OPTIONS)
     base = {
         name: value
         for name, value in simulation_options().to_dict().items()
-        if name not in KEY_OPTIONS
+        if name not in key_values
     }
+    if args.simple:
+        base["simple"] = True
     table: dict[str, Any] = {
         "about": (
             "House edge (% of the initial bet) of basic strategy, flat bet, measured by "
@@ -69,13 +87,13 @@ def main() -> None:
         "rounds_per_entry": args.rounds,
         "seed": args.seed,
         "engine": "compiled (mypyc)" if args.accelerated else "python",
-        "key_values": KEY_VALUES,
+        "key_values": key_values,
         "base_options": base,
         "entries": [],
     }
     started = time.perf_counter()
-    for values in itertools.product(*KEY_VALUES.values()):
-        chosen = dict(zip(KEY_VALUES, values, strict=True))
+    for values in itertools.product(*key_values.values()):
+        chosen = dict(zip(key_values, values, strict=True))
         report = simulate(args.rounds, {**base, **chosen}, seed=args.seed, workers=args.workers)
         table["entries"].append(
             {
@@ -97,11 +115,19 @@ def markdown(table: dict[str, Any]) -> str:
     """One row per deck count, dealer rule and payout; one column per DAS/surrender/Charlie."""
     edge = {tuple(e["options"].values()): e["house_edge_pct"] for e in table["entries"]}
     values = table["key_values"]
+    # The simple game's table has no doubling or surrender columns, only Charlie.
+    simple = "double_after_split" not in values
     columns = list(
-        itertools.product(values["double_after_split"], values["surrender"], values["charlie"])
+        itertools.product(values["charlie"])
+        if simple
+        else itertools.product(values["double_after_split"], values["surrender"], values["charlie"])
     )
 
-    def heading(das: bool, surrender: str, charlie: Any) -> str:
+    def heading(*column: Any) -> str:
+        if simple:
+            (charlie,) = column
+            return f"{charlie}-Ch" if charlie != "off" else "no Ch"
+        das, surrender, charlie = column
         return ", ".join(
             [
                 "DAS" if das else "no DAS",

@@ -21,6 +21,10 @@ from typing import Any
 from game.rules.options import Options
 
 TABLE_PATH = Path(__file__).with_name("house_edge_table.json")
+# The simple game's own table (bench/house_edge_table.py --simple): Hit and Stand only, so
+# doubling, splitting and surrender are no key of it.
+SIMPLE_TABLE_PATH = Path(__file__).with_name("house_edge_simple.json")
+SIMPLE_KEY_OPTIONS = ("deck_count", "dealer_stands_on", "blackjack_payout", "charlie")
 KEY_OPTIONS = (
     "deck_count",
     "dealer_stands_on",
@@ -42,11 +46,14 @@ _NEUTRAL_OPTIONS = frozenset(
         "starting_bank",
         "seats",
         "inverted",  # handled apart: the figure is negated (§10 Extensions)
+        # Timers change nothing for a player who decides in time.
+        "turn_seconds",
+        "answer_seconds",
     }
 )
-# Options whose effect the table cannot approximate: no estimate at all while they are on.
-# (simple: Hit and Stand only changes basic strategy and the edge far beyond any entry.)
-UNTABLED_OPTIONS = ("simple",)
+# Options whose effect no table covers: no estimate at all while they are on. (None now:
+# the simple game has a table of its own.)
+UNTABLED_OPTIONS: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,8 +85,11 @@ def estimated_house_edge(options: Options | Mapping[str, Any]) -> HouseEdgeEstim
     chosen = options if isinstance(options, Options) else Options.from_dict(dict(options))
     if untabled_options(chosen):
         return None
-    table = load_table()
-    wanted = {name: getattr(chosen, name) for name in KEY_OPTIONS}
+    path, keys = (
+        (SIMPLE_TABLE_PATH, SIMPLE_KEY_OPTIONS) if chosen.simple else (TABLE_PATH, KEY_OPTIONS)
+    )
+    table = load_table(path)
+    wanted = {name: getattr(chosen, name) for name in keys}
     approximated: list[str] = []
     decks = nearest_deck_count(wanted["deck_count"], table["key_values"]["deck_count"])
     if decks != wanted["deck_count"]:
@@ -89,7 +99,7 @@ def estimated_house_edge(options: Options | Mapping[str, Any]) -> HouseEdgeEstim
         # A hand reaches seven cards unbusted too rarely to move the edge measurably.
         approximated.append("charlie 7 → off")
         wanted["charlie"] = "off"
-    entry = _entries(TABLE_PATH).get(_key(wanted))
+    entry = _entries(path, keys).get(_key(wanted, keys))
     if entry is None:
         return None
     edge = entry["house_edge_pct"]
@@ -100,7 +110,7 @@ def estimated_house_edge(options: Options | Mapping[str, Any]) -> HouseEdgeEstim
         rounds=entry["rounds"],
         matched=dict(entry["options"]),
         approximated=tuple(approximated),
-        not_covered=_not_covered(chosen, table["base_options"]),
+        not_covered=_not_covered(chosen, table["base_options"], keys),
         inverted=chosen.inverted,
     )
 
@@ -119,19 +129,23 @@ def nearest_deck_count(decks: int | str, available: list[int]) -> int:
     return min(available, key=lambda candidate: (abs(candidate - decks), -candidate))
 
 
-def _not_covered(chosen: Options, base: Mapping[str, Any]) -> tuple[str, ...]:
+def _not_covered(
+    chosen: Options, base: Mapping[str, Any], keys: tuple[str, ...] = KEY_OPTIONS
+) -> tuple[str, ...]:
     # The table's base options may use the old split keys (§10 Decision): read them anew.
     base = Options.from_dict(dict(base)).to_dict()
     values = chosen.to_dict()
+    # Options kept but inactive (e.g. surrender in the simple game) change nothing.
+    ignored = set(keys) | _NEUTRAL_OPTIONS | set(chosen.inactive)
     return tuple(
         name
         for name, value in sorted(values.items())
-        if name not in KEY_OPTIONS and name not in _NEUTRAL_OPTIONS and base.get(name) != value
+        if name not in ignored and base.get(name) != value
     )
 
 
-def _key(options: Mapping[str, Any]) -> tuple[Any, ...]:
-    return tuple(options[name] for name in KEY_OPTIONS)
+def _key(options: Mapping[str, Any], keys: tuple[str, ...] = KEY_OPTIONS) -> tuple[Any, ...]:
+    return tuple(options[name] for name in keys)
 
 
 def load_table(path: Path | None = None) -> dict[str, Any]:
@@ -147,5 +161,7 @@ def _load(path: Path) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=4)
-def _entries(path: Path) -> dict[tuple[Any, ...], dict[str, Any]]:
-    return {_key(entry["options"]): entry for entry in _load(path)["entries"]}
+def _entries(
+    path: Path, keys: tuple[str, ...] = KEY_OPTIONS
+) -> dict[tuple[Any, ...], dict[str, Any]]:
+    return {_key(entry["options"], keys): entry for entry in _load(path)["entries"]}
