@@ -98,7 +98,7 @@ def advice_for(public: Mapping[str, Any]) -> CoachAdvice | None:
         return CoachAdvice(advice.action, advice.reason, f"never take {offer}")
     upcard = round_["dealer"]["cards"][1]
     if phase == EARLY_SURRENDER_PHASE and upcard is not None:
-        first = round_["hands"][0]["cards"]
+        first = _offered_hand(round_)["cards"]
         rules = StrategyRules.from_options(public["options"])
         advice = recommend_early_surrender(first, upcard, rules=rules)
         return CoachAdvice(advice.action, advice.reason, situation(first, upcard))
@@ -117,6 +117,15 @@ def advice_for(public: Mapping[str, Any]) -> CoachAdvice | None:
     except ValueError:
         return None  # nothing basic strategy may choose among (never on a live hand)
     return CoachAdvice(advice.action, advice.reason, situation(hand["cards"], upcard))
+
+
+def _offered_hand(round_: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The hand an offer is made for: hand 1, or with several boxes the first hand of the
+    box the offer is made to (§10 seats: offers go box by box)."""
+    boxes = round_.get("boxes")
+    if boxes:
+        return boxes[round_["current_box"]]["hands"][0]
+    return round_["hands"][0]
 
 
 def situation(hand_cards: list[str], upcard: str) -> str:

@@ -576,10 +576,13 @@ def place_bet_and_deal(
 # box, whose bets are the game's pending_* fields; pending_boxes keeps every box's.
 
 
-def _box_entries(table: Table) -> list[dict[str, Any]]:
+def _box_entries(table: Table, new_box_bet: int | None = None) -> list[dict[str, Any]]:
     """Every box's pending bets, box 1 first; the selected box's from the pending fields.
-    A box never bet on starts with the selected box's base bet and no side bets."""
+    A box never bet on starts with ``new_box_bet`` (default: the selected box's base bet)
+    and no side bets."""
     game, seats = table.game, table.engine.options.seats
+    if new_box_bet is None:
+        new_box_bet = game.pending_bet_cents
     working = {
         "bet": game.pending_bet_cents,
         "side_bets": dict(pending_side_stakes(game)),
@@ -587,7 +590,7 @@ def _box_entries(table: Table) -> list[dict[str, Any]]:
     }
     entries = [dict(entry) for entry in (game.pending_boxes or [])[:seats]]
     while len(entries) < seats:
-        entries.append({"bet": game.pending_bet_cents, "side_bets": {}, "extra_bet": False})
+        entries.append({"bet": new_box_bet, "side_bets": {}, "extra_bet": False})
     entries[_selected_index(game, seats)] = working
     return entries
 
@@ -641,7 +644,8 @@ def same_bet_on_every_box(*, game_id: int, user: Player, version: int) -> Game:
 def _deal_boxes(table: Table, bet_cents: int) -> Game:
     """R-4.1/R-4.2 for several boxes: every box's bets, the typed amount on the selected."""
     options = table.engine.options
-    entries = _box_entries(table)
+    # Boxes never bet on take the bet dealt with (a first Deal bets it on every box).
+    entries = _box_entries(table, new_box_bet=bet_cents)
     entries[_selected_index(table.game, options.seats)]["bet"] = bet_cents
     offered = options.side_bets and not options.simple
     boxes = [

@@ -325,3 +325,11 @@ def test_coach_judges_both_answers_to_early_surrender(alice, player) -> None:
     followed = dealt(player, scenarios.TEN_UP, coach=True, surrender="early")
     post(alice, followed, "early-surrender", choice="accept")
     assert not CoachDeviation.objects.filter(game=followed).exists()
+
+
+def test_early_surrender_hint_looks_at_the_box_it_is_offered_to(alice, player) -> None:
+    # Two boxes against a ten, early surrender: box 1 KS QD (20, keep), box 2 9S 7D (16).
+    game = dealt(player, ["KS", "9S", "6H", "QD", "7D", "0C", "2H"], surrender="early", seats=2)
+    assert hint_text(alice, game).startswith("Basic strategy: Decline — Keep 20")
+    post(alice, game, "early-surrender", choice="decline")
+    assert hint_text(alice, game).startswith("Basic strategy: Surrender — Surrender 16")

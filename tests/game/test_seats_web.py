@@ -141,3 +141,11 @@ def test_insurance_is_offered_box_by_box_and_says_which(alice: Client, player: A
     game.refresh_from_db()
     taken = [box["insurance"] for box in game.state["round"]["boxes"]]
     assert taken[0] is None and taken[1]["stake"] == 500
+
+
+def test_a_first_deal_puts_the_amount_on_every_box(alice: Client, player: Any) -> None:
+    game = three_box_game(player)
+    assert post(alice, game, "deal", amount="12.50").status_code == 302
+    game.refresh_from_db()
+    assert [box["bet"] for box in game.state["round"]["boxes"]] == [1250, 1250, 1250]
+    assert game.bank_cents == 100_000 - 3750
