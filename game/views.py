@@ -22,7 +22,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -43,6 +43,7 @@ from game.forms import (
 )
 from game.house_edge_summary import HouseEdgeSummary, summarise
 from game.models import Game
+from game.prepared import PreparedQuery
 from game.presentation.notices import REFUSALS, refusal_text, status_line
 from game.presentation.table import TableView, table_view
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
@@ -59,11 +60,22 @@ STALE = HTTPStatus.CONFLICT
 STALE_NOTICE = "This table changed since the page was shown; here it is now."
 
 
-def _owned_game(request: HttpRequest, game_id: int) -> Game:
+def _owned_game_query(game_id: int, owner_id: int) -> Any:
     # With what the table shows besides the row, in the same query.
-    return get_object_or_404(
-        Game.objects.select_related(*TABLE_RELATED), pk=game_id, owner=request.user
+    return (
+        Game.objects.select_related(*TABLE_RELATED).filter(pk=game_id, owner_id=owner_id).order_by()
     )
+
+
+# Compiled once per connection (game/prepared.py), as the actions' lock is.
+_OWNED_GAME = PreparedQuery(_owned_game_query, "game_id", "owner_id")
+
+
+def _owned_game(request: HttpRequest, game_id: int) -> Game:
+    game = _OWNED_GAME.first(game_id=int(game_id), owner_id=int(request.user.pk))
+    if game is None:
+        raise Http404("No Game matches the given query.")
+    return game
 
 
 def render_table(
