@@ -14,7 +14,8 @@ template. Against it:
    median of the pairs' ratios with its quartiles, the medians in ms, and the SQL
    statements the action ran (transaction control — BEGIN, SAVEPOINT, RELEASE — counted
    apart: they are not queries, and PostgreSQL issues none as statements).
-2. **Under load** (PostgreSQL, gunicorn with ``--workers`` sync workers on 127.0.0.1,
+2. **Under load** (PostgreSQL, gunicorn with ``--workers`` sync workers on 127.0.0.1 —
+   2 × cores + 1 by default, as the README advises; ``--threads`` > 1 for gthread workers —
    ``--players`` simulated players, each a thread posting as fast as answers come):
    ``--seconds`` split into six windows that alternate bare posts and game play, so both
    rates are measured in the same run; reported: game actions/s against bare requests/s,
@@ -504,6 +505,8 @@ def load_run(repo: Path, args: argparse.Namespace, label: str) -> dict[str, Any]
                 f"127.0.0.1:{port}",
                 "--workers",
                 str(args.workers),
+                "--threads",
+                str(args.threads),
                 "--log-level",
                 "warning",
                 "--timeout",
@@ -539,7 +542,9 @@ def load_run(repo: Path, args: argparse.Namespace, label: str) -> dict[str, Any]
         "errors": totals["bare"]["errors"] + totals["game"]["errors"],
     }
     print(
-        f"load ({label}; gunicorn {args.workers} sync workers, {args.players} players, "
+        f"load ({label}; gunicorn {args.workers} "
+        f"{'sync workers' if args.threads == 1 else f'gthread workers x {args.threads} threads'}, "
+        f"{args.players} players, "
         f"{args.seconds:.0f} s in six alternating windows, PostgreSQL, sessions: "
         f"{result['session_engine'].rsplit('.', 1)[1]}):"
     )
@@ -593,7 +598,15 @@ def main() -> int:
     parser.add_argument("--bank", type=int, default=BANK_SIZE, help="questions in the bank")
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the load run")
-    parser.add_argument("--workers", type=int, default=4, help="gunicorn workers")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2 * (os.cpu_count() or 1) + 1,
+        help="gunicorn workers (default 2 x cores + 1, as the README advises)",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads per worker (> 1: gthread workers)"
+    )
     parser.add_argument("--skip", choices=["sqlite", "postgres", "load"], action="append")
     parser.add_argument("--child", choices=["inprocess", "prepare"], help=argparse.SUPPRESS)
     args = parser.parse_args()
