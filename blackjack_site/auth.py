@@ -13,6 +13,9 @@ Only with a cache shared by every worker (``REDIS_URL``) or in development (DEBU
 process): a process-local cache would let another worker keep an account it never saw
 change. ``USER_CACHE_SECONDS`` (settings) bounds how long a copy may live in any case,
 e.g. after a bulk ``queryset.update()`` that sends no signal; 0 turns the cache off.
+
+The cached copy is the account row, password hash included (the session is checked against
+it): the cache must be as private as the sessions it already holds.
 """
 
 from __future__ import annotations
