@@ -112,6 +112,10 @@ def test_pages_fit_the_width_without_overlap(page, stack, width: int) -> None:
     expect(table(page)).to_have_attribute("data-panel", "outcome")
     problems += check_layout(page, "outcome", width)
     page.get_by_role("button", name="Next Round").click()
+    # Wait for the bet panel's swap to settle: a click on the outgoing table's Options
+    # link can be lost while htmx replaces it (seen on a loaded machine).
+    expect(table(page)).to_have_attribute("data-phase", "betting")
+    expect(table(page)).not_to_have_class(re.compile("htmx-(added|settling|swapping)"))
     page.get_by_role("link", name="Options").click()
     expect(page.get_by_role("heading", name="Options")).to_be_visible()
     problems += check_layout(page, "options", width, region="#options-menu")
