@@ -8,15 +8,9 @@ from django.test import Client
 from django.urls import reverse
 
 from tests.pages import without_csrf_tokens
+from tests.site.helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
-
-PASSWORD = "felt-table-42-Aces"
-
-
-@pytest.fixture
-def player():
-    return get_user_model().objects.create_user("ada", password=PASSWORD)
 
 
 def test_home_page_offers_sign_up_and_log_in(client: Client) -> None:

@@ -11,9 +11,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
+from tests.site.helpers import PASSWORD
+
 pytestmark = pytest.mark.django_db
 
-PASSWORD = "felt-table-42-Aces"
 LIMIT = 5
 
 

@@ -6,29 +6,15 @@ from __future__ import annotations
 
 import pytest
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from blackjack_site.auth import user_cache_key
+from tests.site.helpers import PASSWORD
 from tests.site.test_settings import run_manage
 
-pytestmark = pytest.mark.django_db
-
-PASSWORD = "felt-table-42-Aces"
-
-
-@pytest.fixture
-def player():
-    return get_user_model().objects.create_user("ada", password=PASSWORD)
-
-
-@pytest.fixture(autouse=True)
-def empty_cache():
-    cache.clear()
-    yield
-    cache.clear()
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("empty_cache")]
 
 
 def _logged_in_client() -> Client:

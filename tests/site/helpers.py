@@ -1,0 +1,3 @@
+"""Shared values for the site (accounts, sessions) tests."""
+
+PASSWORD = "felt-table-42-Aces"
