@@ -149,3 +149,17 @@ def test_a_first_deal_puts_the_amount_on_every_box(alice: Client, player: Any) -
     game.refresh_from_db()
     assert [box["bet"] for box in game.state["round"]["boxes"]] == [1250, 1250, 1250]
     assert game.bank_cents == 100_000 - 3750
+
+
+def test_side_bets_go_to_the_box_picked(alice: Client, player: Any) -> None:
+    game = three_box_game(player)
+    post(alice, game, "chip", chip="10")
+    post(alice, game, "same-bet")
+    post(alice, game, "select-box", box="2")
+    assert post(alice, game, "side-chip", side_chip="perfect_pair:5").status_code == 302
+    post(alice, game, "select-box", box="3")
+    assert post(alice, game, "side-chip", side_chip="21+3:1").status_code == 302
+    assert post(alice, game, "deal", amount="10").status_code == 302
+    game.refresh_from_db()
+    stakes = [box["side_stakes"] for box in game.state["round"]["boxes"]]
+    assert stakes == [{}, {"perfect_pair": 500}, {"21+3": 100}]
