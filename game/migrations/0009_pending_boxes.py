@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('game', '0008_game_pending_trivia'),
+        ("game", "0008_game_pending_trivia"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='game',
-            name='pending_boxes',
+            model_name="game",
+            name="pending_boxes",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='game',
-            name='selected_box',
+            model_name="game",
+            name="selected_box",
             field=models.PositiveSmallIntegerField(default=1),
         ),
     ]
