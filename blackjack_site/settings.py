@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "axes",
+    "blackjack_site.apps.SiteConfig",  # accounts: the cached user's signals
     "game",
     "trivia",
 ]

@@ -1,0 +1,15 @@
+from django.apps import AppConfig
+
+
+class SiteConfig(AppConfig):
+    """The project package as an app, for the accounts' start-up wiring only (no models)."""
+
+    name = "blackjack_site"
+    label = "site"
+
+    def ready(self) -> None:
+        # The cached user (auth.py) is dropped whenever an account is saved or deleted, in
+        # every process: connected here, at start-up (the game app must not import us).
+        from blackjack_site.auth import connect_signals
+
+        connect_signals()
