@@ -54,6 +54,29 @@ def pending_side_stakes(game: Game) -> dict[str, int]:
     return stakes
 
 
+def pending_box_entries(
+    game: Game, seats: int, new_box_bet: int | None = None
+) -> list[dict[str, Any]]:
+    """§10 seats: every box's pending bets, box 1 first, as {"bet", "side_bets",
+    "extra_bet"}; the selected box's come from the game's pending_* fields. A box never bet
+    on starts with ``new_box_bet`` (default: the selected box's base bet), no side bets."""
+    if new_box_bet is None:
+        new_box_bet = game.pending_bet_cents
+    entries = [dict(entry) for entry in (game.pending_boxes or [])[:seats]]
+    while len(entries) < seats:
+        entries.append({"bet": new_box_bet, "side_bets": {}, "extra_bet": False})
+    entries[selected_box_index(game, seats)] = {
+        "bet": game.pending_bet_cents,
+        "side_bets": pending_side_stakes(game),
+        "extra_bet": game.pending_extra_bet,
+    }
+    return entries
+
+
+def selected_box_index(game: Game, seats: int) -> int:
+    return min(max(game.selected_box, 1), seats) - 1
+
+
 def coach_deviation_count(user: Any) -> int:
     """How many of the player's moves the coach marked as not basic strategy (issue 7).
 

@@ -43,7 +43,7 @@ from game.rules.records import (
 from game.rules.replay import export_round_replay, round_record
 from game.rules.shoe import Rng, Shoe
 from game.rules.sidebets import STAKED_SIDE_BETS
-from game.selectors import pending_side_stakes
+from game.selectors import pending_box_entries, pending_side_stakes, selected_box_index
 from trivia.services import NoQuestionsAvailable, choose_question, shuffled_answers
 
 if TYPE_CHECKING:
@@ -577,26 +577,7 @@ def place_bet_and_deal(
 
 
 def _box_entries(table: Table, new_box_bet: int | None = None) -> list[dict[str, Any]]:
-    """Every box's pending bets, box 1 first; the selected box's from the pending fields.
-    A box never bet on starts with ``new_box_bet`` (default: the selected box's base bet)
-    and no side bets."""
-    game, seats = table.game, table.engine.options.seats
-    if new_box_bet is None:
-        new_box_bet = game.pending_bet_cents
-    working = {
-        "bet": game.pending_bet_cents,
-        "side_bets": dict(pending_side_stakes(game)),
-        "extra_bet": game.pending_extra_bet,
-    }
-    entries = [dict(entry) for entry in (game.pending_boxes or [])[:seats]]
-    while len(entries) < seats:
-        entries.append({"bet": new_box_bet, "side_bets": {}, "extra_bet": False})
-    entries[_selected_index(game, seats)] = working
-    return entries
-
-
-def _selected_index(game: Game, seats: int) -> int:
-    return min(max(game.selected_box, 1), seats) - 1
+    return pending_box_entries(table.game, table.engine.options.seats, new_box_bet)
 
 
 def _boxes_total(entries: list[dict[str, Any]]) -> int:
@@ -646,7 +627,7 @@ def _deal_boxes(table: Table, bet_cents: int) -> Game:
     options = table.engine.options
     # Boxes never bet on take the bet dealt with (a first Deal bets it on every box).
     entries = _box_entries(table, new_box_bet=bet_cents)
-    entries[_selected_index(table.game, options.seats)]["bet"] = bet_cents
+    entries[selected_box_index(table.game, options.seats)]["bet"] = bet_cents
     offered = options.side_bets and not options.simple
     boxes = [
         BoxBet(

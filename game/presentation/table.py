@@ -17,7 +17,13 @@ from game.rules.no_random import NoRandom
 from game.rules.options import BLACKJACK_PAYOUTS
 from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, PLAY_ACTIONS
 from game.rules_pages.content import ratio_text
-from game.selectors import pending_attempt, pending_side_stakes, revealed_attempt
+from game.selectors import (
+    pending_attempt,
+    pending_box_entries,
+    pending_side_stakes,
+    revealed_attempt,
+    selected_box_index,
+)
 
 ACTION_LABELS = {
     "hit": "Hit",
@@ -352,14 +358,10 @@ def _boxes(
     the chips), in a round their hands, the box in play marked."""
     seats = engine.options.seats
     if round_ is None or "boxes" not in round_:
-        pending = list(game.pending_boxes or [])[:seats]
-        selected = min(max(game.selected_box, 1), seats)
-        bets = [entry.get("bet", 0) for entry in pending]
-        bets += [game.pending_bet_cents] * (seats - len(bets))  # boxes not bet on yet
-        bets[selected - 1] = game.pending_bet_cents
+        selected = selected_box_index(game, seats)
         return [
-            BoxView(number=n, bet=bet, selected=n == selected)
-            for n, bet in enumerate(bets, start=1)
+            BoxView(number=index + 1, bet=entry["bet"], selected=index == selected)
+            for index, entry in enumerate(pending_box_entries(game, seats))
         ]
     in_play = round_["current_box"] if engine.round_in_progress else None
     boxes = []
