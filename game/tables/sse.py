@@ -1,0 +1,220 @@
+"""Server-Sent Events for the shared tables (T-10, T-14).
+
+``event_stream_response`` turns a view's ``messages_after(seq)`` -- a sync function that
+reads the database and returns what this viewer must be sent for everything after ``seq``
+(None: the first connect, a full snapshot) and the new last seq -- into a stream that:
+
+- sends ``retry:`` once, then ``messages_after(after_seq)`` at once;
+- waits for news of the table (game/tables/live.py), or at most TABLE_STREAM_POLL_SECONDS
+  so that it never depends on the broker alone, and sends ``messages_after(last)``;
+- sends a comment line after TABLE_STREAM_HEARTBEAT_SECONDS of silence (proxies and
+  browsers keep the connection, a vanished client is noticed);
+- ends after TABLE_STREAM_SECONDS: the browser reconnects with ``Last-Event-ID`` (or
+  ``?after=``, see ``last_event_id``) and catches up from there, on any app server.
+
+Django buffers a sync iterator under ASGI and an async one under WSGI, so there are two
+drivers, chosen by the request: an async generator for ASGIRequest (uvicorn), a sync
+generator otherwise (runserver, the test Client, live_server).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from dataclasses import dataclass
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.core.handlers.asgi import ASGIRequest
+from django.db import close_old_connections, connections
+from django.http import HttpRequest, StreamingHttpResponse
+
+from game.tables import live
+
+MessagesAfter = Callable[[int | None], tuple[list["SseMessage"], int | None]]
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_FIELD_JUNK = re.compile(r"[\r\n\x00]")
+# A seq is a positive integer; anything longer than this is junk, not a huge seq.
+_MAX_ID_DIGITS = 18
+
+
+@dataclass(frozen=True)
+class SseMessage:
+    """One event: ``event`` names it (the browser's listener), ``data`` is its text (line
+    breaks allowed: sent as several ``data:`` lines, joined back by the browser), ``id``
+    is the seq it brings the viewer to (the browser's Last-Event-ID), None for no id."""
+
+    event: str
+    data: str
+    id: str | None = None
+
+    def encode(self) -> bytes:
+        lines = []
+        if self.event:
+            lines.append("event: " + _FIELD_JUNK.sub("", self.event))
+        lines.extend("data: " + line for line in _LINE_BREAK.split(self.data))
+        if self.id is not None:
+            lines.append("id: " + _FIELD_JUNK.sub("", str(self.id)))
+        return ("\n".join(lines) + "\n\n").encode()
+
+
+def last_event_id(request: HttpRequest) -> int | None:
+    """The seq the browser already has: the ``Last-Event-ID`` header (EventSource's own
+    reconnects) first, else the ``after`` query parameter (table_live.js's reconnects);
+    None when absent or not a plain non-negative integer. Never raises."""
+    for raw in (request.headers.get("Last-Event-ID"), request.GET.get("after")):
+        if raw is None:
+            continue
+        text = str(raw).strip()
+        if text.isascii() and text.isdigit() and len(text) <= _MAX_ID_DIGITS:
+            return int(text)
+    return None
+
+
+def _setting(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+@dataclass(frozen=True)
+class _Timing:
+    lifetime: float
+    poll: float
+    heartbeat: float
+    retry_ms: int
+
+    @classmethod
+    def from_settings(cls) -> _Timing:
+        return cls(
+            lifetime=_setting("TABLE_STREAM_SECONDS", 60),
+            poll=max(0.05, _setting("TABLE_STREAM_POLL_SECONDS", 1.0)),
+            heartbeat=max(0.05, _setting("TABLE_STREAM_HEARTBEAT_SECONDS", 15)),
+            retry_ms=int(_setting("TABLE_STREAM_RETRY_MS", 1000)),
+        )
+
+
+HEARTBEAT = b": keep-alive\n\n"
+
+
+def event_stream_response(
+    request: HttpRequest,
+    *,
+    table_id: int,
+    after_seq: int | None,
+    messages_after: MessagesAfter,
+) -> StreamingHttpResponse:
+    """The SSE response for one viewer of one table (see the module's docstring)."""
+    timing = _Timing.from_settings()
+    if isinstance(request, ASGIRequest):
+        content = _async_stream(table_id, after_seq, messages_after, timing)
+    else:
+        content = _sync_stream(table_id, after_seq, messages_after, timing)
+    response = StreamingHttpResponse(content, content_type="text/event-stream")
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"
+    return response
+
+
+def _encode_all(messages: list[SseMessage]) -> bytes:
+    return b"".join(message.encode() for message in messages)
+
+
+def _wait_after(last: int | None, known_before: int | None) -> int | None:
+    """What the next wait waits past: the seq sent, or the news already heard of before
+    the read if higher (so that news the read could not turn into messages does not wake
+    the stream again and again)."""
+    if known_before is None:
+        return last
+    return known_before if last is None else max(last, known_before)
+
+
+def _release_connections() -> None:
+    """Gives the database connections back between reads: a stream lives a minute, and
+    must not hold a PostgreSQL connection all that time. A connection inside a
+    transaction (the test client's test case) is left alone."""
+    for connection in connections.all(initialized_only=True):
+        if not connection.in_atomic_block:
+            connection.close()
+
+
+def _sync_stream(
+    table_id: int, after_seq: int | None, messages_after: MessagesAfter, timing: _Timing
+) -> Iterator[bytes]:
+    start = time.monotonic()
+    deadline = start + timing.lifetime
+    yield f"retry: {timing.retry_ms}\n\n".encode()
+    try:
+        known = live.known_seq(table_id)
+        messages, last = messages_after(after_seq)
+    finally:
+        _release_connections()
+    wait_after = _wait_after(last, known)
+    last_sent = time.monotonic()
+    if messages:
+        yield _encode_all(messages)
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            return
+        heartbeat_at = last_sent + timing.heartbeat
+        timeout = min(now + timing.poll, deadline, heartbeat_at) - now
+        live.wait_for_news(table_id, wait_after, timeout)
+        if time.monotonic() >= deadline:
+            return
+        try:
+            known = live.known_seq(table_id)
+            messages, new_last = messages_after(last)
+        finally:
+            _release_connections()
+        last = last if new_last is None else new_last
+        wait_after = _wait_after(last, known)
+        if messages:
+            yield _encode_all(messages)
+            last_sent = time.monotonic()
+        elif time.monotonic() >= heartbeat_at:
+            yield HEARTBEAT
+            last_sent = time.monotonic()
+
+
+def _read_in_thread(messages_after: MessagesAfter, table_id: int, after: int | None):
+    """One read, in a worker thread of the loop's executor (the connection it used is
+    kept for that thread's next read, unless old or broken)."""
+    try:
+        known = live.known_seq(table_id)
+        messages, last = messages_after(after)
+        return messages, last, known
+    finally:
+        close_old_connections()
+
+
+async def _async_stream(
+    table_id: int, after_seq: int | None, messages_after: MessagesAfter, timing: _Timing
+) -> AsyncIterator[bytes]:
+    read = sync_to_async(_read_in_thread, thread_sensitive=False)
+    start = time.monotonic()
+    deadline = start + timing.lifetime
+    yield f"retry: {timing.retry_ms}\n\n".encode()
+    messages, last, known = await read(messages_after, table_id, after_seq)
+    wait_after = _wait_after(last, known)
+    last_sent = time.monotonic()
+    if messages:
+        yield _encode_all(messages)
+    while True:
+        now = time.monotonic()
+        if now >= deadline:
+            return
+        heartbeat_at = last_sent + timing.heartbeat
+        timeout = min(now + timing.poll, deadline, heartbeat_at) - now
+        await live.await_news(table_id, wait_after, timeout)
+        if time.monotonic() >= deadline:
+            return
+        messages, new_last, known = await read(messages_after, table_id, last)
+        last = last if new_last is None else new_last
+        wait_after = _wait_after(last, known)
+        if messages:
+            yield _encode_all(messages)
+            last_sent = time.monotonic()
+        elif time.monotonic() >= heartbeat_at:
+            yield HEARTBEAT
+            last_sent = time.monotonic()

@@ -1,0 +1,261 @@
+"""The SSE stream (game/tables/sse.py) through both drivers: the sync one (WSGI: runserver,
+the test Client) and the async one (ASGI: uvicorn), with a fake ``messages_after``."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import os
+import re
+import threading
+import time
+
+import pytest
+from asgiref.sync import async_to_sync
+from django.http import HttpRequest
+from django.test import AsyncClient, Client, RequestFactory
+from django.urls import path
+
+from game.tables import live
+from game.tables.sse import SseMessage, event_stream_response, last_event_id
+
+_table_ids = itertools.count(800_000_000 + (os.getpid() % 1000) * 10_000)
+
+
+class FakeTable:
+    """A table's events as ``messages_after`` reads them; events are added from the test's
+    other thread while the stream reads."""
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.lock = threading.Lock()
+        self.events: list[tuple[int, str]] = [(1, "opened"), (2, "seated")]
+        self.calls: list[int | None] = []
+
+    def add(self, text: str) -> int:
+        with self.lock:
+            seq = self.events[-1][0] + 1
+            self.events.append((seq, text))
+            return seq
+
+    def messages_after(self, after: int | None) -> tuple[list[SseMessage], int]:
+        with self.lock:
+            self.calls.append(after)
+            last = self.events[-1][0]
+            if after is None:
+                body = "\n".join(text for _, text in self.events)
+                return [SseMessage("table", f"<p>\n{body}\n</p>", id=str(last))], last
+            return [
+                SseMessage("log", text, id=str(seq)) for seq, text in self.events if seq > after
+            ], last
+
+
+TABLES: dict[int, FakeTable] = {}
+
+
+def stream_view(request: HttpRequest, table_id: int):
+    return event_stream_response(
+        request,
+        table_id=table_id,
+        after_seq=last_event_id(request),
+        messages_after=TABLES[table_id].messages_after,
+    )
+
+
+urlpatterns = [path("stream/<int:table_id>/", stream_view)]
+
+
+@pytest.fixture
+def table(settings):
+    settings.REDIS_URL = ""
+    settings.ROOT_URLCONF = __name__
+    settings.TABLE_STREAM_SECONDS = 0.8
+    # No poll within the stream's life: what arrives came through the live channel.
+    settings.TABLE_STREAM_POLL_SECONDS = 5
+    settings.TABLE_STREAM_HEARTBEAT_SECONDS = 0.25
+    settings.TABLE_STREAM_RETRY_MS = 1000
+    fake = FakeTable(next(_table_ids))
+    TABLES[fake.table_id] = fake
+    yield fake
+    del TABLES[fake.table_id]
+
+
+def announce_later(
+    fake: FakeTable, delay: float, text: str, announce=live.announce
+) -> threading.Timer:
+    """Adds an event after ``delay`` from another thread and announces it (outside a
+    transaction ``announce`` sends at once; ``publish_now`` where the test has no db)."""
+
+    def add_and_announce() -> None:
+        announce(fake.table_id, fake.add(text))
+
+    timer = threading.Timer(delay, add_and_announce)
+    timer.start()
+    return timer
+
+
+def check_stream(chunks: list[tuple[float, bytes]], lifetime: float) -> None:
+    text = b"".join(chunk for _, chunk in chunks).decode()
+    assert chunks[0][1] == b"retry: 1000\n\n"
+    # The snapshot, at once, its lines each a data: line, with the seq it brings the viewer to.
+    assert chunks[1][0] < 0.2
+    assert chunks[1][1].decode() == (
+        "event: table\ndata: <p>\ndata: opened\ndata: seated\ndata: </p>\nid: 2\n\n"
+    )
+    # The news, as soon as it was announced (the poll alone would not have come in time).
+    news = [when for when, chunk in chunks if chunk == b"event: log\ndata: dealt\nid: 3\n\n"]
+    assert len(news) == 1 and 0.1 <= news[0] < 0.3, chunks
+    # Silence after it is filled with heartbeats, which are comments.
+    assert text.count(": keep-alive\n\n") >= 1
+    assert all(when > news[0] + 0.2 for when, chunk in chunks if chunk.startswith(b":"))
+    # The stream ends at its lifetime, so the browser reconnects.
+    assert lifetime - 0.05 <= chunks[-1][0] < lifetime + 0.4
+    assert re.sub(r"(?m)^(event|data|id|retry|:).*\n", "", text).strip("\n") == ""
+
+
+@pytest.mark.django_db
+def test_the_sync_stream_sends_retry_snapshot_news_heartbeats_then_ends(table):
+    response = Client().get(f"/stream/{table.table_id}/")
+    assert response.status_code == 200
+    assert response.streaming and not response.is_async
+    assert response["Content-Type"] == "text/event-stream"
+    assert response["Cache-Control"] == "no-cache"
+    assert response["X-Accel-Buffering"] == "no"
+    started = time.monotonic()
+    timer = announce_later(table, 0.15, "dealt")
+    chunks = [(time.monotonic() - started, chunk) for chunk in response.streaming_content]
+    timer.join()
+    ended = time.monotonic() - started
+    check_stream(chunks + [(ended, b"")], lifetime=0.8)
+    assert table.calls[0] is None and 2 in table.calls and 3 in table.calls
+
+
+@pytest.mark.django_db
+def test_a_reconnect_with_last_event_id_catches_up_from_there(table):
+    table.add("dealt")
+    table.add("hit")
+    response = Client().get(f"/stream/{table.table_id}/", headers={"Last-Event-ID": "3"})
+    chunks = iter(response.streaming_content)
+    assert next(chunks) == b"retry: 1000\n\n"
+    assert next(chunks) == b"event: log\ndata: hit\nid: 4\n\n"
+    response.close()
+    assert table.calls == [3]
+
+
+def test_the_async_stream_through_the_asgi_client(table):
+    async def read() -> tuple[object, list[tuple[float, bytes]], float]:
+        response = await AsyncClient().get(f"/stream/{table.table_id}/")
+        started = time.monotonic()
+        timer = announce_later(table, 0.15, "dealt", live.publish_now)
+        chunks = [(time.monotonic() - started, chunk) async for chunk in response.streaming_content]
+        timer.join()
+        return response, chunks, time.monotonic() - started
+
+    response, chunks, ended = async_to_sync(read)()
+    assert response.status_code == 200
+    assert response.streaming and response.is_async
+    assert response["Content-Type"] == "text/event-stream"
+    check_stream(chunks + [(ended, b"")], lifetime=0.8)
+
+
+def test_the_asgi_handler_sends_each_event_as_it_comes(table):
+    """Served by Django's ASGI handler (as under uvicorn), the stream is not buffered: the
+    retry and the snapshot leave at once, each message in its own body chunk."""
+    from blackjack_site.asgi import application
+
+    async def serve() -> list[tuple[float, dict]]:
+        sent: list[tuple[float, dict]] = []
+        started = time.monotonic()
+        disconnect = asyncio.Event()
+        requested = []
+
+        async def receive() -> dict:
+            if not requested:
+                requested.append(True)
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await disconnect.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict) -> None:
+            sent.append((time.monotonic() - started, message))
+
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": f"/stream/{table.table_id}/",
+            "raw_path": f"/stream/{table.table_id}/".encode(),
+            "query_string": b"",
+            "headers": [(b"host", b"127.0.0.1"), (b"last-event-id", b"2")],
+            "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 8000),
+        }
+        timer = announce_later(table, 0.15, "dealt", live.publish_now)
+        await application(scope, receive, send)
+        timer.join()
+        disconnect.set()
+        return sent
+
+    sent = async_to_sync(serve)()
+    start = sent[0][1]
+    assert start["type"] == "http.response.start" and start["status"] == 200
+    bodies = [(when, m["body"]) for when, m in sent[1:] if m.get("body")]
+    assert bodies[0][1] == b"retry: 1000\n\n" and bodies[0][0] < 0.3
+    news = [when for when, body in bodies if body == b"event: log\ndata: dealt\nid: 3\n\n"]
+    assert len(news) == 1 and news[0] < 0.5
+    last = sent[-1][1]
+    assert last["type"] == "http.response.body" and not last.get("more_body")
+    assert 0.75 <= sent[-1][0] < 1.2
+    assert table.calls[0] == 2
+
+
+def test_a_broker_that_never_speaks_is_covered_by_the_poll(settings, table):
+    """News that never reaches the live channel (another server, no Redis) still arrives
+    within the poll interval."""
+    settings.TABLE_STREAM_POLL_SECONDS = 0.2
+    request = RequestFactory().get("/")
+    response = event_stream_response(
+        request, table_id=table.table_id, after_seq=2, messages_after=table.messages_after
+    )
+    chunks = iter(response.streaming_content)
+    assert next(chunks) == b"retry: 1000\n\n"
+    started = time.monotonic()
+    table.add("dealt")  # no announce
+    assert next(chunks) == b"event: log\ndata: dealt\nid: 3\n\n"
+    assert time.monotonic() - started < 0.5
+    response.close()
+
+
+def test_messages_encode_line_breaks_and_strip_them_from_fields():
+    assert SseMessage("log", "a\r\nb\rc\nd", id="7").encode() == (
+        b"event: log\ndata: a\ndata: b\ndata: c\ndata: d\nid: 7\n\n"
+    )
+    assert SseMessage("lo\ng", "", id="1\n2").encode() == b"event: log\ndata: \nid: 12\n\n"
+    assert SseMessage("log", "x\u2028y").encode() == "event: log\ndata: x\u2028y\n\n".encode()
+
+
+@pytest.mark.parametrize(
+    ("header", "query", "expected"),
+    [
+        (None, None, None),
+        ("12", None, 12),
+        (" 12 ", None, 12),
+        ("0", None, 0),
+        (None, "5", 5),
+        ("9", "5", 9),  # EventSource's own reconnect is more recent than the page's ?after=
+        ("junk", "5", 5),
+        ("-3", None, None),
+        ("1e3", None, None),
+        ("٣", None, None),
+        ("9" * 40, None, None),
+        ("", "", None),
+        (None, "nope", None),
+    ],
+)
+def test_last_event_id_never_raises_on_junk(header, query, expected):
+    headers = {} if header is None else {"Last-Event-ID": header}
+    data = {} if query is None else {"after": query}
+    request = RequestFactory().get("/", data=data, headers=headers)
+    assert last_event_id(request) == expected
