@@ -159,6 +159,15 @@ SESSION_ENGINE = (
     else "django.contrib.sessions.backends.db"
 )
 
+# Shared tables (game/tables): the clock that applies deadlines runs "in-process" (a
+# thread of the web process: `make run`, no Redis) or "external" (`manage.py table_clock`
+# beside the app servers, the default when REDIS_URL is set); it ticks every
+# TABLE_CLOCK_INTERVAL seconds. A table's live stream (SSE) ends after
+# TABLE_STREAM_SECONDS and the browser reconnects from its last event.
+TABLE_CLOCK = os.environ.get("TABLE_CLOCK") or ("external" if REDIS_URL else "in-process")
+TABLE_CLOCK_INTERVAL = float(os.environ.get("TABLE_CLOCK_INTERVAL", "0.2"))
+TABLE_STREAM_SECONDS = float(os.environ.get("TABLE_STREAM_SECONDS", "60"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
