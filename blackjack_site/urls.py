@@ -9,6 +9,7 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/", views.my_games, name="my_games"),
     path("rules/", include("game.rules_pages.urls")),
+    path("tables/", include("game.tables.urls")),
     path("", include("game.urls")),
     path("admin/", admin.site.urls),
     path("favicon.ico", views.favicon, name="favicon"),

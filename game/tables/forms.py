@@ -1,0 +1,90 @@
+"""The Create Table form (TABLES.md "Pages and names") and the host's Table Options form:
+the single-player options of RULES.md §10, less what a shared table decides itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from game.forms import OptionsForm, default_options
+from game.rules.options import TIMER_OFF, Options
+from game.tables.models import SEATS_MAX, SEATS_MIN
+from game.tables.services import INTERMISSION_SECONDS, table_options
+
+# A shared table plays one box per seat (T-3), times every turn (T-8), has no coach, and
+# (this version) no side bets: they are kept off rather than offered half-done.
+NOT_AT_SHARED_TABLES = ("seats", "coach", "side_bets", "starting_bank")
+# The Create Table form's own fields (the table, not its rules).
+TABLE_FIELDS = ("name", "public", "seat_count", "intermission_seconds")
+
+
+class TableOptionsForm(OptionsForm):
+    """The host's options between rounds (T-2)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for name in NOT_AT_SHARED_TABLES:
+            self.fields.pop(name, None)
+        turn = self.fields["turn_seconds"]
+        turn.choices = [(v, label) for v, label in turn.choices if v != TIMER_OFF]
+        turn.required = True
+        answer = self.fields["answer_seconds"]
+        answer.choices = [(v, label) for v, label in answer.choices if v != TIMER_OFF]
+        answer.required = True
+
+    @classmethod
+    def initial_for(cls, options: dict[str, Any]) -> dict[str, Any]:
+        initial = cls.initial_from({**default_options(), **options, "seats": 1})
+        shared = table_options(options)
+        initial["turn_seconds"] = str(shared.turn_seconds)
+        initial["answer_seconds"] = str(shared.answer_seconds)
+        return initial
+
+    def to_options(self) -> dict[str, Any]:
+        """The rules chosen, in the JSON form of §10, with what a shared table fixes."""
+        chosen = self.cleaned_data
+        self.cleaned_data = {
+            **{name: value for name, value in chosen.items() if name not in TABLE_FIELDS},
+            "seats": 1,
+            "coach": False,
+            "side_bets": False,
+            "starting_bank": Options().starting_bank,
+        }
+        try:
+            options = super().to_options()
+        finally:
+            self.cleaned_data = chosen
+        options.pop("seats", None)
+        return options
+
+
+class CreateTableForm(TableOptionsForm):
+    name = forms.CharField(label="Table name", max_length=60)
+    public = forms.TypedChoiceField(
+        label="Who can find it",
+        choices=[("1", "Public: listed in the lobby"), ("0", "Private: by invitation link only")],
+        coerce=lambda value: value == "1",
+        initial="1",
+    )
+    seat_count = forms.TypedChoiceField(
+        label="Seats",
+        choices=[(str(n), str(n)) for n in range(SEATS_MIN, SEATS_MAX + 1)],
+        coerce=int,
+        initial="5",
+    )
+    intermission_seconds = forms.TypedChoiceField(
+        label="Betting time between rounds",
+        choices=[(str(s), f"{s} seconds") for s in (10, 15, 20, 30, 45, 60)],
+        coerce=int,
+        initial="30",
+    )
+
+    field_order = ["name", "public", "seat_count", "intermission_seconds"]
+
+    def clean_intermission_seconds(self) -> int:
+        value = self.cleaned_data["intermission_seconds"]
+        low, high = INTERMISSION_SECONDS
+        if not low <= value <= high:
+            raise forms.ValidationError("Betting time is 10 to 60 seconds.")
+        return value

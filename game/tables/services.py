@@ -1,0 +1,776 @@
+"""Every write at a shared table (TABLES.md): one function per action, keyword-only.
+
+Each runs in :func:`locked_table`: one transaction with the table row locked
+(``select_for_update``), every deadline that ran out applied first (T-13: whichever comes
+first, a request or the clock process, applies it, and only once: the row lock
+serialises them and an applied deadline is gone), then the seat, phase, turn and posted
+version checked (T-12). What changed is written back with the events everyone may see,
+and the live channel is told after the commit (T-10). A refused action raises and the
+transaction rolls back: nothing changes.
+
+The seat's posted version (``Seat.version``) catches a repeated or stale post of that
+player's; other players' actions never make it stale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from game import services as game_services
+from game.rules.engine import Game as EngineGame
+from game.rules.engine import SharedBox
+from game.rules.money import CHIP_CENTS
+from game.rules.options import Options
+from game.rules.records import DIFFICULTIES, Event, IllegalAction, TriviaOutcome
+from game.services import ActionRefused, StaleVersion, TimeRanOut
+from game.tables import live
+from game.tables.models import (
+    SEATS_MAX,
+    SEATS_MIN,
+    Seat,
+    SharedTable,
+    TableEvent,
+    TableQuestion,
+    new_invite_token,
+)
+from trivia.services import NoQuestionsAvailable, choose_question, shuffled_answers
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    Player = AbstractBaseUser
+
+__all__ = [
+    "ActionRefused",
+    "StaleVersion",
+    "TableNotFound",
+    "TimeRanOut",
+]
+
+STARTING_CREDITS = EngineGame.STARTING_CREDITS  # T-3, as R-1.3
+INTERMISSION_SECONDS = (10, 60)  # T-5
+DEFAULT_TURN_SECONDS = 20  # T-7, T-8
+ANSWER_FOR_TURN = {10: 10, 20: 15, 30: 30, 60: 30}
+EMPTY_TABLE_CLOSES_AFTER = timedelta(minutes=30)  # T-2
+OFFER_ANSWERS = (
+    "insurance:accept",
+    "insurance:decline",
+    "even_money:accept",
+    "even_money:decline",
+    "early_surrender:accept",
+    "early_surrender:decline",
+)
+PLAYS = ("stand", "split", "surrender")
+TRIVIA_PLAYS = ("hit", "double")
+
+
+class TableNotFound(Exception):
+    """No such open table, or a private one reached without its link (HTTP 404)."""
+
+
+def now_ms() -> int:
+    """The table clock: epoch ms, the same clock the single-player timers read (tests move
+    a FakeClock through game.services.CLOCK)."""
+    return game_services.CLOCK()
+
+
+# --------------------------------------------------------------------- options
+
+
+def table_options(raw: dict[str, Any] | None) -> Options:
+    """The table's options (RULES.md §10) as a shared table plays them: one box per seat,
+    and a turn timer always on (T-8: 20 s unless chosen, "off" not allowed)."""
+    data = dict(raw or {})
+    data["seats"] = 1
+    if data.get("turn_seconds", "off") == "off":
+        data["turn_seconds"] = DEFAULT_TURN_SECONDS
+    if data.get("answer_seconds", "off") == "off":
+        # T-8: the question's own clock runs inside the turn, so a shared table always has
+        # one: the longest R-8.9 choice that fits the turn.
+        data["answer_seconds"] = ANSWER_FOR_TURN.get(int(data["turn_seconds"]), 30)
+    try:
+        return Options.from_dict(data)
+    except ValueError as error:
+        raise ActionRefused("rule", text=str(error)) from None
+
+
+# --------------------------------------------------------------------- the locked table
+
+
+@dataclass
+class LockedTable:
+    """A table row locked for one action, its seats and its engine."""
+
+    table: SharedTable
+    seats: list[Seat]
+    engine: EngineGame
+    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    changed_seats: set[int] = field(default_factory=set)
+
+    def seat_of(self, user: Player) -> Seat | None:
+        for seat in self.seats:
+            if seat.player_id == user.pk:
+                return seat
+        return None
+
+    def seated(self) -> list[Seat]:
+        return sorted((s for s in self.seats if s.number is not None), key=lambda s: s.number)
+
+    def seat_with_box(self, box: int) -> Seat | None:
+        for seat in self.seats:
+            if seat.box == box:
+                return seat
+        return None
+
+    def touch(self, seat: Seat) -> None:
+        self.changed_seats.add(seat.pk)
+
+    def announce(self, kind: str, /, **data: Any) -> None:
+        """Record an event everyone at the table sees (named by seat and player)."""
+        number = data.get("seat")
+        if number is not None and "player" not in data:
+            for seat in self.seats:
+                if seat.number == number:
+                    data["player"] = seat.player.get_username()
+                    break
+        self.events.append((kind, data))
+
+
+def _load_engine(table: SharedTable) -> EngineGame:
+    if table.state:
+        return EngineGame.from_json(
+            table.state, rng=game_services.make_rng(), clock=game_services.CLOCK
+        )
+    options = table_options(table.options)
+    return EngineGame(options, rng=game_services.make_rng(), clock=game_services.CLOCK)
+
+
+def _lock(table_id: int) -> LockedTable:
+    table = SharedTable.objects.select_for_update().filter(pk=table_id).first()
+    if table is None:
+        raise TableNotFound(table_id)
+    seats = list(
+        Seat.objects.filter(table=table)
+        .select_related("player", "pending_question__question")
+        .order_by("id")
+    )
+    return LockedTable(table, seats, _load_engine(table))
+
+
+@contextmanager
+def locked_table(*, table_id: int, open_only: bool = True) -> Iterator[LockedTable]:
+    """One action's transaction on a table: locked, due deadlines applied, saved after."""
+    with transaction.atomic():
+        locked = _lock(table_id)
+        if open_only and locked.table.is_closed:
+            raise TableNotFound(table_id)
+        _apply_due(locked)
+        yield locked
+        _save(locked)
+
+
+def _save(locked: LockedTable) -> None:
+    table = locked.table
+    table.state = locked.engine.to_json()
+    table.options = {k: v for k, v in locked.engine.options.to_dict().items() if k != "seats"}
+    table.deadline_ms = _next_deadline(locked)
+    first_seq = table.version + 1
+    if locked.events:
+        TableEvent.objects.bulk_create(
+            TableEvent(table=table, seq=first_seq + i, kind=kind, data=data)
+            for i, (kind, data) in enumerate(locked.events)
+        )
+        table.version += len(locked.events)
+    table.save()
+    for seat in locked.seats:
+        if seat.pk in locked.changed_seats:
+            seat.save()
+    if locked.events:
+        live.announce(table.pk, table.version)
+    locked.events = []
+    locked.changed_seats = set()
+
+
+def _check_seat_version(seat: Seat, version: int | None) -> None:
+    if version is not None and version != seat.version:
+        raise StaleVersion(f"seat {seat.pk}: version {version} posted, {seat.version} stored")
+
+
+def _own_seat(locked: LockedTable, user: Player, version: int | None) -> Seat:
+    """T-12: the player's own seat, seated, with the version their page was rendered from."""
+    seat = locked.seat_of(user)
+    if seat is None or seat.number is None:
+        raise ActionRefused("not_seated")
+    _check_seat_version(seat, version)
+    seat.version += 1
+    locked.touch(seat)
+    return seat
+
+
+def _run(action: Any) -> list[Event]:
+    try:
+        return action()
+    except IllegalAction as error:
+        raise ActionRefused("rule", text=str(error)) from None
+
+
+# --------------------------------------------------------------------- the table itself
+
+
+def create_table(
+    *,
+    host: Player,
+    name: str,
+    public: bool,
+    seat_count: int,
+    intermission_seconds: int = 30,
+    options: dict[str, Any] | None = None,
+) -> SharedTable:
+    """T-1: a new table; its host sits down later like anyone else."""
+    name = name.strip()
+    if not name:
+        raise ActionRefused("table_name_missing")
+    if not SEATS_MIN <= seat_count <= SEATS_MAX:
+        raise ActionRefused("seat_count_out_of_range")
+    low, high = INTERMISSION_SECONDS
+    if not low <= intermission_seconds <= high:
+        raise ActionRefused("intermission_out_of_range")
+    engine_options = table_options(options)
+    engine = EngineGame(engine_options, rng=game_services.make_rng(), clock=game_services.CLOCK)
+    with transaction.atomic():
+        table = SharedTable.objects.create(
+            name=name[:60],
+            host=host,
+            public=public,
+            seat_count=seat_count,
+            intermission_seconds=intermission_seconds,
+            options={k: v for k, v in engine_options.to_dict().items() if k != "seats"},
+            state=engine.to_json(),
+        )
+        locked = LockedTable(table, [], engine)
+        locked.announce("table_opened", name=table.name)
+        _save(locked)
+    return table
+
+
+def _host_only(locked: LockedTable, user: Player) -> None:
+    if locked.table.host_id != user.pk:
+        raise ActionRefused("host_only")
+
+
+def _between_rounds(locked: LockedTable) -> None:
+    if locked.table.phase != SharedTable.Phase.INTERMISSION:
+        raise ActionRefused("between_rounds_only")
+
+
+def change_options(*, table_id: int, user: Player, options: dict[str, Any]) -> SharedTable:
+    """T-2: the host changes the options between rounds, while no bet is placed."""
+    with locked_table(table_id=table_id) as locked:
+        _host_only(locked, user)
+        _between_rounds(locked)
+        if any(seat.ready for seat in locked.seats):
+            raise ActionRefused("bets_placed")
+        new_options = table_options(options)
+        _run(lambda: locked.engine.set_options(new_options))
+        locked.announce("options_changed")
+        return locked.table
+
+
+def renew_invite(*, table_id: int, user: Player) -> SharedTable:
+    """T-1: a new invitation link; the old one stops working."""
+    with locked_table(table_id=table_id) as locked:
+        _host_only(locked, user)
+        locked.table.invite_token = new_invite_token()
+        return locked.table
+
+
+def close_table(*, table_id: int, user: Player) -> SharedTable:
+    """T-2: the host closes the table between rounds."""
+    with locked_table(table_id=table_id) as locked:
+        _host_only(locked, user)
+        _between_rounds(locked)
+        _close(locked, reason="host")
+        return locked.table
+
+
+def _close(locked: LockedTable, *, reason: str) -> None:
+    locked.table.phase = SharedTable.Phase.CLOSED
+    for seat in locked.seated():
+        seat.number = None
+        seat.ready = False
+        locked.touch(seat)
+    locked.announce("table_closed", reason=reason)
+
+
+# --------------------------------------------------------------------- seats (T-3)
+
+
+def sit(*, table_id: int, user: Player, number: int) -> Seat:
+    """T-3: sit in a free seat; a returning player gets their bank and credits back."""
+    with locked_table(table_id=table_id) as locked:
+        table = locked.table
+        if not 1 <= number <= table.seat_count:
+            raise ActionRefused("no_such_seat")
+        seat = locked.seat_of(user)
+        if seat is not None and seat.number is not None:
+            raise ActionRefused("already_seated")
+        if any(s.number == number for s in locked.seats):
+            raise ActionRefused("seat_taken")
+        if seat is None:
+            seat = Seat.objects.create(
+                table=table,
+                player=user,
+                bank_cents=locked.engine.options.starting_bank,
+                credits=STARTING_CREDITS,
+            )
+            locked.seats.append(seat)
+        was_empty = not locked.seated()
+        seat.number = number
+        seat.ready = seat.sitting_out = False
+        seat.version += 1
+        locked.touch(seat)
+        table.empty_since = None
+        if was_empty and table.phase == SharedTable.Phase.INTERMISSION:
+            _open_betting(locked)
+        locked.announce("seated", seat=number, player=user.get_username())
+        return seat
+
+
+def leave(*, table_id: int, user: Player) -> Seat:
+    """T-3: leave the seat; bank and credits stay with it. A box still in play is timed
+    out like a player who is not connected (T-8)."""
+    with locked_table(table_id=table_id) as locked:
+        seat = locked.seat_of(user)
+        if seat is None or seat.number is None:
+            raise ActionRefused("not_seated")
+        number = seat.number
+        seat.number = None
+        seat.ready = seat.sitting_out = False
+        seat.trivia_choice_for = ""
+        seat.version += 1
+        locked.touch(seat)
+        if not locked.seated():
+            locked.table.empty_since = timezone.now()
+        locked.announce("left", seat=number, player=user.get_username())
+        if locked.table.phase == SharedTable.Phase.INTERMISSION:
+            _end_betting_if_everyone_decided(locked)
+        return seat
+
+
+# --------------------------------------------------------------------- betting (T-5)
+
+
+def _require_betting(locked: LockedTable) -> None:
+    if locked.table.phase != SharedTable.Phase.INTERMISSION:
+        raise ActionRefused("betting_closed")
+
+
+def add_chip(*, table_id: int, user: Player, version: int | None, chip_cents: int) -> Seat:
+    """Add a chip to the bet for the next deal (R-4.1 limits checked at Ready)."""
+    if chip_cents not in CHIP_CENTS:
+        raise ActionRefused("no_such_chip")
+    with locked_table(table_id=table_id) as locked:
+        seat = _own_seat(locked, user, version)
+        _require_betting(locked)
+        if seat.ready:
+            raise ActionRefused("already_ready")
+        options = locked.engine.options
+        new_bet = seat.bet_cents + chip_cents
+        if new_bet > min(options.max_bet, seat.bank_cents):
+            raise ActionRefused("bet_too_large", limit_cents=min(options.max_bet, seat.bank_cents))
+        seat.bet_cents = new_bet
+        return seat
+
+
+def clear_bet(*, table_id: int, user: Player, version: int | None) -> Seat:
+    with locked_table(table_id=table_id) as locked:
+        seat = _own_seat(locked, user, version)
+        _require_betting(locked)
+        if seat.ready:
+            raise ActionRefused("already_ready")
+        seat.bet_cents = 0
+        return seat
+
+
+def ready(*, table_id: int, user: Player, version: int | None) -> Seat:
+    """T-5: the bet is placed; once everyone is Ready or sitting out, the deal comes."""
+    with locked_table(table_id=table_id) as locked:
+        seat = _own_seat(locked, user, version)
+        _require_betting(locked)
+        options = locked.engine.options
+        if seat.bet_cents < options.min_bet:
+            raise ActionRefused("bet_too_small", minimum_cents=options.min_bet)
+        if seat.bet_cents > min(options.max_bet, seat.bank_cents):
+            raise ActionRefused("bet_too_large", limit_cents=min(options.max_bet, seat.bank_cents))
+        seat.ready, seat.sitting_out = True, False
+        locked.announce("bet_placed", seat=seat.number, bet=seat.bet_cents)
+        _end_betting_if_everyone_decided(locked)
+        return seat
+
+
+def sit_out(*, table_id: int, user: Player, version: int | None) -> Seat:
+    """T-5: this seat sits the coming round out."""
+    with locked_table(table_id=table_id) as locked:
+        seat = _own_seat(locked, user, version)
+        _require_betting(locked)
+        seat.ready, seat.sitting_out = False, True
+        locked.announce("sitting_out", seat=seat.number)
+        _end_betting_if_everyone_decided(locked)
+        return seat
+
+
+def _open_betting(locked: LockedTable) -> None:
+    """T-5/T-9: a new intermission (timed only while someone is seated)."""
+    table = locked.table
+    table.phase = SharedTable.Phase.INTERMISSION
+    for seat in locked.seats:
+        if seat.ready or seat.sitting_out:
+            seat.ready = seat.sitting_out = False
+            locked.touch(seat)
+    if locked.seated():
+        table.betting_ends_ms = now_ms() + table.intermission_seconds * 1000
+        locked.announce("betting_open", seconds=table.intermission_seconds)
+    else:
+        table.betting_ends_ms = None
+
+
+def _end_betting_if_everyone_decided(locked: LockedTable) -> None:
+    seated = locked.seated()
+    if seated and all(seat.ready or seat.sitting_out for seat in seated):
+        _end_betting(locked)
+
+
+def _end_betting(locked: LockedTable) -> None:
+    """T-5/T-6: deal to every seat with a bet placed, seat order; none: betting reopens."""
+    players = [seat for seat in locked.seated() if seat.ready]
+    for seat in locked.seats:
+        if seat.box is not None:
+            seat.box = None
+            locked.touch(seat)
+    if not players:
+        _open_betting(locked)
+        return
+    boxes = [
+        SharedBox(bet=seat.bet_cents, bank=seat.bank_cents, credits=seat.credits)
+        for seat in players
+    ]
+    events = _run(lambda: locked.engine.start_shared_round(boxes))
+    for index, seat in enumerate(players):
+        seat.box = index
+        seat.ready = False
+        seat.trivia_choice_for = ""
+        locked.touch(seat)
+    table = locked.table
+    table.phase = SharedTable.Phase.ROUND
+    table.round_number = locked.engine.round_number
+    table.betting_ends_ms = None
+    locked.announce("round_dealt", round=table.round_number, seats=[s.number for s in players])
+    _after_engine(locked, events)
+
+
+def _after_engine(locked: LockedTable, events: list[Event]) -> None:
+    """Record what the engine did (public: the engine never puts the hole card or the shoe
+    in an event), write each box's wallet back to its seat, and end the round when over."""
+    engine = locked.engine
+    round_ = engine.round
+    for event in events:
+        data = {k: v for k, v in event.items() if k != "type"}
+        seat = _seat_of_event(locked, data)
+        if seat is not None:
+            data["seat"] = seat.number
+        locked.announce(event["type"], **data)
+    if round_ is None:
+        return
+    for seat in locked.seats:
+        if seat.box is None or seat.box >= len(round_.boxes):
+            continue
+        bank, credits = engine.box_wallet(seat.box)
+        if (bank, credits) != (seat.bank_cents, seat.credits):
+            seat.bank_cents, seat.credits = bank, credits
+            locked.touch(seat)
+    if round_.over and locked.table.phase == SharedTable.Phase.ROUND:
+        _finish_round(locked)
+
+
+def _seat_of_event(locked: LockedTable, data: dict[str, Any]) -> Seat | None:
+    """The seat an engine event is about: by its box (several boxes), its hand, or the one
+    box of a round dealt to one seat."""
+    round_ = locked.engine.round
+    if round_ is None or data.get("to") == "dealer":
+        return None
+    if "box" in data:
+        return locked.seat_with_box(int(data["box"]) - 1)
+    if "hand" in data and int(data["hand"]) < len(round_.hands):
+        return locked.seat_with_box(round_.hands[int(data["hand"])].box)
+    if len(round_.boxes) == 1 and data.get("to") == "player":
+        return locked.seat_with_box(0)
+    return None
+
+
+def _finish_round(locked: LockedTable) -> None:
+    """T-9: every box settled and shown; the next intermission begins."""
+    for seat in locked.seats:
+        if seat.pending_question_id is not None or seat.trivia_choice_for:
+            seat.pending_question = None
+            seat.trivia_choice_for = ""
+            locked.touch(seat)
+        if seat.bet_cents > seat.bank_cents:
+            seat.bet_cents = 0
+            locked.touch(seat)
+    locked.announce("round_over", round=locked.table.round_number)
+    _open_betting(locked)
+
+
+# --------------------------------------------------------------------- decisions (T-7, T-8)
+
+
+def _require_round(locked: LockedTable) -> Any:
+    round_ = locked.engine.round
+    if locked.table.phase != SharedTable.Phase.ROUND or round_ is None or round_.over:
+        raise ActionRefused("no_round_in_play")
+    return round_
+
+
+def answer_offer(*, table_id: int, user: Player, version: int | None, answer: str) -> Seat:
+    """T-7: insurance / even money / early surrender, answered by each player at once."""
+    if answer not in OFFER_ANSWERS:
+        raise ActionRefused("no_such_answer")
+    with locked_table(table_id=table_id) as locked:
+        seat = _own_seat(locked, user, version)
+        _require_round(locked)
+        if seat.box is None:
+            raise ActionRefused("not_your_turn")
+        box = seat.box
+        events = _run(lambda: locked.engine.answer_for_box(box, answer))
+        _after_engine(locked, events)
+        return seat
+
+
+def _require_turn(locked: LockedTable, seat: Seat) -> None:
+    """T-12: only the player whose box is in turn acts, and no question is open."""
+    _require_round(locked)
+    if seat.box is None or locked.engine.box_in_turn() != seat.box:
+        raise ActionRefused("not_your_turn")
+    if seat.pending_question_id is not None:
+        raise ActionRefused("question_open")
+
+
+def play(*, table_id: int, user: Player, version: int | None, action: str) -> Seat:
+    """T-8: Stand, Split or Surrender for the box in turn; Hit and Double Down ask a
+    question first in trivia mode (the difficulty choice opens), else act at once."""
+    if action not in PLAYS + TRIVIA_PLAYS:
+        raise ActionRefused("no_such_action")
+    with locked_table(table_id=table_id) as locked:
+        seat = _own_seat(locked, user, version)
+        _require_turn(locked, seat)
+        engine = locked.engine
+        if engine.legal_actions().get(action) != "allowed":
+            raise ActionRefused("rule", text=engine.legal_actions()[action])
+        if action in TRIVIA_PLAYS and engine.options.trivia_mode:
+            seat.trivia_choice_for = action
+            return seat
+        method = getattr(engine, action)
+        _after_engine(locked, _run(method))
+        return seat
+
+
+def choose_difficulty(*, table_id: int, user: Player, version: int | None, difficulty: str) -> Seat:
+    """R-8.5 at a shared table: the question for the Hit or Double Down chosen; the turn's
+    clock waits while the question's own clock runs (T-8, R-8.9)."""
+    if difficulty not in DIFFICULTIES:
+        raise ActionRefused("no_such_difficulty")
+    with locked_table(table_id=table_id) as locked:
+        seat = _own_seat(locked, user, version)
+        _require_turn(locked, seat)
+        action = seat.trivia_choice_for
+        if action not in TRIVIA_PLAYS:
+            raise ActionRefused("no_choice_waiting")
+        asked = TableQuestion.objects.filter(seat=seat).values("question_id")
+        rng = game_services.make_rng()
+        try:
+            question = choose_question(difficulty=difficulty, asked_ids=asked, rng=rng)
+        except NoQuestionsAvailable as error:
+            raise ActionRefused("no_questions", difficulty=error.difficulty) from None
+        asked_question = TableQuestion.objects.create(
+            seat=seat,
+            round_number=locked.table.round_number,
+            action=action,
+            question=question,
+            difficulty=difficulty,
+            answers_shown=shuffled_answers(question, rng=rng),
+            shown_ms=now_ms(),
+        )
+        seat.pending_question = asked_question
+        seat.trivia_choice_for = ""
+        locked.engine.pause_turn_clock()
+        # T-11: the others see who is answering and how hard, never the question's answer.
+        locked.announce("question_asked", seat=seat.number, difficulty=difficulty)
+        return seat
+
+
+def answer_question(*, table_id: int, user: Player, version: int | None, answer: str) -> Seat:
+    """R-8.2/R-8.3: the answer is carried into the round at once: right, the card comes;
+    wrong, the hand stands. Everyone then sees the question, the answer and the right one
+    (T-11)."""
+    with locked_table(table_id=table_id) as locked:
+        seat = _own_seat(locked, user, version)
+        _require_round(locked)
+        asked = seat.pending_question
+        if asked is None:
+            raise ActionRefused("no_unanswered_question")
+        if answer not in asked.answers_shown:
+            raise ActionRefused("not_an_answer_shown")
+        _apply_answer(locked, seat, asked, answer=answer, deadline=None)
+        return seat
+
+
+def _apply_answer(
+    locked: LockedTable, seat: Seat, asked: TableQuestion, *, answer: str, deadline: int | None
+) -> None:
+    correct = deadline is None and answer == asked.question.correct_answer
+    outcome = TriviaOutcome(asked.difficulty, correct, timed_out=deadline is not None)
+    asked.answer_given = answer
+    asked.correct = correct
+    asked.timed_out = deadline is not None
+    asked.save(update_fields=["answer_given", "correct", "timed_out"])
+    seat.pending_question = None
+    locked.touch(seat)
+    locked.announce(
+        "question_revealed",
+        seat=seat.number,
+        difficulty=asked.difficulty,
+        question=asked.question.text,
+        answer_given=answer,
+        correct_answer=asked.question.correct_answer,
+        correct=correct,
+        timed_out=deadline is not None,
+    )
+    engine = locked.engine
+    if deadline is not None:
+        engine.start_next_decision_at(deadline)
+    method = engine.hit if asked.action == "hit" else engine.double
+    _after_engine(locked, _run(lambda: method(outcome)))
+
+
+# --------------------------------------------------------------------- deadlines (T-13)
+
+
+def _answer_ms(options: Options) -> int:
+    """R-8.9 inside the turn (T-8): table_options always sets an answer clock."""
+    assert options.answer_ms is not None
+    return options.answer_ms
+
+
+def _pending_answer_deadlines(locked: LockedTable) -> list[tuple[int, Seat]]:
+    options = locked.engine.options
+    return sorted(
+        (
+            (seat.pending_question.shown_ms + _answer_ms(options), seat)
+            for seat in locked.seats
+            if seat.pending_question is not None
+        ),
+        key=lambda pair: pair[0],
+    )
+
+
+def _next_deadline(locked: LockedTable) -> int | None:
+    table = locked.table
+    if table.is_closed:
+        return None
+    if table.phase == SharedTable.Phase.INTERMISSION:
+        if locked.seated():
+            return table.betting_ends_ms
+        if table.empty_since is not None:
+            return int((table.empty_since + EMPTY_TABLE_CLOSES_AFTER).timestamp() * 1000)
+        return None
+    candidates = [deadline for deadline, _ in _pending_answer_deadlines(locked)]
+    round_ = locked.engine.round
+    if round_ is not None and round_.deadline is not None:
+        candidates.append(round_.deadline)
+    return min(candidates) if candidates else None
+
+
+def _apply_due(locked: LockedTable) -> int:
+    """Apply every deadline that has run out, oldest first; how many were applied."""
+    applied = 0
+    while True:
+        now = now_ms()
+        table = locked.table
+        if table.is_closed:
+            return applied
+        if table.phase == SharedTable.Phase.INTERMISSION:
+            if not locked.seated():
+                empty_since = table.empty_since
+                if empty_since is not None and timezone.now() >= (
+                    empty_since + EMPTY_TABLE_CLOSES_AFTER
+                ):
+                    _close(locked, reason="empty")
+                    return applied + 1
+                return applied
+            ends = table.betting_ends_ms
+            if ends is None or now < ends:
+                return applied
+            _end_betting(locked)
+            applied += 1
+            continue
+        answers = _pending_answer_deadlines(locked)
+        if answers and now >= answers[0][0]:
+            deadline, seat = answers[0]
+            _apply_answer(locked, seat, seat.pending_question, answer="", deadline=deadline)
+            applied += 1
+            continue
+        if locked.engine.deadline_passed():
+            _time_out_decision(locked)
+            applied += 1
+            continue
+        return applied
+
+
+def _time_out_decision(locked: LockedTable) -> None:
+    """T-7/T-8: an offer stage's or a turn's time ran out: the engine applies the defaults
+    (decline, collect, roll) or stands the hand, and the next box plays."""
+    engine = locked.engine
+    for seat in locked.seats:
+        if seat.box is not None and seat.trivia_choice_for:
+            seat.trivia_choice_for = ""
+            locked.touch(seat)
+    _after_engine(locked, _run(engine.timeout))
+
+
+def apply_due_deadlines(now: int | None = None) -> int:
+    """For the clock process (T-13): apply every table's deadlines that ran out by now.
+
+    Safe with several clocks and app servers at once: each table is applied under its row
+    lock (tables another process holds are skipped), and an applied deadline is gone."""
+    moment = now_ms() if now is None else now
+    due = list(
+        SharedTable.objects.filter(deadline_ms__lte=moment)
+        .exclude(phase=SharedTable.Phase.CLOSED)
+        .values_list("pk", flat=True)[:200]
+    )
+    applied = 0
+    for table_id in due:
+        with transaction.atomic():
+            table = (
+                SharedTable.objects.select_for_update(skip_locked=True).filter(pk=table_id).first()
+            )
+            if table is None:
+                continue
+            seats = list(
+                Seat.objects.filter(table=table)
+                .select_related("player", "pending_question__question")
+                .order_by("id")
+            )
+            locked = LockedTable(table, seats, _load_engine(table))
+            count = _apply_due(locked)
+            if count or table.deadline_ms != _next_deadline(locked):
+                _save(locked)
+            applied += count
+    return applied

@@ -1,0 +1,306 @@
+"""The shared tables' pages: the lobby, a table, its actions and its live event stream.
+
+As the single-player table: an htmx post gets the viewer's table partial (409/422 with
+a notice for a stale or refused post), a plain post is redirected back, so every action
+works without JavaScript. Another player's seat cannot be acted for (T-12): actions name
+no seat, they act for the requesting player's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from http import HTTPStatus
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import Count, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from game.forms import parse_chip_dollars, parse_version
+from game.tables import clock_runner, services
+from game.tables.forms import CreateTableForm, TableOptionsForm
+from game.tables.models import Seat, SharedTable, TableEvent
+from game.tables.presentation import (
+    STALE_NOTICE,
+    event_text,
+    refusal_text,
+    rules_text,
+    table_view,
+)
+from game.tables.sse import SseMessage, event_stream_response, last_event_id
+
+TABLE_TEMPLATE = "tables/table.html"
+REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
+STALE = HTTPStatus.CONFLICT
+INVITES_SESSION_KEY = "table_invites"
+
+
+# --------------------------------------------------------------------- who may see a table
+
+
+def _may_see(request: HttpRequest, table: SharedTable) -> bool:
+    """T-1/T-4: public tables to anyone logged in; private ones to their host, to players
+    who sat there, and to whoever opened the current invitation link."""
+    if table.public or table.host_id == request.user.pk:
+        return True
+    if table.invite_token in request.session.get(INVITES_SESSION_KEY, []):
+        return True
+    return Seat.objects.filter(table=table, player=request.user).exists()
+
+
+def _visible_table(request: HttpRequest, table_id: int) -> SharedTable:
+    table = SharedTable.objects.filter(pk=table_id).first()
+    if table is None or not _may_see(request, table):
+        raise Http404("No such table")
+    return table
+
+
+# --------------------------------------------------------------------- lobby
+
+
+@login_required
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    """The lobby (/tables/): public tables with seats taken, main rules, trivia on/off."""
+    return _render_lobby(request, CreateTableForm(initial=_create_initial()))
+
+
+def _create_initial() -> dict[str, Any]:
+    return {
+        **TableOptionsForm.initial_for({}),
+        "public": "1",
+        "seat_count": "5",
+        "intermission_seconds": "30",
+    }
+
+
+def _render_lobby(request: HttpRequest, form: CreateTableForm, status: int = 200) -> HttpResponse:
+    tables = (
+        SharedTable.objects.filter(public=True)
+        .exclude(phase=SharedTable.Phase.CLOSED)
+        .annotate(taken=Count("seats", filter=Q(seats__number__isnull=False)))
+        .order_by("-created")[:50]
+    )
+    rows = [
+        {"table": table, "rules": rules_text(services.table_options(table.options))}
+        for table in tables
+    ]
+    context = {"rows": rows, "form": form}
+    return render(request, "tables/lobby.html", context, status=status)
+
+
+@login_required
+@require_POST
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST)
+    if not form.is_valid():
+        return _render_lobby(request, form, status=REFUSED)
+    try:
+        table = services.create_table(
+            host=request.user,
+            name=form.cleaned_data["name"],
+            public=form.cleaned_data["public"],
+            seat_count=form.cleaned_data["seat_count"],
+            intermission_seconds=form.cleaned_data["intermission_seconds"],
+            options=form.to_options(),
+        )
+    except services.ActionRefused as error:
+        form.add_error(None, refusal_text(error))
+        return _render_lobby(request, form, status=REFUSED)
+    return redirect("tables:table", table_id=table.pk)
+
+
+@login_required
+@require_GET
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """T-1: the invitation link opens a private table (the token is remembered)."""
+    table = SharedTable.objects.filter(invite_token=token).first()
+    if table is None or table.is_closed:
+        raise Http404("This invitation link is no longer valid")
+    invites = [t for t in request.session.get(INVITES_SESSION_KEY, []) if t != token]
+    request.session[INVITES_SESSION_KEY] = [*invites[-19:], token]
+    return redirect("tables:table", table_id=table.pk)
+
+
+# --------------------------------------------------------------------- the table
+
+
+def _context(request: HttpRequest, table: SharedTable, notice: str = "") -> dict[str, Any]:
+    view = table_view(table, request.user)
+    invite_url = (
+        request.build_absolute_uri(reverse("tables:invitation", args=[table.invite_token]))
+        if view.is_host
+        else ""
+    )
+    return {"view": view, "table": table, "notice": notice, "invite_url": invite_url}
+
+
+@login_required
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    clock_runner.ensure_in_process_clock()
+    table = _visible_table(request, table_id)
+    if table.deadline_ms is not None and table.deadline_ms <= services.now_ms():
+        # A deadline that ran out is applied before the table is shown (T-10: the page
+        # shows the table exactly as it stands), as the clock would.
+        services.apply_due_deadlines()
+        table.refresh_from_db()
+    return render(request, TABLE_TEMPLATE, _context(request, table))
+
+
+def _table_partial(request: HttpRequest, table: SharedTable, notice: str = "") -> str:
+    return render_to_string(
+        f"{TABLE_TEMPLATE}#shared_table", _context(request, table, notice), request=request
+    )
+
+
+def _answer(request: HttpRequest, table_id: int, run: Callable[[], Any]) -> HttpResponse:
+    """Run one service; answer htmx with the partial, a plain post with a redirect."""
+    table = _visible_table(request, table_id)
+    status, notice = 200, ""
+    try:
+        run()
+    except services.TableNotFound:
+        raise Http404("No such table") from None
+    except services.StaleVersion:
+        status, notice = STALE, STALE_NOTICE
+    except services.ActionRefused as error:
+        status, notice = REFUSED, refusal_text(error)
+    table.refresh_from_db()
+    if request.htmx:
+        return HttpResponse(_table_partial(request, table, notice), status=status)
+    if notice:
+        messages.error(request, notice)
+    if table.is_closed and status == 200:
+        return redirect("tables:lobby")
+    return redirect("tables:table", table_id=table.pk)
+
+
+def _version(request: HttpRequest) -> int | None:
+    raw = request.POST.get("version")
+    return None if raw in (None, "") else parse_version(raw)
+
+
+@login_required
+@require_POST
+def table_action(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
+    """Every seat action: /tables/<id>/<action>/ (T-12: the server checks seat, phase,
+    turn and deadline; a refused or late action changes nothing)."""
+    user, post = request.user, request.POST
+
+    def version() -> int | None:
+        try:
+            return _version(request)
+        except ValueError:
+            raise services.ActionRefused("bad_version") from None
+
+    actions: dict[str, Callable[[], Any]] = {
+        "sit": lambda: services.sit(table_id=table_id, user=user, number=_int(post.get("seat"))),
+        "leave": lambda: services.leave(table_id=table_id, user=user),
+        "chip": lambda: services.add_chip(
+            table_id=table_id, user=user, version=version(), chip_cents=_chip(post.get("chip"))
+        ),
+        "clear": lambda: services.clear_bet(table_id=table_id, user=user, version=version()),
+        "ready": lambda: services.ready(table_id=table_id, user=user, version=version()),
+        "sit-out": lambda: services.sit_out(table_id=table_id, user=user, version=version()),
+        "offer": lambda: services.answer_offer(
+            table_id=table_id, user=user, version=version(), answer=post.get("answer", "")
+        ),
+        "play": lambda: services.play(
+            table_id=table_id, user=user, version=version(), action=post.get("play", "")
+        ),
+        "difficulty": lambda: services.choose_difficulty(
+            table_id=table_id, user=user, version=version(), difficulty=post.get("difficulty", "")
+        ),
+        "answer": lambda: services.answer_question(
+            table_id=table_id, user=user, version=version(), answer=post.get("answer", "")
+        ),
+        "renew-invite": lambda: services.renew_invite(table_id=table_id, user=user),
+        "close": lambda: services.close_table(table_id=table_id, user=user),
+    }
+    run = actions.get(action)
+    if run is None:
+        raise Http404("No such action")
+    return _answer(request, table_id, run)
+
+
+def _int(raw: str | None) -> int:
+    try:
+        return int(raw or "")
+    except ValueError:
+        raise services.ActionRefused("no_such_seat") from None
+
+
+def _chip(raw: str | None) -> int:
+    try:
+        return parse_chip_dollars(raw) * 100
+    except ValueError:
+        raise services.ActionRefused("no_such_chip") from None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_options(request: HttpRequest, table_id: int) -> HttpResponse:
+    """T-2: the host's Table Options, between rounds only."""
+    table = _visible_table(request, table_id)
+    if table.host_id != request.user.pk:
+        raise Http404("No such table")
+    status = 200
+    if request.method == "POST":
+        form = TableOptionsForm(request.POST)
+        if form.is_valid():
+            try:
+                services.change_options(
+                    table_id=table.pk, user=request.user, options=form.to_options()
+                )
+            except services.ActionRefused as error:
+                form.add_error(None, refusal_text(error))
+                status = REFUSED
+            else:
+                messages.success(request, "Options changed: everyone at the table sees them.")
+                return redirect("tables:table", table_id=table.pk)
+        else:
+            status = REFUSED
+    else:
+        form = TableOptionsForm(initial=TableOptionsForm.initial_for(table.options))
+    return render(request, "tables/options.html", {"form": form, "table": table}, status=status)
+
+
+# --------------------------------------------------------------------- the live stream (T-10)
+
+
+@login_required
+@require_GET
+def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Server-Sent Events: each new event as a ``log`` line, then the table as this viewer
+    may see it (T-11). The id is the table's version: a reconnecting browser catches up
+    from where it got to (T-14)."""
+    clock_runner.ensure_in_process_clock()
+    table = _visible_table(request, table_id)
+
+    def messages_after(seq: int | None) -> tuple[list[SseMessage], int]:
+        current = SharedTable.objects.get(pk=table.pk)
+        if seq is not None and seq >= current.version:
+            return [], current.version
+        found: list[SseMessage] = []
+        if seq is not None:
+            events = TableEvent.objects.filter(table=current, seq__gt=seq).order_by("seq")[:200]
+            found = [SseMessage("log", _log_item(event), str(event.seq)) for event in events]
+        html = render_to_string(
+            f"{TABLE_TEMPLATE}#shared_table", _context(request, current), request=request
+        )
+        found.append(SseMessage("table", html, str(current.version)))
+        return found, current.version
+
+    return event_stream_response(
+        request, table_id=table.pk, after_seq=last_event_id(request), messages_after=messages_after
+    )
+
+
+def _log_item(event: TableEvent) -> str:
+    return render_to_string("tables/_log_item.html", {"event": event, "text": event_text(event)})

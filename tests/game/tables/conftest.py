@@ -1,0 +1,106 @@
+"""Shared-table fixtures: a moved-by-hand clock, players, a table with a stacked shoe."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import pytest
+
+from game import services as game_services
+from game.rules.clock import FakeClock
+from game.rules.engine import Game as EngineGame
+from game.tables import services
+from game.tables.models import SharedTable
+from tests.game.factories import PlayerFactory
+
+
+@pytest.fixture(autouse=True)
+def no_clock_thread(settings) -> None:
+    """The tests move a fake clock and apply deadlines themselves: no clock thread runs."""
+    settings.TABLE_CLOCK = "external"
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    fake = FakeClock()
+    monkeypatch.setattr(game_services, "CLOCK", fake)
+    return fake
+
+
+@pytest.fixture
+def ana(db) -> Any:
+    return PlayerFactory(username="ana")
+
+
+@pytest.fixture
+def ben(db) -> Any:
+    return PlayerFactory(username="ben")
+
+
+@pytest.fixture
+def watcher(db) -> Any:
+    return PlayerFactory(username="wendy")
+
+
+def stack_table_shoe(table: SharedTable, cards: Sequence[str]) -> SharedTable:
+    """Put ``cards`` on top of the table's shoe, in deal order."""
+    table.refresh_from_db()
+    state = dict(table.state)
+    shoe = dict(state["shoe"])
+    shoe["cards"] = list(cards) + list(shoe["cards"])[shoe.get("position", 0) :]
+    shoe["position"] = 0
+    shoe["size"] = max(shoe["size"], len(shoe["cards"]))
+    state["shoe"] = shoe
+    SharedTable.objects.filter(pk=table.pk).update(state=state)
+    table.refresh_from_db()
+    return table
+
+
+@pytest.fixture
+def make_table(ana, clock) -> Callable[..., SharedTable]:
+    def make(
+        host: Any = None, *, seats: int = 5, public: bool = True, **options: Any
+    ) -> SharedTable:
+        options.setdefault("trivia_mode", False)
+        return services.create_table(
+            host=host or ana,
+            name="Friday night",
+            public=public,
+            seat_count=seats,
+            intermission_seconds=30,
+            options=options,
+        )
+
+    return make
+
+
+@pytest.fixture
+def seated_pair(make_table, ana, ben) -> Callable[..., SharedTable]:
+    """A table with ana in seat 1 and ben in seat 3, betting open; ``cards`` stacked."""
+
+    def make(cards: Sequence[str] = (), **options: Any) -> SharedTable:
+        table = make_table(**options)
+        services.sit(table_id=table.pk, user=ana, number=1)
+        services.sit(table_id=table.pk, user=ben, number=3)
+        if cards:
+            stack_table_shoe(table, cards)
+        table.refresh_from_db()
+        return table
+
+    return make
+
+
+def engine_of(table: SharedTable) -> EngineGame:
+    table.refresh_from_db()
+    return EngineGame.from_json(table.state)
+
+
+def bet_and_ready(table: SharedTable, user: Any, dollars: int = 10) -> None:
+    seat = table.seats.get(player=user)
+    services.add_chip(table_id=table.pk, user=user, version=seat.version, chip_cents=dollars * 100)
+    services.ready(table_id=table.pk, user=user, version=seat.version + 1)
+
+
+def seat_version(table: SharedTable, user: Any) -> int:
+    return table.seats.get(player=user).version

@@ -1,0 +1,364 @@
+"""The shared-table services, rule by rule (TABLES.md T-1 … T-13)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from game.tables import services
+from game.tables.models import Seat, SharedTable, TableEvent
+from tests.game.tables.conftest import bet_and_ready, engine_of, seat_version, stack_table_shoe
+
+# Deal order with ana in seat 1 (box 1) and ben in seat 3 (box 2): ana, ben, hole, ana,
+# ben, upcard. Ana 10+7=17, ben 9+7=16, dealer hole 10, upcard 8 (18); next 5, 9, 4.
+PLAIN = ["0S", "9S", "0H", "7D", "7C", "8C", "5H", "9H", "4C"]
+# The dealer shows an ace (hole 6): insurance for both.
+ACE_UP = ["0S", "9S", "6H", "7D", "7C", "AC", "5H", "9H", "4C"]
+
+pytestmark = pytest.mark.django_db
+
+
+def kinds(table: SharedTable) -> list[str]:
+    return list(
+        TableEvent.objects.filter(table=table).order_by("seq").values_list("kind", flat=True)
+    )
+
+
+# --------------------------------------------------------------------- T-1 … T-3
+
+
+def test_a_new_table_waits_for_players_untimed(make_table):
+    table = make_table()
+    assert table.phase == SharedTable.Phase.INTERMISSION
+    assert table.deadline_ms is not None  # only the 30-minute empty-table close
+    assert kinds(table) == ["table_opened"]
+    assert engine_of(table).options.turn_ms == 20_000  # T-8: timed, 20 s by default
+
+
+def test_sitting_down_opens_betting_with_a_deadline(make_table, ana, clock):
+    table = make_table()
+    seat = services.sit(table_id=table.pk, user=ana, number=2)
+    table.refresh_from_db()
+    assert (seat.number, seat.bank_cents, seat.credits) == (2, 100_000, 10)
+    assert table.betting_ends_ms == clock.now_ms + 30_000
+    assert table.deadline_ms == table.betting_ends_ms
+
+
+def test_a_seat_is_taken_once_and_a_player_sits_once(make_table, ana, ben):
+    table = make_table()
+    services.sit(table_id=table.pk, user=ana, number=2)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.sit(table_id=table.pk, user=ben, number=2)
+    assert refused.value.reason == "seat_taken"
+    with pytest.raises(services.ActionRefused) as refused:
+        services.sit(table_id=table.pk, user=ana, number=3)
+    assert refused.value.reason == "already_seated"
+    with pytest.raises(services.ActionRefused):
+        services.sit(table_id=table.pk, user=ben, number=6)  # a five-seat table
+
+
+def test_leaving_keeps_bank_and_credits_and_sitting_again_restores_them(seated_pair, ana, ben):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana, 25)
+    bet_and_ready(table, ben, 10)
+    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="stand")
+    services.play(table_id=table.pk, user=ben, version=seat_version(table, ben), action="stand")
+    seat = Seat.objects.get(table=table, player=ana)
+    bank_after = seat.bank_cents
+    assert bank_after == 100_000 - 2_500  # 17 against the dealer's 18
+    services.leave(table_id=table.pk, user=ana)
+    services.sit(table_id=table.pk, user=ana, number=4)
+    seat.refresh_from_db()
+    assert (seat.number, seat.bank_cents, seat.credits) == (4, bank_after, 10)
+    assert Seat.objects.filter(table=table, player=ana).count() == 1
+
+
+# --------------------------------------------------------------------- T-5 intermission
+
+
+def test_betting_ends_early_once_everyone_is_ready_or_sitting_out(seated_pair, ana, ben):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    table.refresh_from_db()
+    assert table.phase == SharedTable.Phase.INTERMISSION
+    services.sit_out(table_id=table.pk, user=ben, version=seat_version(table, ben))
+    table.refresh_from_db()
+    assert table.phase == SharedTable.Phase.ROUND
+    assert engine_of(table).round.boxes[0].bet == 1_000
+    assert len(engine_of(table).round.boxes) == 1  # ben sat out
+    assert Seat.objects.get(player=ben, table=table).box is None
+
+
+def test_ready_needs_a_bet(seated_pair, ana):
+    table = seated_pair()
+    with pytest.raises(services.ActionRefused) as refused:
+        services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
+    assert refused.value.reason == "bet_too_small"
+
+
+def test_at_the_deadline_only_the_ready_are_dealt_in(seated_pair, ana, ben, clock):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    services.add_chip(table_id=table.pk, user=ben, version=seat_version(table, ben), chip_cents=500)
+    clock.advance(seconds=30)
+    assert services.apply_due_deadlines() == 1
+    table.refresh_from_db()
+    assert table.phase == SharedTable.Phase.ROUND
+    assert [s.box for s in table.seats.order_by("number")] == [0, None]
+
+
+def test_nobody_bet_so_a_new_intermission_begins(seated_pair, clock):
+    table = seated_pair()
+    clock.advance(seconds=31)
+    services.apply_due_deadlines()
+    table.refresh_from_db()
+    assert table.phase == SharedTable.Phase.INTERMISSION
+    assert table.betting_ends_ms == clock.now_ms + 30_000
+    assert kinds(table).count("betting_open") == 2
+
+
+# --------------------------------------------------------------------- T-6, T-8, T-9
+
+
+def test_a_round_deals_seat_order_and_plays_turns_in_seat_order(seated_pair, ana, ben):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    engine = engine_of(table)
+    assert [h.cards for h in engine.round.hands] == [["0S", "7D"], ["9S", "7C"]]
+    assert engine.box_in_turn() == 0
+    # T-12: ben acting in ana's turn is refused and nothing changes.
+    version = table.version
+    with pytest.raises(services.ActionRefused) as refused:
+        services.play(table_id=table.pk, user=ben, version=seat_version(table, ben), action="stand")
+    assert refused.value.reason == "not_your_turn"
+    table.refresh_from_db()
+    assert table.version == version
+    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="stand")
+    assert engine_of(table).box_in_turn() == 1
+    services.play(table_id=table.pk, user=ben, version=seat_version(table, ben), action="hit")
+    table.refresh_from_db()
+    # Ben 16 + 5 = 21; the dealer stands on 18: ben wins, ana loses; betting reopens (T-9).
+    assert table.phase == SharedTable.Phase.INTERMISSION
+    banks = dict(table.seats.values_list("player__username", "bank_cents"))
+    assert banks == {"ana": 99_000, "ben": 101_000}
+    assert "round_over" in kinds(table) and kinds(table)[-1] == "betting_open"
+
+
+def test_a_turn_times_out_and_the_next_box_plays(seated_pair, ana, ben, clock):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    clock.advance(seconds=20)
+    assert services.apply_due_deadlines() == 1
+    engine = engine_of(table)
+    assert engine.round.hands[0].status == "stood"
+    assert engine.box_in_turn() == 1
+    assert engine.round.deadline == clock.now_ms + 20_000
+    assert services.apply_due_deadlines() == 0  # applied once only
+
+
+def test_a_late_action_is_refused_after_the_deadline_is_applied(seated_pair, ana, ben, clock):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    clock.advance(seconds=21)
+    # No clock ran: ana's own late post applies the deadline first, then is refused.
+    with pytest.raises(services.ActionRefused) as refused:
+        services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
+    assert refused.value.reason == "not_your_turn"
+    assert engine_of(table).round.hands[0].cards == ["0S", "7D"]
+
+
+def test_a_repeated_post_is_stale(seated_pair, ana, ben):
+    table = seated_pair(PLAIN)
+    services.add_chip(table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=500)
+    with pytest.raises(services.StaleVersion):
+        services.add_chip(
+            table_id=table.pk, user=ana, version=seat_version(table, ana) - 1, chip_cents=500
+        )
+    # Another player's action does not make ana's page stale.
+    version = seat_version(table, ana)
+    services.add_chip(table_id=table.pk, user=ben, version=seat_version(table, ben), chip_cents=500)
+    services.add_chip(table_id=table.pk, user=ana, version=version, chip_cents=500)
+    assert table.seats.get(player=ana).bet_cents == 1_000
+
+
+# --------------------------------------------------------------------- T-7 decisions at once
+
+
+def test_insurance_is_answered_by_everyone_at_once_in_any_order(seated_pair, ana, ben):
+    table = seated_pair(ACE_UP)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    engine = engine_of(table)
+    assert engine.offer_for_box(0) == "insurance" and engine.offer_for_box(1) == "insurance"
+    services.answer_offer(
+        table_id=table.pk, user=ben, version=seat_version(table, ben), answer="insurance:accept"
+    )
+    engine = engine_of(table)
+    assert engine.offer_for_box(1) is None and engine.offer_for_box(0) == "insurance"
+    services.answer_offer(
+        table_id=table.pk, user=ana, version=seat_version(table, ana), answer="insurance:decline"
+    )
+    engine = engine_of(table)
+    assert engine.round.boxes[1].insurance["stake"] == 500
+    assert engine.round.boxes[0].insurance is None
+    assert engine.box_in_turn() == 0  # no dealer blackjack: the turns begin
+
+
+def test_the_offer_deadline_declines_for_whoever_did_not_answer(seated_pair, ana, ben, clock):
+    table = seated_pair(ACE_UP)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    services.answer_offer(
+        table_id=table.pk, user=ana, version=seat_version(table, ana), answer="insurance:accept"
+    )
+    clock.advance(seconds=20)
+    assert services.apply_due_deadlines() == 1
+    engine = engine_of(table)
+    assert engine.round.boxes[0].insurance is not None
+    assert engine.round.boxes[1].insurance is None
+    assert engine.box_in_turn() == 0
+
+
+def test_an_offer_for_a_box_not_concerned_is_refused(seated_pair, ana, ben, watcher):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    with pytest.raises(services.ActionRefused):
+        services.answer_offer(
+            table_id=table.pk, user=ana, version=seat_version(table, ana), answer="insurance:accept"
+        )
+    with pytest.raises(services.ActionRefused) as refused:
+        services.play(table_id=table.pk, user=watcher, version=0, action="stand")
+    assert refused.value.reason == "not_seated"
+
+
+# --------------------------------------------------------------------- trivia at the table
+
+
+def test_a_trivia_hit_asks_a_question_and_the_turn_waits_for_it(
+    seated_pair, ana, ben, questions, clock
+):
+    table = seated_pair(PLAIN, trivia_mode=True)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
+    services.choose_difficulty(
+        table_id=table.pk, user=ana, version=seat_version(table, ana), difficulty="easy"
+    )
+    seat = table.seats.get(player=ana)
+    asked = seat.pending_question
+    assert asked is not None and engine_of(table).round.deadline is None
+    # T-11: the others are told who is answering and how hard, never the question.
+    last = TableEvent.objects.filter(table=table).latest("seq")
+    assert (last.kind, last.data["difficulty"]) == ("question_asked", "easy")
+    assert asked.question.correct_answer not in str(last.data)
+    services.answer_question(
+        table_id=table.pk, user=ana, version=seat.version, answer=asked.question.correct_answer
+    )
+    engine = engine_of(table)
+    assert engine.round.hands[0].cards == ["0S", "7D", "5H"]
+    revealed = TableEvent.objects.filter(table=table, kind="question_revealed").get()
+    assert revealed.data["correct"] is True
+    assert revealed.data["correct_answer"] == asked.question.correct_answer
+
+
+def test_an_unanswered_question_times_out_as_wrong(seated_pair, ana, ben, questions, clock):
+    table = seated_pair(PLAIN, trivia_mode=True)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
+    services.choose_difficulty(
+        table_id=table.pk, user=ana, version=seat_version(table, ana), difficulty="hard"
+    )
+    clock.advance(seconds=15)  # answer_seconds off: 15 s, the clock fitting a 20 s turn
+    assert services.apply_due_deadlines() == 1
+    seat = table.seats.get(player=ana)
+    assert seat.pending_question is None and seat.credits == 9
+    engine = engine_of(table)
+    assert engine.round.hands[0].stand_reason == "trivia_wrong"
+    assert engine.box_in_turn() == 1
+
+
+# --------------------------------------------------------------------- the host (T-1, T-2)
+
+
+def test_only_the_host_changes_options_and_only_before_bets(seated_pair, ana, ben):
+    table = seated_pair(PLAIN)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.change_options(table_id=table.pk, user=ben, options={"deck_count": 2})
+    assert refused.value.reason == "host_only"
+    bet_and_ready(table, ben)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.change_options(table_id=table.pk, user=ana, options={"deck_count": 2})
+    assert refused.value.reason == "bets_placed"
+
+
+def test_options_change_is_announced(make_table, ana):
+    table = make_table()
+    services.change_options(table_id=table.pk, user=ana, options={"deck_count": 2})
+    assert engine_of(table).options.deck_count == 2
+    assert kinds(table)[-1] == "options_changed"
+
+
+def test_renewing_the_invitation_changes_the_token(make_table, ana):
+    table = make_table(public=False)
+    old = table.invite_token
+    services.renew_invite(table_id=table.pk, user=ana)
+    table.refresh_from_db()
+    assert table.invite_token != old and len(table.invite_token) >= 32
+
+
+def test_closing_is_for_between_rounds(seated_pair, ana, ben):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.close_table(table_id=table.pk, user=ana)
+    assert refused.value.reason == "between_rounds_only"
+
+
+def test_an_empty_table_closes_by_itself_after_30_minutes(make_table, ana, clock):
+    table = make_table()
+    services.sit(table_id=table.pk, user=ana, number=1)
+    services.leave(table_id=table.pk, user=ana)
+    SharedTable.objects.filter(pk=table.pk).update(
+        empty_since=timezone.now() - timedelta(minutes=31), deadline_ms=0
+    )
+    assert services.apply_due_deadlines() == 1
+    table.refresh_from_db()
+    assert table.is_closed
+    with pytest.raises(services.TableNotFound):
+        services.sit(table_id=table.pk, user=ana, number=1)
+
+
+# --------------------------------------------------------------------- T-11: no secrets in events
+
+
+def test_no_event_carries_the_hole_card_or_the_shoe(seated_pair, ana, ben):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    events = list(TableEvent.objects.filter(table=table).values_list("data", flat=True))
+    face_down = [e for e in events if e.get("face_down")]
+    assert face_down and all("card" not in e for e in face_down)
+    assert "0H" not in str(events)  # the hole card
+    assert "shoe" not in str(events) and "5H" not in str(events)  # the next card
+
+
+def test_events_are_numbered_without_gaps(seated_pair, ana, ben):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    table.refresh_from_db()
+    seqs = list(TableEvent.objects.filter(table=table).values_list("seq", flat=True))
+    assert seqs == list(range(1, table.version + 1))
+
+
+def test_stacking_helper_puts_cards_next(make_table):
+    table = stack_table_shoe(make_table(), ["AS", "KS"])
+    assert engine_of(table).shoe.cards[:2] == ["AS", "KS"]

@@ -1,0 +1,224 @@
+"""The shared-table pages over HTTP: names, access, status codes, what each viewer sees."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from game.rules.cards import card_name
+from game.tables import services
+from game.tables.models import Seat, SharedTable
+from tests.game.tables.conftest import bet_and_ready, seat_version
+from tests.game.tables.test_services import PLAIN
+
+pytestmark = pytest.mark.django_db
+
+
+def client_of(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def action_url(table: SharedTable, action: str) -> str:
+    return reverse("tables:action", args=[table.pk, action])
+
+
+def test_the_lobby_lists_public_tables_only(make_table, ana, ben):
+    public = make_table()
+    private = make_table(public=False)
+    page = client_of(ben).get(reverse("tables:lobby")).content.decode()
+    assert "Create Table" in page and "Table name" in page
+    assert f'href="/tables/{public.pk}/"' in page and ">Join<" in page
+    assert f'href="/tables/{private.pk}/"' not in page
+    assert "0 / 5" in page and "blackjack pays 3:2" in page
+
+
+def test_the_site_navigation_links_the_lobby(ana):
+    page = client_of(ana).get("/").content.decode()
+    assert 'href="/tables/">Tables</a>' in page
+
+
+def test_create_table_from_the_lobby(ana):
+    response = client_of(ana).post(
+        reverse("tables:create"),
+        {
+            **_default_form(),
+            "name": "Ana's table",
+            "public": "0",
+            "seat_count": "4",
+            "intermission_seconds": "20",
+        },
+    )
+    table = SharedTable.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/tables/{table.pk}/"
+    assert (table.name, table.public, table.seat_count, table.intermission_seconds) == (
+        "Ana's table",
+        False,
+        4,
+        20,
+    )
+    assert table.options["turn_seconds"] == 20 and table.host == ana
+
+
+def _default_form() -> dict[str, str]:
+    from game.tables.forms import TableOptionsForm
+
+    initial = TableOptionsForm.initial_for({})
+    form = TableOptionsForm(initial=initial)
+    data: dict[str, str] = {}
+    for name, field in form.fields.items():
+        value = initial.get(name)
+        if field.widget.input_type == "checkbox" if hasattr(field.widget, "input_type") else False:
+            if value:
+                data[name] = "on"
+        elif value is not None:
+            data[name] = str(value)
+    return data
+
+
+def test_a_bad_create_form_is_refused_with_422(ana):
+    response = client_of(ana).post(reverse("tables:create"), {"name": ""})
+    assert response.status_code == 422
+    assert not SharedTable.objects.exists()
+
+
+def test_a_private_table_is_reached_only_through_its_current_link(make_table, ana, ben):
+    table = make_table(public=False)
+    bob = client_of(ben)
+    assert bob.get(reverse("tables:table", args=[table.pk])).status_code == 404
+    old_link = reverse("tables:invitation", args=[table.invite_token])
+    assert bob.get(old_link).status_code == 302
+    assert bob.get(reverse("tables:table", args=[table.pk])).status_code == 200
+    services.renew_invite(table_id=table.pk, user=ana)
+    stranger = client_of(services.SharedTable.objects.get().host)  # the host still sees it
+    assert stranger.get(reverse("tables:table", args=[table.pk])).status_code == 200
+    assert Client().get(old_link).status_code == 302  # logged out: to the login page
+    assert client_of(ben).get(old_link).status_code == 404
+
+
+def test_the_host_sees_the_host_controls_and_others_do_not(make_table, ana, ben):
+    table = make_table()
+    host_page = client_of(ana).get(reverse("tables:table", args=[table.pk])).content.decode()
+    for name in ("Table Options", "Invite Link", "Close Table"):
+        assert name in host_page
+    assert table.invite_token in host_page
+    guest_page = client_of(ben).get(reverse("tables:table", args=[table.pk])).content.decode()
+    assert "Close Table" not in guest_page and table.invite_token not in guest_page
+    assert guest_page.count(">Sit Here<") == 5
+
+
+def test_actions_are_post_only(make_table, ana):
+    table = make_table()
+    response = client_of(ana).get(action_url(table, "sit"))
+    assert response.status_code == 405
+
+
+def test_sitting_by_plain_post_redirects_and_by_htmx_returns_the_table(make_table, ana, ben):
+    table = make_table()
+    response = client_of(ana).post(action_url(table, "sit"), {"seat": "2"})
+    assert response.status_code == 302
+    response = client_of(ben).post(action_url(table, "sit"), {"seat": "4"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="shared-table"' in html and "Leave Table" in html and "Ready" in html
+    assert "Sit Out" in html
+    assert "<html" not in html
+
+
+def test_a_refused_action_is_422_and_a_stale_one_409(seated_pair, ana, ben):
+    table = seated_pair()
+    ana_client = client_of(ana)
+    response = ana_client.post(
+        action_url(table, "ready"), {"version": seat_version(table, ana)}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 422 and "Bet at least $1.00" in response.content.decode()
+    response = ana_client.post(
+        action_url(table, "chip"),
+        {"version": seat_version(table, ana) + 5, "chip": "5"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 409
+    assert Seat.objects.get(player=ana).bet_cents == 0
+    for junk in ({"version": "x", "chip": "5"}, {"version": "0", "chip": "7"}, {"chip": "abc"}):
+        response = ana_client.post(action_url(table, "chip"), junk, HTTP_HX_REQUEST="true")
+        assert response.status_code == 422
+    assert client_of(ana).post(action_url(table, "no-such")).status_code == 404
+
+
+def test_nobody_acts_for_another_seat(seated_pair, ana, ben):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    # It is ana's turn; ben's post is about his own seat, so it is not his turn.
+    response = client_of(ben).post(
+        action_url(table, "play"),
+        {"version": seat_version(table, ben), "play": "stand"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 422 and "It is not your turn." in response.content.decode()
+
+
+def test_a_closed_table_refuses_actions_with_404(make_table, ana, ben):
+    table = make_table()
+    services.close_table(table_id=table.pk, user=ana)
+    assert client_of(ben).post(action_url(table, "sit"), {"seat": "1"}).status_code == 404
+
+
+def test_the_others_see_who_is_answering_but_not_the_question(
+    seated_pair, ana, ben, watcher, questions
+):
+    table = seated_pair(PLAIN, trivia_mode=True)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
+    services.choose_difficulty(
+        table_id=table.pk, user=ana, version=seat_version(table, ana), difficulty="hard"
+    )
+    question = Seat.objects.get(player=ana).pending_question.question
+    url = reverse("tables:table", args=[table.pk])
+    own = client_of(ana).get(url).content.decode()
+    assert question.text in own or question.text.replace("'", "&#x27;") in own
+    for other in (ben, watcher):
+        page = client_of(other).get(url).content.decode()
+        assert "ana is answering a Hard question" in page
+        assert question.correct_answer not in page
+        assert question.text not in page
+
+
+def test_no_page_shows_the_hole_card_or_the_next_card(seated_pair, ana, ben, watcher):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    url = reverse("tables:table", args=[table.pk])
+    for viewer in (ana, ben, watcher):
+        page = client_of(viewer).get(url).content.decode()
+        assert "Face-down card" in page
+        assert card_name("0H") not in page  # the hole card
+        assert card_name("5H") not in page  # the next card in the shoe
+        assert '"shoe"' not in page
+
+
+def test_the_event_stream_sends_the_table_then_catches_up_from_an_id(
+    seated_pair, ana, ben, settings
+):
+    settings.TABLE_STREAM_SECONDS = 0.2
+    table = seated_pair(PLAIN)
+    url = reverse("tables:events", args=[table.pk])
+    response = client_of(ben).get(url)
+    assert response["Content-Type"].startswith("text/event-stream")
+    first = b"".join(response.streaming_content).decode()
+    assert "event: table" in first and 'id="shared-table"' in first
+    table.refresh_from_db()
+    seen = table.version
+    bet_and_ready(table, ana)
+    response = client_of(ben).get(url, HTTP_LAST_EVENT_ID=str(seen))
+    caught_up = b"".join(response.streaming_content).decode()
+    assert "event: log" in caught_up and "ana (seat 1) bets $10.00 and is ready." in caught_up
+    assert f"id: {seen + 1}" in caught_up
+
+
+def test_the_event_stream_of_a_private_table_is_404_to_strangers(make_table, ben):
+    table = make_table(public=False)
+    assert client_of(ben).get(reverse("tables:events", args=[table.pk])).status_code == 404
