@@ -14,6 +14,10 @@ from django.db import OperationalError
 
 from game.tables import clock_runner
 
+# The loop tidies the thread's database connections after each tick: with the database
+# allowed, inside the test's transaction (which it must leave alone).
+pytestmark = pytest.mark.django_db
+
 
 class FakeApply:
     """Stands in for game.tables.services.apply_due_deadlines."""

@@ -12,6 +12,8 @@ import time
 
 import pytest
 from asgiref.sync import async_to_sync
+from django.core import signals
+from django.db import close_old_connections
 from django.http import HttpRequest
 from django.test import AsyncClient, Client, RequestFactory
 from django.urls import path
@@ -198,7 +200,14 @@ def test_the_asgi_handler_sends_each_event_as_it_comes(table):
         disconnect.set()
         return sent
 
-    sent = async_to_sync(serve)()
+    # As the test clients do: the test's own connection is not Django's to close here.
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    try:
+        sent = async_to_sync(serve)()
+    finally:
+        signals.request_started.connect(close_old_connections)
+        signals.request_finished.connect(close_old_connections)
     start = sent[0][1]
     assert start["type"] == "http.response.start" and start["status"] == 200
     bodies = [(when, m["body"]) for when, m in sent[1:] if m.get("body")]
