@@ -1,16 +1,26 @@
-"""
-ASGI config for blackjack_site project.
+"""The ASGI application: the production server is uvicorn (README "Production server"),
 
-It exposes the ASGI callable as a module-level variable named ``application``.
+    uvicorn blackjack_site.asgi:application --host 127.0.0.1 --port 8000 --workers 2
 
-For more information on this file, see
-https://docs.djangoproject.com/en/5.2/howto/deployment/asgi/
+Under ASGI the shared tables' live streams (game/tables/sse.py) are async generators that
+hold no thread while they wait; every other view and middleware runs as under WSGI (Django
+adapts them), WhiteNoise included.
 """
 
 import os
+import warnings
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blackjack_site.settings")
+
+# WhiteNoise (6.x, sync only) answers a static file with a file response that Django reads
+# through once under ASGI, warning each time; the files are small, the warning noise.
+warnings.filterwarnings(
+    "ignore",
+    message="StreamingHttpResponse must consume synchronous iterators",
+    category=Warning,
+    module="django.core.handlers.asgi",
+)
 
 application = get_asgi_application()
