@@ -1,0 +1,111 @@
+// The shared table's live updates (T-10, T-14): one EventSource on the table's stream
+// (game/tables/sse.py). No inline script (CSP): the page names the stream on an element
+// that table swaps do not replace, and loads this file with defer:
+//   <ol id="table-log" data-events-url="/tables/7/events/" data-last-seq="42"> … </ol>
+// (data-last-seq: the last event the page already shows; optional.)
+// Events:
+//   table    — the table as this viewer sees it: either the whole #shared-table element
+//              (swapped outerHTML) or its inside (innerHTML); htmx swaps it, so hx-
+//              attributes work and elements marked hx-swap-oob replace their namesakes;
+//              one whose id is below #shared-table's data-version (an action's answer
+//              showed a later table already) is skipped
+//   log      — appended to #table-log
+//   redirect — a path on this site to go to (the table closed, …)
+// After each one "table:updated" is dispatched on document (detail: event, id).
+//
+// Reconnecting: the stream ends every minute and the browser reopens it by itself, sending
+// Last-Event-ID. When the browser gives up instead (the server answered an error, e.g. a
+// proxy's 502 while an app server restarts) this script opens a new EventSource with
+// ?after=<last event id>, backing off from 1 s to 30 s, so nothing is lost either way.
+// (htmx's SSE extension would open its new EventSource without the last id.)
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-events-url]");
+  if (!root || typeof window.EventSource !== "function") { return; }
+  var baseUrl = root.getAttribute("data-events-url");
+  var lastId = root.getAttribute("data-last-seq") || "";
+  var source = null;
+  var backoffMs = 1000;
+  var timer = null;
+
+  function streamUrl() {
+    if (!lastId) { return baseUrl; }
+    return baseUrl + (baseUrl.indexOf("?") === -1 ? "?" : "&") + "after=" + encodeURIComponent(lastId);
+  }
+
+  function swapInto(target, html, style) {
+    if (window.htmx && typeof window.htmx.swap === "function") {
+      window.htmx.swap(target, html, { swapStyle: style, swapDelay: 0, settleDelay: 0 },
+        { contextElement: target });
+    } else if (style === "beforeend") {
+      target.insertAdjacentHTML("beforeend", html);
+    } else if (style === "outerHTML") {
+      target.outerHTML = html;
+    } else {
+      target.innerHTML = html;
+    }
+  }
+
+  // An action's own answer may have shown a later version already (data-version).
+  function isOlderThanShown(target) {
+    var shown = parseInt(target.getAttribute("data-version") || "", 10);
+    var incoming = parseInt(lastId, 10);
+    return !isNaN(shown) && !isNaN(incoming) && incoming < shown;
+  }
+
+  function isWholeTable(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var first = template.content.firstElementChild;
+    return Boolean(first && first.id === "shared-table");
+  }
+
+  function handled(name, apply) {
+    return function (event) {
+      if (event.lastEventId) { lastId = event.lastEventId; }
+      apply(event.data);
+      document.dispatchEvent(new CustomEvent("table:updated", { detail: { event: name, id: lastId } }));
+    };
+  }
+
+  function connect() {
+    timer = null;
+    source = new EventSource(streamUrl());
+    source.addEventListener("open", function () { backoffMs = 1000; });
+    source.addEventListener("table", handled("table", function (html) {
+      var target = document.getElementById("shared-table");
+      if (!target || isOlderThanShown(target)) { return; }
+      swapInto(target, html, isWholeTable(html) ? "outerHTML" : "innerHTML");
+    }));
+    source.addEventListener("log", handled("log", function (html) {
+      var log = document.getElementById("table-log");
+      if (log) { swapInto(log, html, "beforeend"); }
+    }));
+    source.addEventListener("redirect", function (event) {
+      var path = event.data;
+      if (path.charAt(0) === "/" && path.charAt(1) !== "/") {
+        close();
+        window.location.assign(path);
+      }
+    });
+    source.addEventListener("error", function () {
+      // CONNECTING: the browser is reconnecting by itself, with Last-Event-ID.
+      if (source && source.readyState === EventSource.CLOSED) {
+        source.close();
+        source = null;
+        timer = window.setTimeout(connect, backoffMs);
+        backoffMs = Math.min(backoffMs * 2, 30000);
+      }
+    });
+  }
+
+  function close() {
+    if (timer) { window.clearTimeout(timer); timer = null; }
+    if (source) { source.close(); source = null; }
+  }
+
+  // A page put in the back/forward cache holds no connection (site.js reloads a table
+  // page restored from it).
+  window.addEventListener("pagehide", close);
+  connect();
+})();
