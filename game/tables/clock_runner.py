@@ -44,9 +44,13 @@ def run_clock(
     interval: float = 0.2,
     once: bool = False,
     apply: Callable[[], int] | None = None,
+    keep_connections: bool = True,
 ) -> int:
     """Ticks every ``interval`` seconds until ``stop`` is set (or once). An error is logged
-    and the loop goes on after ERROR_PAUSE_SECONDS. Returns the deadlines applied."""
+    and the loop goes on after ERROR_PAUSE_SECONDS. Returns the deadlines applied.
+    ``keep_connections=False`` closes the database connection after every tick (the
+    in-process clock: a daemon thread must not pin a connection, e.g. to a test database
+    about to be dropped)."""
     total = 0
     try:
         while not stop.is_set():
@@ -60,7 +64,10 @@ def run_clock(
                 stop.wait(ERROR_PAUSE_SECONDS)
                 continue
             finally:
-                _tidy_connections()
+                if keep_connections:
+                    _tidy_connections()
+                else:
+                    _drop_connections()
             if once:
                 break
             stop.wait(interval)
@@ -122,7 +129,7 @@ def ensure_in_process_clock() -> bool:
         thread = threading.Thread(
             target=run_clock,
             args=(_clock.stop,),
-            kwargs={"interval": interval},
+            kwargs={"interval": interval, "keep_connections": False},
             name="table-clock",
             daemon=True,
         )
