@@ -14,6 +14,8 @@
 
   function refresh(timer) {
     var url = timer.getAttribute("data-table-url");
+    // A shared table has none: its live stream brings the server's verdict.
+    if (!url) { return; }
     if (window.htmx) {
       window.htmx.ajax("GET", url, { target: "#table", swap: "outerHTML" });
     } else {
@@ -48,4 +50,5 @@
 
   document.addEventListener("DOMContentLoaded", start);
   document.addEventListener("htmx:afterSettle", start);
+  document.addEventListener("table:updated", start);
 })();

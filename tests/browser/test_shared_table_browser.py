@@ -1,0 +1,116 @@
+"""Issue 16's "done when": two people in two browsers create, join and play a timed trivia
+round at one table from the lobby, each seeing the other's moves appear without reloading
+(T-10), and neither ever shown the hole card or the other's right answer early (T-11)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from game.rules.cards import card_name
+from game.tables.models import Seat, SharedTable
+from tests.browser.helpers import csp_violations
+from tests.browser.test_table_browser import patient_expectations, sign_up
+from tests.game.tables.conftest import stack_table_shoe
+from tests.trivia.factories import QuestionFactory
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+patient = patient_expectations
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots" / "tables"
+# Ana (seat 1) 10+7, Ben (seat 3) 9+7, dealer hole 10 of hearts, upcard 8; then 2H to
+# Ana's hit, and the dealer stands on 18.
+CARDS = ["0S", "9S", "0H", "7D", "7C", "8C", "2H", "9H", "4C"]
+
+
+@pytest.fixture
+def two_players(browser, live_server, settings) -> Iterator[tuple[object, object]]:
+    # The test plays faster than any deadline; no clock thread outlives it.
+    settings.TABLE_CLOCK = "external"
+    settings.TABLE_STREAM_SECONDS = 20
+    contexts, pages, violations = [], [], []
+    for _ in range(2):
+        context = browser.new_context(
+            base_url=live_server.url, viewport={"width": 1280, "height": 900}
+        )
+        context.set_default_timeout(15_000)
+        page = context.new_page()
+        violations.append(csp_violations(page))
+        contexts.append(context)
+        pages.append(page)
+    yield pages[0], pages[1]
+    for context in contexts:
+        context.close()
+    problems = [line for found in violations for line in found]
+    assert not problems, "Content-Security-Policy violations:\n" + "\n".join(problems)
+
+
+def seat(page, number: int):
+    return page.locator(f'.seat[data-seat="{number}"]')
+
+
+def test_two_players_play_a_trivia_round_at_one_table_live(two_players) -> None:
+    from playwright.sync_api import expect
+
+    ana, ben = two_players
+    for difficulty in ("easy", "medium", "hard"):
+        QuestionFactory.create_batch(2, difficulty=difficulty)
+    sign_up(ana, "ana")
+    sign_up(ben, "ben")
+
+    # Ana creates a table from the lobby (trivia on by default) and sits in seat 1.
+    ana.get_by_role("link", name="Tables").click()
+    ana.get_by_label("Table name").fill("Friday night")
+    ana.get_by_role("button", name="Create Table").click()
+    expect(ana.get_by_role("heading", name="Friday night")).to_be_visible()
+    table = SharedTable.objects.get()
+    stack_table_shoe(table, CARDS)
+    ana.get_by_role("button", name="Sit Here, seat 1").click()
+    expect(ana.get_by_role("button", name="Leave Table")).to_be_visible()
+
+    # Ben finds it in the lobby, joins to watch, and sits in seat 3: Ana sees him arrive.
+    ben.get_by_role("link", name="Tables").click()
+    expect(ben.get_by_role("row", name="Friday night")).to_contain_text("1 / 5")
+    ben.get_by_role("link", name="Join Friday night").click()
+    expect(seat(ben, 1)).to_contain_text("ana")
+    ben.get_by_role("button", name="Sit Here, seat 3").click()
+    expect(seat(ana, 3)).to_contain_text("ben")  # live: Ana did not reload
+
+    # Both bet $10 and press Ready: the deal appears on both screens.
+    ana.get_by_role("button", name="$10", exact=True).click()
+    ana.get_by_role("button", name="Ready").click()
+    expect(seat(ben, 1)).to_contain_text("Ready")
+    ben.get_by_role("button", name="$10", exact=True).click()
+    ben.get_by_role("button", name="Ready").click()
+    expect(ana.get_by_test_id("headline")).to_have_text("ana's turn")
+    expect(ben.get_by_test_id("headline")).to_have_text("ana's turn")
+    expect(seat(ben, 1).get_by_role("img", name=card_name("7D"))).to_be_visible()
+    expect(ana.get_by_role("timer")).to_contain_text("Time left")
+    for page in (ana, ben):
+        assert card_name("0H") not in page.content()  # the hole card (R-2.3)
+
+    # Ana hits: she picks a question, Ben sees that she is answering, not the question.
+    ana.get_by_role("button", name="Hit").click()
+    ana.get_by_role("button", name="Easy").click()
+    question = Seat.objects.get(player__username="ana").pending_question.question
+    expect(seat(ben, 1)).to_contain_text("ana is answering a Easy question")
+    assert question.correct_answer not in ben.content()
+    ana.get_by_role("button", name=question.correct_answer, exact=True).click()
+    # The card she earned shows on Ben's screen without a reload, and the reveal in the log.
+    expect(seat(ben, 1).get_by_role("img", name=card_name("2H"))).to_be_visible()
+    expect(ben.locator("#table-log")).to_contain_text(question.correct_answer)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    ben.screenshot(path=str(SCREENSHOTS / "ben_watching_ana.png"), full_page=True)
+
+    # Ana stands (19); Ben's turn; he stands (16); the dealer's 18 settles both.
+    ana.get_by_role("button", name="Stand").click()
+    expect(ben.get_by_test_id("headline")).to_have_text("ben's turn")
+    ben.get_by_role("button", name="Stand").click()
+    expect(seat(ana, 3)).to_contain_text("LOSE", ignore_case=True)
+    expect(seat(ben, 1)).to_contain_text("WIN", ignore_case=True)
+    expect(ana.get_by_test_id("headline")).to_have_text("Place your bets.")
+    ana.screenshot(path=str(SCREENSHOTS / "ana_after_the_round.png"), full_page=True)
+    banks = dict(Seat.objects.values_list("player__username", "bank_cents"))
+    assert banks == {"ana": 101_000, "ben": 99_000}
