@@ -18,6 +18,14 @@ played left to right against one dealer hand (:meth:`Game.start_round` with ``bo
 Each offer stage goes box by box; hands are listed box by box, so the player's turn
 simply runs on across them. Events and records of such a round name their ``box``
 (1, 2, 3); the one-box game's events, state and view keep their shape.
+
+Shared rounds (TABLES.md, :meth:`Game.start_shared_round`): 1–7 boxes, each played by its
+own player with its own :class:`Wallet` (bank and trivia credits); every cent and credit of
+a box moves in its wallet, never in ``Game.bank``/``Game.credits``. The offer stages are
+open to every box concerned at once (T-7): a box may answer ahead of its turn
+(:meth:`Game.answer_for_box`), the answer is kept in ``Round.answers_ahead`` and applied
+when the stage reaches that box, so the outcome never depends on the order of answers.
+Each offer stage that waits gets one deadline; each decision of a turn its own (T-8).
 """
 
 from __future__ import annotations
@@ -63,11 +71,16 @@ from game.rules.records import (
     Event,
     GameOver,
     IllegalAction,
+    SharedBox,
     TriviaOutcome,
 )
 from game.rules.shoe import Rng, Shoe, default_rng
 
 MAX_HANDS: Final = 4  # R-5.5
+MAX_SHARED_BOXES: Final = 7  # TABLES.md T-1: up to 7 seats
+# T-7: an offer stage of a shared round is timed with turn_seconds, or 20 s when the
+# table's timers are off.
+SHARED_OFFER_MS: Final = 20_000
 DICE: Final = 3
 
 # The play actions by their index in PLAY_ACTIONS (play_mask sets bit 1 << index).
@@ -319,8 +332,51 @@ class Box:
         return box
 
 
+# What a box's wallet stores (its JSON form), which are also its slots.
+WALLET_FIELDS = (
+    "bank",
+    "credits",
+    "bank_before",
+    "credits_before",
+    "credits_change",
+    "out_of_credits",
+    "staked",
+    "paid",
+)
+
+
+class Wallet:
+    """The bank and trivia credits of the player of one box of a shared round (TABLES.md
+    T-3): taken from their seat at the deal, written back after every action
+    (:meth:`Game.box_wallet`). ``staked``/``paid``: the box's share of the round's."""
+
+    __slots__ = WALLET_FIELDS
+
+    def __init__(self, bank: int, credits: int) -> None:
+        self.bank = bank
+        self.credits = credits
+        self.bank_before = bank
+        self.credits_before = credits
+        self.credits_change = 0
+        self.out_of_credits = False  # R-8.7 for this box alone
+        self.staked = 0
+        self.paid = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in WALLET_FIELDS}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Wallet:
+        wallet = cls(data["bank"], data["credits"])
+        for name in WALLET_FIELDS:
+            if name in data:
+                setattr(wallet, name, data[name])
+        return wallet
+
+
 # What a round stores (its JSON form), which are also its slots. "boxes" and
-# "offer_box" are stored only for a round of several boxes (see Round.to_json).
+# "offer_box" are stored only for a round of several boxes or a shared round, "wallets",
+# "answers_ahead" and "open_stage" only for a shared round (see Round.to_json).
 ROUND_FIELDS = (
     "number",
     "phase",
@@ -347,10 +403,16 @@ ROUND_FIELDS = (
     "dealer_result",
     "ended",
     "deadline",
+    "wallets",
+    "answers_ahead",
+    "open_stage",
 )
-# The round's own fields stored as they are (boxes and hands have their own forms).
+# The round's own fields stored as they are (boxes, hands and the shared round's fields
+# have their own forms).
 _ROUND_STATE: Final = tuple(
-    name for name in ROUND_FIELDS if name not in ("boxes", "offer_box", "hands")
+    name
+    for name in ROUND_FIELDS
+    if name not in ("boxes", "offer_box", "hands", "wallets", "answers_ahead", "open_stage")
 )
 
 
@@ -405,8 +467,15 @@ class Round:
         self.ended = False  # ended by End Game (R-1.6)
         # R-4.13: when the pending decision of the player's turn runs out (epoch ms), or
         # None (no timer, or nothing pending). Stored with the round, so it survives
-        # reloads and resumes.
+        # reloads and resumes. A shared round's open offer stage has one for the stage.
         self.deadline: int | None = None
+        # A shared round (TABLES.md): one wallet per box; None for the player's own game.
+        self.wallets: list[Wallet] | None = None
+        # A shared round's answers given ahead of the stage reaching their box (T-7):
+        # box index -> answer ("insurance:accept", "extra_bet:500", "roll", ...).
+        self.answers_ahead: dict[int, str] = {}
+        # The STEP_* offer stage open to every box concerned (shared rounds), or None.
+        self.open_stage: int | None = None
 
     # Box 1's bets and offers under the one-box game's names.
     @property
@@ -440,6 +509,16 @@ class Round:
     @property
     def over(self) -> bool:
         return self.phase == ROUND_OVER
+
+    @property
+    def shared(self) -> bool:
+        """A shared round (TABLES.md): each box has its own player and wallet."""
+        return self.wallets is not None
+
+    @property
+    def several(self) -> bool:
+        """Events, records and views name the box (several boxes, or a shared round)."""
+        return len(self.boxes) > 1 or self.wallets is not None
 
     def box_in_play(self) -> int:
         """The index of the box the player is deciding for: the box an offer is made to,
@@ -488,11 +567,16 @@ class Round:
     def to_json(self) -> dict[str, Any]:
         data = {name: _plain(getattr(self, name)) for name in _ROUND_STATE}
         data["hands"] = [hand.to_json() for hand in self.hands]
-        if len(self.boxes) == 1:
+        wallets = self.wallets
+        if len(self.boxes) == 1 and wallets is None:
             data.update(self.boxes[0].to_json())  # the one-box form rounds always had
         else:
             data["boxes"] = [box.to_json() for box in self.boxes]
             data["offer_box"] = self.offer_box
+        if wallets is not None:
+            data["wallets"] = [wallet.to_json() for wallet in wallets]
+            data["answers_ahead"] = {str(box): answer for box, answer in self.answers_ahead.items()}
+            data["open_stage"] = self.open_stage
         return data
 
     @classmethod
@@ -510,6 +594,12 @@ class Round:
                 setattr(round_, name, _plain(data[name]))
         round_.offer_box = data.get("offer_box", 0)
         round_.hands = [Hand.from_json(hand) for hand in data["hands"]]
+        wallets = data.get("wallets")
+        if wallets is not None:
+            round_.wallets = [Wallet.from_json(wallet) for wallet in wallets]
+            ahead = data.get("answers_ahead") or {}
+            round_.answers_ahead = {int(box): str(answer) for box, answer in ahead.items()}
+            round_.open_stage = data.get("open_stage")
         return round_
 
 
@@ -624,23 +714,189 @@ class Game:
             mask |= 1 << PLAY_SURRENDER
         return mask
 
-    def insurance_cost(self) -> int:
-        """R-4.5: half the base bet of the box in play, rounded down to the cent."""
-        return half_down(self._box_bet_in_play())
+    def insurance_cost(self, box: int | None = None) -> int:
+        """R-4.5: half the base bet of the box in play (or of box index ``box``), rounded
+        down to the cent."""
+        return half_down(self._box_bet_in_play(box))
 
-    def extra_bet_limits(self) -> tuple[int, int]:
+    def extra_bet_limits(self, box: int | None = None) -> tuple[int, int]:
         """(smallest, largest) extra bet allowed now (R-SB-20: up to 5× the base bet of
-        the box in play, and the bet plus its fee must be covered by the bank)."""
-        by_bet = sb.extra_bet_max(self._box_bet_in_play())
-        by_bank = self.bank * 5 // 6  # amount + 20% fee ≤ bank, before rounding the fee down
-        while sb.extra_bet_cost(by_bank + 1) <= self.bank:
+        the box in play, or of box index ``box``, and the bet plus its fee must be covered
+        by the bank: that box's wallet in a shared round)."""
+        bank = self._bank_of(self._box_index(box))
+        by_bet = sb.extra_bet_max(self._box_bet_in_play(box))
+        by_bank = bank * 5 // 6  # amount + 20% fee ≤ bank, before rounding the fee down
+        while sb.extra_bet_cost(by_bank + 1) <= bank:
             by_bank += 1
         largest = min(by_bet, by_bank)
         return self._table.min_bet, largest
 
-    def _box_bet_in_play(self) -> int:
+    def _box_index(self, box: int | None) -> int:
+        """``box``, or the box in play when None."""
+        if box is not None:
+            return box
         round_ = self.round
-        return round_.boxes[round_.box_in_play()].bet if round_ is not None else 0
+        return round_.box_in_play() if round_ is not None else 0
+
+    def _box_bet_in_play(self, box: int | None = None) -> int:
+        round_ = self.round
+        return round_.boxes[self._box_index(box)].bet if round_ is not None else 0
+
+    def _bank_of(self, box: int) -> int:
+        """The bank that pays for box index ``box``: its wallet's in a shared round, else
+        the game's."""
+        round_ = self.round
+        wallets = None if round_ is None else round_.wallets
+        return self.bank if wallets is None else wallets[box].bank
+
+    # ------------------------------------------------------------------ shared rounds
+
+    def box_wallet(self, index: int) -> tuple[int, int]:
+        """(bank, credits) of box ``index`` (0-based) of the current shared round, as they
+        stand now: what the caller writes back to that box's seat after any action."""
+        round_ = self.round
+        wallets = None if round_ is None else round_.wallets
+        if wallets is None:
+            raise IllegalAction("No shared round: the game has one bank")
+        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(wallets):
+            raise IllegalAction(f"No box {index!r} in this round")
+        wallet = wallets[index]
+        return wallet.bank, wallet.credits
+
+    def box_in_turn(self) -> int | None:
+        """The box (0-based) whose hand is being played in the player's turn, else None."""
+        round_ = self.round
+        if self.game_over or round_ is None or round_.phase != PLAYER_TURN:
+            return None
+        return round_.hands[round_.current].box
+
+    def offer_for_box(self, index: int) -> str | None:
+        """The offer the current stage awaits from box ``index`` (0-based): "insurance",
+        "even_money", "early_surrender", "extra_bet", "parlay" or "roll"; None when the
+        box is not concerned, has answered already, or no offer is open.
+
+        In a shared round every box the open stage concerns may answer (T-7); otherwise
+        only the box the stage has reached. Decided by the stages' own predicates
+        (:meth:`_box_offer`)."""
+        round_ = self.round
+        if self.game_over or round_ is None or round_.over or round_.step >= STEP_PLAYER_TURN:
+            return None
+        if isinstance(index, bool) or not isinstance(index, int):
+            return None
+        reached = round_.offer_box
+        if index < reached or index >= len(round_.boxes):
+            return None
+        if index != reached and (round_.wallets is None or index in round_.answers_ahead):
+            return None
+        return self._box_offer(round_, round_.step, index)
+
+    def answer_for_box(self, index: int, answer: str) -> list[Event]:
+        """Answer the open offer for box ``index`` (0-based), in any box order in a shared
+        round (T-7). ``answer``: "insurance:accept", "insurance:decline",
+        "even_money:accept", "even_money:decline", "early_surrender:accept",
+        "early_surrender:decline", "extra_bet:decline", "extra_bet:<cents>",
+        "parlay:<choice>" or "roll".
+
+        Refused (IllegalAction, nothing changes) unless that offer awaits that box and the
+        answer is legal for it (its own wallet). The box the stage has reached is answered
+        at once; a box further on has its answer kept and applied when the stage reaches
+        it, so the result never depends on the order the players answered in."""
+        self._check_answer(index, answer)
+        round_ = self.round
+        assert round_ is not None  # _check_answer found a round
+        self._begin()
+        if index == round_.offer_box:
+            self._apply_answer(answer)
+            self._advance()
+        else:
+            round_.answers_ahead[index] = answer
+            self._emit("offer_answer_recorded", offer=answer.partition(":")[0], box=index + 1)
+        return self._finish()
+
+    def _check_answer(self, index: int, answer: str) -> None:
+        """Raise IllegalAction unless ``answer`` is a legal answer of box ``index`` now."""
+        if self.game_over:
+            raise GameOver("The game is over; start a new game")
+        round_ = self.round
+        if round_ is None or round_.over:
+            raise IllegalAction("No round in progress: place a bet and deal")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise IllegalAction(f"No box {index!r} in this round")
+        if not 0 <= index < len(round_.boxes):
+            raise IllegalAction(f"No box {index + 1} in this round")
+        if not isinstance(answer, str):
+            raise IllegalAction(f"Not an answer: {answer!r}")
+        label = f"Box {index + 1}: "
+        offer = self.offer_for_box(index)
+        kind, colon, value = answer.partition(":")
+        if offer is None:
+            raise IllegalAction(f"{label}no offer awaits an answer from this box now")
+        if kind != offer:
+            raise IllegalAction(f"{label}{_NOT_OFFERED.get(kind, f'Unknown offer: {kind}')}")
+        if kind == "roll":
+            if colon:
+                raise IllegalAction(f"{label}roll the dice with 'roll'")
+            return
+        if kind == "parlay":
+            if value not in sb.PARLAY_CHOICES:
+                raise IllegalAction(f"{label}Unknown parlay choice: {value}")
+            return
+        if kind == "extra_bet":
+            if value == "decline":
+                return
+            if not (value.isascii() and value.isdigit()):
+                raise IllegalAction(f"{label}An extra bet must be a whole number of cents")
+            try:
+                self._check_extra_bet_amount(int(value), index)
+            except IllegalAction as error:
+                raise IllegalAction(f"{label}{error}") from None
+            return
+        if value not in ("accept", "decline"):
+            raise IllegalAction(f"{label}answer {kind} with accept or decline")
+        if value == "accept" and kind != "early_surrender":
+            reason = self._why_not_insure(kind, index)
+            if reason is not None:
+                raise IllegalAction(f"{label}{reason}")
+
+    def _box_offer(self, round_: Round, step: int, index: int) -> str | None:
+        """The offer stage ``step`` makes to box ``index``: the predicates the stages use."""
+        if step == STEP_AFTER_DEAL:
+            return "roll" if self._box_needs_dice(round_, index) else None
+        if step == STEP_EXTRA_BET:
+            return EXTRA_BET if _extra_bet_offered(round_, index) else None
+        if step == STEP_INSURANCE:
+            return self._insurance_offer(round_, index)
+        if step == STEP_EARLY_SURRENDER:
+            return EARLY_SURRENDER if _early_surrender_offered(round_, index) else None
+        if step == STEP_PARLAY:
+            return "parlay" if self._parlay_offered(round_, index) else None
+        return None  # pragma: no cover - the other stages never wait for an answer
+
+    def _box_needs_dice(self, round_: Round, index: int) -> bool:
+        """R-SB-12: box ``index``'s Perfect 11s waits (or will wait) for the dice."""
+        box = round_.boxes[index]
+        pending = box.pending_side_bets.get(sb.PERFECT_11S)
+        if pending is not None:  # the box the after-deal stage waits at
+            return bool(pending.get("needs_dice", False))
+        if not box.side_stakes.get(sb.PERFECT_11S) or index < round_.offer_box:
+            return False  # no stake, or settled already
+        return _needs_dice(_first_cards_win(round_, index, sb.PERFECT_11S))
+
+    def _insurance_offer(self, round_: Round, index: int) -> str | None:
+        """R-4.5 for one box, by its own hand: even money to a natural, else insurance."""
+        table = self._table
+        if round_.hands[index].is_natural():
+            return EVEN_MONEY if table.even_money else None
+        return INSURANCE if table.insurance else None
+
+    def _parlay_offered(self, round_: Round, index: int) -> bool:
+        """R-4.7a for one box: House Money won and the dealer known to have no natural
+        (inverted, §10 Extensions: the win is settled as a loss, nothing to parlay)."""
+        return (
+            sb.HOUSE_MONEY in round_.boxes[index].pending_side_bets
+            and self._dealer_natural_ruled_out()
+            and not self._table.inverted
+        )
 
     # ------------------------------------------------------------------ betting
 
@@ -667,13 +923,53 @@ class Game:
                 raise IllegalAction(
                     f"This table plays {self.options.seats} boxes: place a bet on each box"
                 )
-            stakes = self._validate_bets(bet, side_bets, extra_bet)
+            stakes = self._validate_bets(bet, side_bets, extra_bet, self.bank)
             return self._deal([Box(bet, stakes, extra_bet)])
         if bet is not None or side_bets is not None or extra_bet:
             raise IllegalAction("Give the bets either for one box or as boxes, not both")
         return self._deal(self._validate_boxes(boxes))
 
-    def _deal(self, boxes: list[Box]) -> list[Event]:
+    def start_shared_round(self, boxes: Sequence[SharedBox]) -> list[Event]:
+        """A shared round (TABLES.md T-6): 1–7 boxes, each played by its own player with
+        that player's wallet, against one dealer hand, whatever ``options.seats`` says.
+
+        Each box's bets are checked as a one-box bet is, against its own bank ("Box N: "
+        before the reason), taken from its wallet, and the boxes are dealt as several
+        boxes are (R-4.2 per box). ``Game.bank`` and ``Game.credits`` are never touched:
+        read each box's wallet with :meth:`box_wallet`. Nothing changes when a bet is
+        refused.
+        """
+        if self.game_over and self.game_over_reason == "ended":
+            raise GameOver("The game is over; start a new game")
+        if self.round_in_progress:
+            raise IllegalAction("Finish the current round first")
+        if isinstance(boxes, str | bytes) or not 1 <= len(boxes) <= MAX_SHARED_BOXES:
+            raise IllegalAction(f"A shared round has 1 to {MAX_SHARED_BOXES} boxes")
+        checked: list[Box] = []
+        wallets: list[Wallet] = []
+        for number, entry in enumerate(boxes, start=1):
+            if not isinstance(entry, SharedBox):
+                raise IllegalAction(f"Box {number}: give its bets and wallet as a SharedBox")
+            try:
+                bank, credits = _wallet_amounts(entry)
+                if self._table.trivia_mode and credits <= 0:
+                    raise IllegalAction("No trivia credits left")
+                side_bets = entry.side_bets
+                if not isinstance(side_bets, Mapping):
+                    raise IllegalAction("Side bets must be stakes by name")
+                stakes = self._validate_bets(entry.bet, side_bets, entry.extra_bet, bank, True)
+            except IllegalAction as error:
+                raise IllegalAction(f"Box {number}: {error}") from None
+            checked.append(Box(entry.bet, stakes, entry.extra_bet))
+            wallets.append(Wallet(bank, credits))
+        # A shared table's game never ends by its own bank or credits (R-1.5 is each
+        # player's, by seat); its clock starts now.
+        self.game_over = False
+        self.game_over_reason = None
+        self._decision_start = None
+        return self._deal(checked, wallets)
+
+    def _deal(self, boxes: list[Box], wallets: list[Wallet] | None = None) -> list[Event]:
         """Take the validated bets of ``boxes`` and deal (R-4.2 per box)."""
         events = self._events = [] if self.record_events else None  # _begin()
         if self.shoe.due_for_rebuild(self._table.reshuffle):
@@ -691,9 +987,10 @@ class Game:
             boxes=boxes,
         )
         self.round = round_
+        round_.wallets = wallets
         for index, box in enumerate(boxes):
             stakes = box.side_stakes
-            self._take(box.bet + sum(stakes.values()) if stakes else box.bet)
+            self._take(box.bet + sum(stakes.values()) if stakes else box.bet, index)
             if events is not None:
                 self._emit(
                     "bets_placed",
@@ -703,7 +1000,7 @@ class Game:
                     **self._box_key(index),
                 )
         round_.phase = DEALING
-        if len(boxes) > 1:
+        if len(boxes) > 1 or wallets is not None:
             self._deal_boxes(round_, boxes)
         else:
             hand = Hand([], first.bet)
@@ -748,7 +1045,9 @@ class Game:
         for number, entry in enumerate(boxes, start=1):
             box_bet = _box_bet(entry, number)
             try:
-                stakes = self._validate_bets(box_bet.bet, box_bet.side_bets, box_bet.extra_bet)
+                stakes = self._validate_bets(
+                    box_bet.bet, box_bet.side_bets, box_bet.extra_bet, self.bank
+                )
             except GameOver:
                 raise
             except IllegalAction as error:
@@ -763,9 +1062,15 @@ class Game:
         return checked
 
     def _validate_bets(
-        self, bet: int, side_bets: Mapping[str, int] | None, extra_bet: bool
+        self,
+        bet: int,
+        side_bets: Mapping[str, int] | None,
+        extra_bet: bool,
+        bank: int,
+        shared: bool = False,
     ) -> dict[str, int]:
-        if self.game_over:
+        """One box's bets checked against ``bank`` (the game's, or a shared box's own)."""
+        if self.game_over and not shared:
             raise GameOver("The game is over; start a new game")
         if self.round_in_progress:
             raise IllegalAction("Finish the current round first")
@@ -778,9 +1083,9 @@ class Game:
             raise IllegalAction(f"The maximum bet is {display_cents(options.max_bet)}")
         stakes: dict[str, int] = {}
         if not side_bets and not extra_bet:
-            if bet > self.bank:  # the check below, for the base bet alone
+            if bet > bank:  # the check below, for the base bet alone
                 raise IllegalAction(
-                    f"Your bank of {display_cents(self.bank)} does not cover bets of "
+                    f"Your bank of {display_cents(bank)} does not cover bets of "
                     f"{display_cents(bet)}"
                 )
             return stakes
@@ -798,16 +1103,21 @@ class Game:
             if stake == 0:
                 continue  # a side bet with no stake is simply not played
             stakes[name] = stake
-        self.check_bets_being_built(bet, stakes)
+        self.check_bets_being_built(bet, stakes, bank=bank)
         return stakes
 
-    def check_bets_being_built(self, bet: int, side_stakes: Mapping[str, int]) -> None:
+    def check_bets_being_built(
+        self, bet: int, side_stakes: Mapping[str, int], *, bank: int | None = None
+    ) -> None:
         """R-1.4 and §9 limits on bets still being built between rounds.
 
         The base bet at most the table maximum, each side stake at least the table minimum,
-        and all of them covered by the bank. The base bet's minimum is left to the deal: a
-        player may stake side bets before the base bet. Raises IllegalAction.
+        and all of them covered by the bank (``bank``: a shared table's seat's, else the
+        game's). The base bet's minimum is left to the deal: a player may stake side bets
+        before the base bet. Raises IllegalAction.
         """
+        if bank is None:
+            bank = self.bank
         options = self._table
         if bet > options.max_bet:
             raise IllegalAction(f"The maximum bet is {display_cents(options.max_bet)}")
@@ -815,10 +1125,9 @@ class Game:
             if 0 < stake < options.min_bet:
                 raise IllegalAction(f"A side bet must be at least {display_cents(options.min_bet)}")
         total = bet + sum(side_stakes.values())
-        if total > self.bank:
+        if total > bank:
             raise IllegalAction(
-                f"Your bank of {display_cents(self.bank)} does not cover bets of "
-                f"{display_cents(total)}"
+                f"Your bank of {display_cents(bank)} does not cover bets of {display_cents(total)}"
             )
 
     # ------------------------------------------------------------------ player actions
@@ -849,11 +1158,19 @@ class Game:
     def timeout(self) -> list[Event]:
         """R-4.13: the pending decision's time ran out, so the hand stands (replay ``timeout``).
 
+        In a shared round's open offer stage (T-7): every box still awaited gets the
+        default answer — decline, collect, an automatic roll — each with an
+        ``offer_timed_out`` event, and the stage ends.
+
         The deadline itself is the clock's business (:meth:`run_clock`); a replay file
         says when it ran out, so this does not read the clock."""
         round_ = self.round
-        if round_ is None or round_.phase != PLAYER_TURN or round_.deadline is None:
+        if round_ is None or round_.deadline is None or self.game_over:
             raise IllegalAction("No decision is timed now")
+        if round_.phase != PLAYER_TURN:
+            if round_.wallets is None or round_.open_stage != round_.step:
+                raise IllegalAction("No decision is timed now")
+            return self._time_out_stage(round_)
         self._begin()
         round_, hand = self._record_action("timeout")
         self._emit("timed_out", hand=round_.current)
@@ -863,15 +1180,38 @@ class Game:
         self._advance()
         return self._finish()
 
+    def _time_out_stage(self, round_: Round) -> list[Event]:
+        """T-7: a shared round's offer stage ran out of time: the defaults for every box
+        still awaited, applied in box order with the answers given ahead."""
+        self._begin()
+        self._decision_start = round_.deadline  # the next deadline starts from this one
+        round_.deadline = None
+        step = round_.step
+        ahead = round_.answers_ahead
+        for index in range(round_.offer_box, len(round_.boxes)):
+            if index in ahead:
+                continue
+            offer = self._box_offer(round_, step, index)
+            if offer is not None:
+                ahead[index] = _DEFAULT_ANSWERS[offer]
+                self._emit("offer_timed_out", offer=offer, box=index + 1)
+        # The stage waits at offer_box, which now has its answer: apply it, and the
+        # stage applies the others as it reaches them.
+        self._apply_answer(ahead.pop(round_.offer_box))
+        self._advance()
+        return self._finish()
+
     def deadline_passed(self) -> bool:
-        """Whether the pending decision's deadline has run out by the clock."""
+        """Whether the pending decision's deadline has run out by the clock (a shared
+        round's offer stage included)."""
         round_ = self.round
-        return (
-            round_ is not None
-            and round_.phase == PLAYER_TURN
-            and round_.deadline is not None
-            and self.clock() >= round_.deadline
-        )
+        if round_ is None or round_.deadline is None or self.game_over:
+            return False
+        if round_.phase != PLAYER_TURN and (
+            round_.wallets is None or round_.open_stage != round_.step
+        ):
+            return False
+        return self.clock() >= round_.deadline
 
     def run_clock(self) -> list[Event]:
         """Apply every turn deadline that has run out by now (R-4.13), in order; [] if none."""
@@ -900,7 +1240,7 @@ class Game:
         index = round_.current
         if trivia is None or self._answer_trivia(trivia, hand, index):
             hand.acted = True
-            self._take(hand.bet)
+            self._take(hand.bet, hand.box)
             hand.bet *= 2
             hand.doubled = True
             if self._events is not None:
@@ -920,7 +1260,7 @@ class Game:
         round_, hand = self._record_action("split")
         index = round_.current
         aces = is_ace(hand.cards[0])
-        self._take(hand.bet)
+        self._take(hand.bet, hand.box)
         new_hand = Hand([hand.cards.pop()], hand.bet, split=True, box=hand.box)
         hand.recount()
         hand.split = True
@@ -949,22 +1289,25 @@ class Game:
             raise IllegalAction(f"Unknown offer: {offer}")
         self._require(name)
         self._begin()
+        self._apply_offer_answer(offer, accept)
+        self._advance()
+        return self._finish()
+
+    def _apply_offer_answer(self, offer: str, accept: bool) -> None:
         round_ = self.round
         assert round_ is not None  # only called while a round exists
         index = round_.offer_box  # offers come before any split: box i holds hand i
-        round_.actions.append(name)
+        round_.actions.append(f"{offer}:{'accept' if accept else 'decline'}")
         self._emit("offer_answered", offer=offer, accept=accept, **self._box_key(index))
         if offer == "early_surrender":
             if accept:
                 self._surrender(round_.hands[index], index)
         elif accept:
-            stake = self.insurance_cost()
-            self._take(stake)
+            stake = self.insurance_cost(index)
+            self._take(stake, index)
             insurance = {"kind": offer, "stake": stake, "result": None, "winnings": 0}
             round_.boxes[index].insurance = insurance
         round_.offer_box += 1  # the same offer to the next box, or the next stage
-        self._advance()
-        return self._finish()
 
     def place_extra_bet(self, amount: int | None) -> list[Event]:
         """R-SB-20: place the extra bet (amount in cents) or decline it (None)."""
@@ -972,6 +1315,11 @@ class Game:
         if amount is not None:
             self._check_extra_bet_amount(amount)
         self._begin()
+        self._apply_extra_bet(amount)
+        self._advance()
+        return self._finish()
+
+    def _apply_extra_bet(self, amount: int | None) -> None:
         round_ = self.round
         assert round_ is not None  # only called while a round exists
         index = round_.offer_box
@@ -981,30 +1329,36 @@ class Game:
         else:
             round_.actions.append(f"extra_bet:{format_cents(amount)}")
             fee = sb.extra_bet_fee(amount)
-            self._take(amount + fee)
+            self._take(amount + fee, index)
             round_.boxes[index].extra_bet = {"stake": amount, "fee": fee}
             self._emit("extra_bet_placed", stake=amount, fee=fee, **self._box_key(index))
         round_.offer_box += 1
-        self._advance()
-        return self._finish()
 
     def parlay(self, choice: str) -> list[Event]:
         """R-SB-31: collect, or parlay the bet, the winnings or all onto hand 1."""
         self._require(f"parlay:{choice}")
         self._begin()
+        self._apply_parlay(choice)
+        self._advance()
+        return self._finish()
+
+    def _apply_parlay(self, choice: str) -> None:
         round_ = self.round
         assert round_ is not None  # only called while a round exists
         round_.actions.append(f"parlay:{choice}")
         self._settle_house_money(choice, round_.offer_box)
         round_.offer_box += 1
-        self._advance()
-        return self._finish()
 
     def roll(self) -> list[Event]:
         """R-SB-12: roll the three Infinity dice for a suited 11 (decided here, server side)."""
         self._require("roll")
         dice = self._roll_dice()
         self._begin()
+        self._apply_roll(dice)
+        self._advance()
+        return self._finish()
+
+    def _apply_roll(self, dice: list[int]) -> None:
         round_ = self.round
         assert round_ is not None  # only called while a round exists
         round_.actions.append("roll")
@@ -1016,8 +1370,29 @@ class Game:
         self._emit("dice_rolled", dice=list(dice), **self._box_key(index))
         self._settle_side_bet(sb.PERFECT_11S, box.side_stakes[sb.PERFECT_11S], win, index)
         round_.offer_box += 1  # the next box's side bets on the first cards (R-4.3)
-        self._advance()
-        return self._finish()
+
+    def _apply_answer(self, answer: str) -> None:
+        """Apply ``answer`` (answer_for_box's spelling) for the box the stage waits at, as
+        the player's own answer method would. An answer kept since it was given that is no
+        longer legal (it cannot be: only its own box moves its wallet) gets the default."""
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        index = round_.offer_box
+        try:
+            self._check_answer(index, answer)
+        except IllegalAction:  # pragma: no cover - defensive, see the docstring
+            offer = self._box_offer(round_, round_.step, index)
+            assert offer is not None
+            answer = _DEFAULT_ANSWERS[offer]
+        kind, _, value = answer.partition(":")
+        if kind == "roll":
+            self._apply_roll(self._roll_dice())
+        elif kind == "parlay":
+            self._apply_parlay(value)
+        elif kind == "extra_bet":
+            self._apply_extra_bet(None if value == "decline" else int(value))
+        else:
+            self._apply_offer_answer(kind, value == "accept")
 
     def end_game(self) -> list[Event]:
         """R-1.6: bets in play in an unfinished round are forfeited; the game is over."""
@@ -1092,7 +1467,7 @@ class Game:
         if round_.phase != expected_phase or (kind == "roll" and not self._roll_pending()):
             return _NOT_OFFERED[kind]
         if answer == "accept" and kind in ("insurance", "even_money"):
-            return self._why_not_insure(kind)
+            return self._why_not_insure(kind, round_.offer_box)
         if kind == "extra_bet" and answer != "decline":
             low, high = self.extra_bet_limits()
             if high < low:
@@ -1111,12 +1486,12 @@ class Game:
             return self._why_not_split(round_, hand)
         return self._why_not_surrender(round_, hand)
 
-    def _why_not_insure(self, kind: str) -> str | None:
-        cost = self.insurance_cost()
+    def _why_not_insure(self, kind: str, box: int) -> str | None:
+        cost = self.insurance_cost(box)
         label = "Insurance" if kind == "insurance" else "Even Money"
         if cost <= 0:
             return f"{label} would cost nothing at this bet"
-        if cost > self.bank:
+        if cost > self._bank_of(box):
             return f"{label} costs {display_cents(cost)}; your bank does not cover it"
         return None
 
@@ -1144,7 +1519,8 @@ class Game:
             return "Double Down only on a total of 9, 10 or 11"
         if options.double_on == "10-11" and not 10 <= total <= 11:
             return "Double Down only on a total of 10 or 11"
-        if hand.bet > self.bank:
+        wallets = round_.wallets
+        if hand.bet > (self.bank if wallets is None else wallets[hand.box].bank):
             return f"Your bank does not cover another bet of {display_cents(hand.bet)}"
         return None
 
@@ -1178,7 +1554,8 @@ class Game:
                 return "Resplitting is not allowed at this table"
             pairs = "aces" if aces else "a pair"
             return f"No more than {limit} splits of {pairs} at this table"
-        if hand.bet > self.bank:
+        wallets = round_.wallets
+        if hand.bet > (self.bank if wallets is None else wallets[hand.box].bank):
             return f"Your bank does not cover another bet of {display_cents(hand.bet)}"
         return None
 
@@ -1202,17 +1579,17 @@ class Game:
         if trivia is not None and trivia.timed_out and self.options.answer_ms is None:
             raise IllegalAction("No question is timed at this table (answer_seconds is off)")
 
-    def _check_extra_bet_amount(self, amount: int) -> None:
+    def _check_extra_bet_amount(self, amount: int, box: int | None = None) -> None:
         if isinstance(amount, bool) or not isinstance(amount, int):
             raise IllegalAction("An extra bet must be a whole number of cents")
-        low, high = self.extra_bet_limits()
+        low, high = self.extra_bet_limits(box)
         if amount < low:
             raise IllegalAction(f"The extra bet must be at least {display_cents(low)}")
-        bet = self._box_bet_in_play()  # R-SB-20: 5× the base bet of the box offered it
+        bet = self._box_bet_in_play(box)  # R-SB-20: 5× the base bet of the box offered it
         if amount > sb.extra_bet_max(bet):
             limit = display_cents(sb.extra_bet_max(bet))
             raise IllegalAction(f"The extra bet can be at most 5× the base bet, {limit}")
-        if sb.extra_bet_cost(amount) > self.bank:
+        if sb.extra_bet_cost(amount) > self._bank_of(self._box_index(box)):
             raise IllegalAction(
                 f"Your bank does not cover an extra bet of {display_cents(amount)} "
                 f"and its fee of {display_cents(sb.extra_bet_fee(amount))}"
@@ -1256,8 +1633,47 @@ class Game:
                 else:
                     waits = self._stage_parlay(round_)
                 if waits:
+                    if (
+                        step < STEP_PLAYER_TURN
+                        and round_.wallets is not None
+                        and self._shared_stage_waits(round_, step)
+                    ):
+                        continue  # an answer given ahead was applied: the stage goes on
                     return
             round_.step += 1
+
+    def _shared_stage_waits(self, round_: Round, step: int) -> bool:
+        """A shared round's offer stage waits at ``round_.offer_box`` (T-7). Apply the
+        answer that box gave ahead, if any (True: run the stage on). Otherwise the stage
+        opens, the first time it waits: every box concerned may answer from now on, until
+        one deadline for the whole stage (False: wait)."""
+        answer = round_.answers_ahead.pop(round_.offer_box, None)
+        if answer is not None:
+            self._apply_answer(answer)
+            return True
+        if round_.open_stage != step:
+            round_.open_stage = step
+            start = self._decision_start
+            self._decision_start = None
+            turn_ms = self._table.turn_ms
+            round_.deadline = (self.clock() if start is None else start) + (
+                SHARED_OFFER_MS if turn_ms is None else turn_ms
+            )
+            offers = []
+            for index in range(round_.offer_box, len(round_.boxes)):
+                offer = self._box_offer(round_, step, index)
+                if offer is not None:
+                    offers.append({"box": index + 1, "offer": offer})
+            self._emit("offers_opened", offers=offers, deadline=round_.deadline)
+        return False
+
+    def _end_offer_stage(self, round_: Round) -> None:
+        """Every box has had the stage's offer: back to box 1 for the next stage (a shared
+        round's stage closes, with its deadline)."""
+        round_.offer_box = 0
+        if round_.open_stage is not None:
+            round_.open_stage = None
+            round_.deadline = None
 
     # The offer stages go box by box, left to right (§10 Extensions, seats; REPLAY.md):
     # round_.offer_box is the box reached. A stage that waits keeps it; the answer moves
@@ -1272,18 +1688,17 @@ class Game:
             if boxes[index].side_stakes and self._side_bets_after_deal(round_, index):
                 return True
             round_.offer_box = index + 1
-        round_.offer_box = 0
+        self._end_offer_stage(round_)
         return False
 
     def _side_bets_after_deal(self, round_: Round, index: int) -> bool:
         """R-4.3 for one box; True when its Perfect 11s waits for the dice (R-SB-12)."""
         box = round_.boxes[index]
-        player_two = tuple(round_.hands[index].cards)
         for name in (sb.TWENTY_ONE_PLUS_THREE, sb.HOUSE_MONEY, sb.PERFECT_11S):
             stake = box.side_stakes.get(name)
             if not stake:
                 continue
-            win = sb.evaluate_first_cards(name, player_two, round_.upcard)
+            win = _first_cards_win(round_, index, name)
             if name == sb.HOUSE_MONEY and win is not None:
                 # Paid (or parlayed) later: after the peek, R-4.7a.
                 box.pending_side_bets[name] = _pending(win, stake)
@@ -1294,7 +1709,7 @@ class Game:
                     settled=False,
                     **self._box_key(index),
                 )
-            elif name == sb.PERFECT_11S and win is not None and win.needs_dice:
+            elif name == sb.PERFECT_11S and win is not None and _needs_dice(win):
                 box.pending_side_bets[name] = {**_pending(win, stake), "needs_dice": True}
                 self._emit(
                     "dice_needed", name=name, condition=win.condition, **self._box_key(index)
@@ -1309,40 +1724,36 @@ class Game:
         boxes = round_.boxes
         while round_.offer_box < len(boxes):
             index = round_.offer_box
-            if boxes[index].extra_bet_active and sb.extra_bet_offered(round_.hands[index].cards[0]):
+            if _extra_bet_offered(round_, index):
                 round_.phase = EXTRA_BET
-                low, high = self.extra_bet_limits()
+                low, high = self.extra_bet_limits(index)
                 self._emit(
                     "offer", offer="extra_bet", minimum=low, maximum=high, **self._box_key(index)
                 )
                 return True
             round_.offer_box = index + 1
-        round_.offer_box = 0
+        self._end_offer_stage(round_)
         return False
 
     def _stage_insurance(self, round_: Round) -> bool:
         """R-4.5: Even Money to a natural, Insurance otherwise, against an ace upcard."""
         if round_.dealer[1][0] != "A":
             return False
-        table = self._table
         count = len(round_.boxes)
         while round_.offer_box < count:
             index = round_.offer_box
             # Each box by its own hand: a box with a natural is offered even money, the
             # others insurance.
-            natural = round_.hands[index].is_natural()
-            if natural and table.even_money:
-                round_.phase = EVEN_MONEY
-            elif not natural and table.insurance:
-                round_.phase = INSURANCE
-            else:
+            offer = self._insurance_offer(round_, index)
+            if offer is None:
                 round_.offer_box = index + 1
                 continue
+            round_.phase = offer
             self._emit(
-                "offer", offer=round_.phase, cost=self.insurance_cost(), **self._box_key(index)
+                "offer", offer=offer, cost=self.insurance_cost(index), **self._box_key(index)
             )
             return True
-        round_.offer_box = 0
+        self._end_offer_stage(round_)
         return False
 
     def _stage_early_surrender(self, round_: Round) -> bool:
@@ -1354,12 +1765,12 @@ class Game:
         count = len(round_.boxes)
         while round_.offer_box < count:
             index = round_.offer_box
-            if not round_.hands[index].is_natural():  # a natural is never offered it
+            if _early_surrender_offered(round_, index):
                 round_.phase = EARLY_SURRENDER
                 self._emit("offer", offer="early_surrender", **self._box_key(index))
                 return True
             round_.offer_box = index + 1
-        round_.offer_box = 0
+        self._end_offer_stage(round_)
         return False
 
     def _stage_peek(self, round_: Round) -> bool:
@@ -1386,7 +1797,7 @@ class Game:
             index = round_.offer_box
             if sb.HOUSE_MONEY in boxes[index].pending_side_bets:
                 # Inverted (§10 Extensions): the win is settled as a loss, nothing to parlay.
-                if self._dealer_natural_ruled_out() and not self._table.inverted:
+                if self._parlay_offered(round_, index):
                     round_.phase = HOUSE_MONEY_PARLAY
                     self._emit(
                         "offer",
@@ -1399,7 +1810,7 @@ class Game:
                 # simply paid.
                 self._settle_house_money("collect", index)
             round_.offer_box = index + 1
-        round_.offer_box = 0
+        self._end_offer_stage(round_)
         return False
 
     def _stage_natural(self, round_: Round) -> bool:
@@ -1590,22 +2001,40 @@ class Game:
         round_ = self.round
         assert round_ is not None  # only called while a round exists
         change = trivia.credit_change
-        self.credits += change
         round_.credits_change += change
+        wallets = round_.wallets
+        if wallets is None:
+            self.credits += change
+            credits = self.credits
+        else:  # a shared round: the credits of the hand's box (its player's)
+            wallet = wallets[hand.box]
+            wallet.credits += change
+            wallet.credits_change += change
+            credits = wallet.credits
         self._emit(
             "trivia_answered",
             difficulty=trivia.difficulty,
             correct=trivia.correct,
             timed_out=trivia.timed_out,
             credits_change=change,
-            credits=self.credits,
+            credits=credits,
+            **self._box_key(hand.box),
         )
         if trivia.correct:
             return True
         self._stand(hand, index, "trivia_wrong")
-        if self.credits <= 0:
-            round_.out_of_credits = True
-            self._emit("credits_exhausted")
+        if credits <= 0:
+            self._emit("credits_exhausted", **self._box_key(hand.box))
+            if wallets is None:
+                round_.out_of_credits = True
+            else:
+                # R-8.7 for this box alone: its remaining hands stand now (they follow
+                # this one), the other boxes play on.
+                wallets[hand.box].out_of_credits = True
+                for later in range(index + 1, len(round_.hands)):
+                    other = round_.hands[later]
+                    if other.box == hand.box and other.status == "open":
+                        self._stand(other, later, "out_of_credits")
         return False
 
     def _record_action(self, name: str, trivia: TriviaOutcome | None = None) -> tuple[Round, Hand]:
@@ -1657,10 +2086,11 @@ class Game:
         stake = insurance["stake"]
         if is_two_card_natural(round_.dealer):
             insurance["result"] = WIN
-            insurance["winnings"] = self._pay_settled(stake, stake + payout_profit(stake, 2, 1))
+            winnings = stake + payout_profit(stake, 2, 1)
+            insurance["winnings"] = self._pay_settled(stake, winnings, index)
         else:
             insurance["result"] = LOSE
-            insurance["winnings"] = self._pay_settled(stake, 0)
+            insurance["winnings"] = self._pay_settled(stake, 0, index)
         self._emit(
             "insurance_settled",
             kind=insurance["kind"],
@@ -1683,7 +2113,7 @@ class Game:
         else:
             winnings = 0
         hand.result, hand.how = result, how
-        hand.winnings = self._pay_settled(bet, winnings)
+        hand.winnings = self._pay_settled(bet, winnings, hand.box)
         if self._events is not None:
             self._emit("hand_settled", hand=index, result=result, how=how, winnings=winnings)
 
@@ -1692,15 +2122,26 @@ class Game:
         assert round_ is not None  # only called while a round exists
         round_.phase = ROUND_OVER
         round_.bank_after = self.bank
+        wallets = round_.wallets
         if self._events is not None:
-            self._emit(
-                "round_over",
-                bank=self.bank,
-                paid=round_.paid,
-                staked=round_.staked,
-                credits_change=round_.credits_change,
-            )
-        self._check_game_over()
+            if wallets is None:
+                self._emit(
+                    "round_over",
+                    bank=self.bank,
+                    paid=round_.paid,
+                    staked=round_.staked,
+                    credits_change=round_.credits_change,
+                )
+            else:
+                self._emit(
+                    "round_over",
+                    paid=round_.paid,
+                    staked=round_.staked,
+                    credits_change=round_.credits_change,
+                    wallets=[_public_wallet(wallet, index) for index, wallet in enumerate(wallets)],
+                )
+        if wallets is None:  # a shared round's wallets never end the game (T-3)
+            self._check_game_over()
 
     def _check_game_over(self) -> None:
         """R-1.5: between rounds, bank below the minimum or (trivia) no credits left."""
@@ -1716,28 +2157,45 @@ class Game:
         self.game_over_reason = reason
         self._emit("game_over", reason=reason)
 
-    def _take(self, cents: int) -> None:
-        # Legality checks ran first, so this can never take the bank below zero.
-        assert cents <= self.bank, "bank would go negative"
+    def _take(self, cents: int, box: int = 0) -> None:
+        """Take ``cents`` from the bank: box index ``box``'s wallet in a shared round."""
         round_ = self.round
         assert round_ is not None  # money moves only within a round
-        self.bank -= cents
+        wallets = round_.wallets
+        if wallets is None:
+            # Legality checks ran first, so this can never take the bank below zero.
+            assert cents <= self.bank, "bank would go negative"
+            self.bank -= cents
+        else:
+            wallet = wallets[box]
+            assert cents <= wallet.bank, "bank would go negative"
+            wallet.bank -= cents
+            wallet.staked += cents
         round_.staked += cents
 
-    def _pay(self, cents: int) -> int:
+    def _pay(self, cents: int, box: int = 0) -> int:
         """Pay ``cents`` into the bank (negative: take them, §10 inverted); returns what
         moved. R-1.4a: a bank that would pass the ceiling stops there; inverted: a bank
-        stops at zero."""
+        stops at zero. In a shared round the bank is box index ``box``'s wallet."""
         round_ = self.round
         assert round_ is not None  # money moves only within a round
-        paid = min(cents, MAX_AMOUNT_CENTS - self.bank)
-        if paid < 0:
-            paid = max(paid, -self.bank)
-        self.bank += paid
+        wallets = round_.wallets
+        if wallets is None:
+            paid = min(cents, MAX_AMOUNT_CENTS - self.bank)
+            if paid < 0:
+                paid = max(paid, -self.bank)
+            self.bank += paid
+        else:
+            wallet = wallets[box]
+            paid = min(cents, MAX_AMOUNT_CENTS - wallet.bank)
+            if paid < 0:
+                paid = max(paid, -wallet.bank)
+            wallet.bank += paid
+            wallet.paid += paid
         round_.paid += paid
         return paid
 
-    def _pay_settled(self, stake: int, winnings: int) -> int:
+    def _pay_settled(self, stake: int, winnings: int, box: int = 0) -> int:
         """Pay a settled bet its winnings (R-PAY-1); returns what the bank received.
 
         §10 Extensions, inverted: the bet's net result is negated first — a profit of N
@@ -1747,7 +2205,7 @@ class Game:
         """
         if self._table.inverted:
             winnings = stake + stake - winnings
-        return self._pay(winnings)
+        return self._pay(winnings, box)
 
     def _roll_dice(self) -> list[int]:
         queue = self.dice_queue
@@ -1771,7 +2229,7 @@ class Game:
         win: sb.SideBetWin | None,
         box: int = 0,
     ) -> None:
-        winnings = self._pay_settled(stake, sb.side_bet_winnings(stake, win))
+        winnings = self._pay_settled(stake, sb.side_bet_winnings(stake, win), box)
         self._record_side_bet(name, stake, win, box, winnings=winnings)
 
     def _record_side_bet(
@@ -1804,7 +2262,7 @@ class Game:
         }
         round_ = self.round
         assert round_ is not None  # only called while a round exists
-        if len(round_.boxes) > 1:
+        if round_.several:
             record["box"] = box + 1  # several boxes: whose bet it was (1, 2, 3)
         round_.side_bets.append(record)
         self._emit("side_bet_settled", **record)
@@ -1819,9 +2277,9 @@ class Game:
         win = sb.SideBetWin(pending["condition"], tuple(pending["ratio"]), tuple(pending["cards"]))
         paid, parlayed = sb.house_money_parlay(stake, win, choice)
         if parlayed:
-            self._pay(paid)
+            self._pay(paid, index)
         else:  # collected: a settled bet (inverted negates it, §10 Extensions)
-            paid = self._pay_settled(stake, paid)
+            paid = self._pay_settled(stake, paid, index)
         if parlayed:
             # Parlayed money rides on the box's hand 1 as part of its base bet (later
             # splits and doubles use the new bet). It never passes through the bank.
@@ -1852,7 +2310,9 @@ class Game:
             assert hand.result is not None  # hands are settled before the side bets
             win = sb.extra_bet_blackjack(hand.result, hand.cards)
             # The fee is no part of the bet's result: never returned (R-SB-20).
-            winnings = self._pay_settled(extra["stake"], sb.side_bet_winnings(extra["stake"], win))
+            winnings = self._pay_settled(
+                extra["stake"], sb.side_bet_winnings(extra["stake"], win), index
+            )
             self._record_side_bet(
                 sb.EXTRA_BET_BLACKJACK,
                 extra["stake"],
@@ -1886,7 +2346,7 @@ class Game:
         """``{"box": n}`` (1, 2, 3) for an event or record of a round of several boxes;
         nothing in the one-box game, whose events keep their shape."""
         round_ = self.round
-        if round_ is None or len(round_.boxes) == 1:
+        if round_ is None or not round_.several:
             return {}
         return {"box": index + 1}
 
@@ -1902,6 +2362,11 @@ class Game:
         ``current_box`` (0-based, as current_hand) and ``boxes``: per box, left to right,
         those same keys plus ``box`` (1, 2, 3), ``hand_indices``, its ``hands`` and its
         settled ``side_bets``; every hand and side-bet record then carries ``box``.
+
+        A shared round also has ``shared`` (True), ``box_in_turn`` (0-based or None),
+        ``open_stage`` (an offer stage is open to every box, T-7) and, per box, its
+        wallet — ``bank``, ``credits``, ``credits_change``, ``out_of_credits``, ``staked``,
+        ``paid`` — with ``offer`` (:meth:`offer_for_box`) and ``answered_ahead``.
         """
         return {
             "bank": self.bank,
@@ -1934,7 +2399,7 @@ class Game:
                 "upcard_total": total,
                 "upcard_soft": soft,
             }
-        several = len(round_.boxes) > 1
+        several = round_.several
         in_play = round_.box_in_play()
         view = {
             "number": round_.number,
@@ -1962,6 +2427,17 @@ class Game:
             view["boxes"] = [
                 _public_box_with_hands(round_, index, several) for index in range(len(round_.boxes))
             ]
+        wallets = round_.wallets
+        if wallets is not None:
+            # A shared round (TABLES.md): every box's wallet, the offer each box may answer
+            # now (T-7) and whose turn it is (T-8).
+            view["shared"] = True
+            view["box_in_turn"] = self.box_in_turn()
+            view["open_stage"] = round_.open_stage is not None
+            for index, box_view in enumerate(view["boxes"]):
+                box_view.update(_public_wallet(wallets[index], index))
+                box_view["offer"] = self.offer_for_box(index)
+                box_view["answered_ahead"] = index in round_.answers_ahead
         return view
 
     # ------------------------------------------------------------------ storage
@@ -2074,6 +2550,52 @@ def _public_box(box: Box) -> dict[str, Any]:
     }
 
 
+def _public_wallet(wallet: Wallet, index: int) -> dict[str, Any]:
+    return {
+        "box": index + 1,
+        "bank": wallet.bank,
+        "credits": wallet.credits,
+        "credits_change": wallet.credits_change,
+        "out_of_credits": wallet.out_of_credits,
+        "staked": wallet.staked,
+        "paid": wallet.paid,
+    }
+
+
+def _wallet_amounts(entry: SharedBox) -> tuple[int, int]:
+    """A shared box's wallet (bank in cents, trivia credits), checked."""
+    bank, credits = entry.bank, entry.credits
+    try:
+        check_amount(bank)
+    except ValueError as error:
+        raise IllegalAction(f"Its bank is not an amount: {error}") from None
+    if isinstance(credits, bool) or not isinstance(credits, int) or credits < 0:
+        raise IllegalAction("Trivia credits must be a whole number, 0 or more")
+    return bank, credits
+
+
+def _first_cards_win(round_: Round, index: int, name: str) -> sb.SideBetWin | None:
+    """R-4.3: side bet ``name`` of box ``index`` on its first two cards and the upcard."""
+    return sb.evaluate_first_cards(name, tuple(round_.hands[index].cards), round_.upcard)
+
+
+def _needs_dice(win: sb.SideBetWin | None) -> bool:
+    """R-SB-12: a Perfect 11s win that waits for the Infinity dice."""
+    return win is not None and win.needs_dice
+
+
+def _extra_bet_offered(round_: Round, index: int) -> bool:
+    """R-4.4 for one box: activated, and its hand 1's first card is a ten-card."""
+    return round_.boxes[index].extra_bet_active and sb.extra_bet_offered(
+        round_.hands[index].cards[0]
+    )
+
+
+def _early_surrender_offered(round_: Round, index: int) -> bool:
+    """R-4.6 for one box (in a stage that offers it): a natural is never offered it."""
+    return not round_.hands[index].is_natural()
+
+
 def _public_box_with_hands(round_: Round, index: int, several: bool) -> dict[str, Any]:
     view = _public_box(round_.boxes[index])
     number = index + 1
@@ -2170,6 +2692,15 @@ _NOT_OFFERED = {
     "extra_bet": "The extra bet is not on offer now",
     "parlay": "There is no House Money parlay choice now",
     "roll": "There are no Perfect 11s dice to roll now",
+}
+# T-7: what a box that did not answer an offer stage in time gets.
+_DEFAULT_ANSWERS: Final = {
+    INSURANCE: "insurance:decline",
+    EVEN_MONEY: "even_money:decline",
+    EARLY_SURRENDER: "early_surrender:decline",
+    EXTRA_BET: "extra_bet:decline",
+    "parlay": "parlay:collect",
+    "roll": "roll",
 }
 _EARLY_SURRENDER_MODES = ("early", "early_non_ace")
 _SIMPLE_GAME: Final = "Only Hit and Stand in the simple game"
