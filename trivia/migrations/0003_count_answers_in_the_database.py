@@ -63,8 +63,11 @@ def _run(statements_by_vendor):
 class Migration(migrations.Migration):
     dependencies = [
         ("trivia", "0002_active_pick_index"),
-        # The trigger sits on the attempts table (its answer, correctness and question).
-        ("game", "0001_initial"),
+        # The trigger sits on the attempts table (its answer, correctness and question). On
+        # SQLite a migration that rebuilds that table drops its triggers, so this runs after
+        # the last game migration before it (0009): a fresh database's plan must not put
+        # it earlier (game 0010 depending on this one once did, and the trigger was lost).
+        ("game", "0009_pending_boxes"),
     ]
 
     operations = [
