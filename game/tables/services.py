@@ -524,7 +524,6 @@ def _finish_round(locked: LockedTable) -> None:
         if seat.bet_cents > seat.bank_cents:
             seat.bet_cents = 0
             locked.touch(seat)
-    locked.announce("round_over", round=locked.table.round_number)
     _open_betting(locked)
 
 
@@ -744,14 +743,17 @@ def _time_out_decision(locked: LockedTable) -> None:
     _after_engine(locked, _run(engine.timeout))
 
 
-def apply_due_deadlines(now: int | None = None) -> int:
+def apply_due_deadlines(now: int | None = None, *, table_id: int | None = None) -> int:
     """For the clock process (T-13): apply every table's deadlines that ran out by now.
 
     Safe with several clocks and app servers at once: each table is applied under its row
     lock (tables another process holds are skipped), and an applied deadline is gone."""
     moment = now_ms() if now is None else now
+    tables = (
+        SharedTable.objects.all() if table_id is None else SharedTable.objects.filter(pk=table_id)
+    )
     due = list(
-        SharedTable.objects.filter(deadline_ms__lte=moment)
+        tables.filter(deadline_ms__lte=moment)
         .exclude(phase=SharedTable.Phase.CLOSED)
         .values_list("pk", flat=True)[:200]
     )

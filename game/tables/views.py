@@ -148,7 +148,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     if table.deadline_ms is not None and table.deadline_ms <= services.now_ms():
         # A deadline that ran out is applied before the table is shown (T-10: the page
         # shows the table exactly as it stands), as the clock would.
-        services.apply_due_deadlines()
+        services.apply_due_deadlines(table_id=table.pk)
         table.refresh_from_db()
     return render(request, TABLE_TEMPLATE, _context(request, table))
 
