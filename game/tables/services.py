@@ -166,14 +166,26 @@ def _lock(table_id: int) -> LockedTable:
 
 @contextmanager
 def locked_table(*, table_id: int, open_only: bool = True) -> Iterator[LockedTable]:
-    """One action's transaction on a table: locked, due deadlines applied, saved after."""
+    """One action's transaction on a table: locked, due deadlines applied, saved after.
+
+    Deadlines that ran out are applied and kept even when the action is then refused
+    (T-12: a late action changes nothing, but the time that ran out has run out): the
+    action runs in a savepoint of its own."""
+    refused: Exception | None = None
     with transaction.atomic():
         locked = _lock(table_id)
         if open_only and locked.table.is_closed:
             raise TableNotFound(table_id)
-        _apply_due(locked)
-        yield locked
-        _save(locked)
+        if _apply_due(locked):
+            _save(locked)
+        try:
+            with transaction.atomic():
+                yield locked
+                _save(locked)
+        except (ActionRefused, StaleVersion, TableNotFound) as error:
+            refused = error
+    if refused is not None:
+        raise refused
 
 
 def _save(locked: LockedTable) -> None:

@@ -169,7 +169,11 @@ def test_a_late_action_is_refused_after_the_deadline_is_applied(seated_pair, ana
     with pytest.raises(services.ActionRefused) as refused:
         services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
     assert refused.value.reason == "not_your_turn"
-    assert engine_of(table).round.hands[0].cards == ["0S", "7D"]
+    engine = engine_of(table)
+    assert engine.round.hands[0].cards == ["0S", "7D"]  # the late hit changed nothing
+    # … but the deadline it found had run out is applied and kept: ana stood, ben plays.
+    assert engine.round.hands[0].stand_reason == "timeout" and engine.box_in_turn() == 1
+    assert services.apply_due_deadlines() == 0
 
 
 def test_a_repeated_post_is_stale(seated_pair, ana, ben):
