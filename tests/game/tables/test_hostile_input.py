@@ -1,0 +1,68 @@
+"""Bad input to every shared-table action, in every phase: a 4xx or a redirect, never a
+500, and nothing changes on a refusal (house rule; T-12)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from game.tables.models import SharedTable, TableEvent
+from tests.game.tables.conftest import bet_and_ready
+from tests.game.tables.test_services import ACE_UP, PLAIN
+
+pytestmark = pytest.mark.django_db
+
+ACTIONS = (
+    "sit",
+    "leave",
+    "chip",
+    "clear",
+    "ready",
+    "sit-out",
+    "offer",
+    "play",
+    "difficulty",
+    "answer",
+    "renew-invite",
+    "close",
+    "no-such-action",
+)
+FIELDS = ("seat", "chip", "version", "answer", "play", "difficulty")
+JUNK = st.one_of(
+    st.sampled_from(["", "0", "-1", "1e9", "99999999999999999999", "hit", "stand", "\x00", "5"]),
+    st.text(max_size=12),
+)
+
+
+def _phase(name: str, seated_pair, ana, ben) -> SharedTable:
+    if name == "betting":
+        return seated_pair()
+    table = seated_pair(ACE_UP if name == "offers" else PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    return table
+
+
+@pytest.mark.parametrize("phase", ["betting", "offers", "turns"])
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_junk_posts_never_500_and_a_refusal_changes_nothing(phase, data, seated_pair, ana, ben):
+    table = _phase(phase, seated_pair, ana, ben)
+    client = Client()
+    client.force_login(data.draw(st.sampled_from([ana, ben])))
+    action = data.draw(st.sampled_from(ACTIONS))
+    payload = {name: data.draw(JUNK) for name in data.draw(st.sets(st.sampled_from(FIELDS)))}
+    payload = {k: v.replace("\x00", "") for k, v in payload.items()}
+    table.refresh_from_db()
+    before = (table.version, TableEvent.objects.filter(table=table).count())
+    response = client.post(
+        reverse("tables:action", args=[table.pk, action]), payload, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code in (200, 404, 409, 422), response.status_code
+    table.refresh_from_db()
+    if response.status_code != 200:
+        assert (table.version, TableEvent.objects.filter(table=table).count()) == before
+    SharedTable.objects.all().delete()
