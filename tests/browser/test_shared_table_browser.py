@@ -51,7 +51,7 @@ def seat(page, number: int):
     return page.locator(f'.seat[data-seat="{number}"]')
 
 
-def test_two_players_play_a_trivia_round_at_one_table_live(two_players) -> None:
+def test_two_players_play_a_trivia_round_at_one_table_live(two_players, axe_violations) -> None:
     from playwright.sync_api import expect
 
     ana, ben = two_players
@@ -67,6 +67,7 @@ def test_two_players_play_a_trivia_round_at_one_table_live(two_players) -> None:
     expect(ana.get_by_role("heading", name="Friday night")).to_be_visible()
     table = SharedTable.objects.get()
     stack_table_shoe(table, CARDS)
+    assert not axe_violations(ana, "shared table, empty")
     ana.get_by_role("button", name="Sit Here, seat 1").click()
     expect(ana.get_by_role("button", name="Leave Table")).to_be_visible()
 
@@ -90,10 +91,13 @@ def test_two_players_play_a_trivia_round_at_one_table_live(two_players) -> None:
     expect(ana.get_by_role("timer")).to_contain_text("Time left")
     for page in (ana, ben):
         assert card_name("0H") not in page.content()  # the hole card
+    assert not axe_violations(ana, "shared table, own turn")
+    assert not axe_violations(ben, "shared table, watching a turn")
 
     # Ana hits: she picks a question, Ben sees that she is answering, not the question.
     ana.get_by_role("button", name="Hit").click()
     ana.get_by_role("button", name="Easy").click()
+    expect(ana.get_by_role("heading", name="Easy question")).to_be_visible()
     question = Seat.objects.get(player__username="ana").pending_question.question
     expect(seat(ben, 1)).to_contain_text("ana is answering a Easy question")
     assert question.correct_answer not in ben.content()
