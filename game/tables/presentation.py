@@ -267,7 +267,7 @@ def table_view(table: SharedTable, viewer: Any, *, log_size: int = 12) -> Shared
         viewer_seat=viewer_seat,
         is_host=getattr(viewer, "pk", None) == table.host_id,
         rules_text=rules_text(options),
-        log=[event_text(e) for e in reversed(recent_events(table, log_size))],
+        log=[event_text(e) for e in recent_events(table, log_size)],  # newest first
         last_version=table.version,
     )
     if viewer_seat is not None and viewer_seat.number is not None:

@@ -9,7 +9,7 @@
 //              attributes work and elements marked hx-swap-oob replace their namesakes;
 //              one whose id is below #shared-table's data-version (an action's answer
 //              showed a later table already) is skipped
-//   log      — appended to #table-log
+//   log      — put first in #table-log (the newest line on top)
 //   redirect — a path on this site to go to (the table closed, …)
 // After each one "table:updated" is dispatched on document (detail: event, id).
 //
@@ -37,8 +37,8 @@
     if (window.htmx && typeof window.htmx.swap === "function") {
       window.htmx.swap(target, html, { swapStyle: style, swapDelay: 0, settleDelay: 0 },
         { contextElement: target });
-    } else if (style === "beforeend") {
-      target.insertAdjacentHTML("beforeend", html);
+    } else if (style === "beforeend" || style === "afterbegin") {
+      target.insertAdjacentHTML(style, html);
     } else if (style === "outerHTML") {
       target.outerHTML = html;
     } else {
@@ -79,7 +79,7 @@
     }));
     source.addEventListener("log", handled("log", function (html) {
       var log = document.getElementById("table-log");
-      if (log) { swapInto(log, html, "beforeend"); }
+      if (log) { swapInto(log, html, "afterbegin"); }
     }));
     source.addEventListener("redirect", function (event) {
       var path = event.data;
