@@ -174,12 +174,16 @@ def _hand_view(hand: dict[str, Any], active: bool) -> HandView:
     )
 
 
+def _a(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
 def _seat_status(table: SharedTable, seat: Seat, in_round: bool) -> str:
     question = seat.pending_question
     if question is not None:
         level = DIFFICULTY_LABELS.get(question.difficulty, question.difficulty)
         # T-11: the others see that a question is open and how hard, not the question.
-        return f"{seat.player.get_username()} is answering a {level} question"
+        return f"{seat.player.get_username()} is answering {_a(level)} {level} question"
     if table.phase == SharedTable.Phase.INTERMISSION:
         if seat.ready:
             return "Ready"
@@ -391,7 +395,9 @@ def event_text(event: TableEvent) -> str:
         )
     if kind == "question_asked":
         level = DIFFICULTY_LABELS.get(data.get("difficulty", ""), "")
-        return f"{who} is answering a {level} question."
+        return f"{who} is answering {_a(level)} {level} question."
+    if kind == "trivia_answered":
+        return f"{who}: {int(data.get('credits_change') or 0):+d} trivia credits."
     simple = EVENT_LINES.get(kind)
     if simple is not None:
         words = {**data, "who": who}
@@ -429,7 +435,6 @@ EVENT_LINES = {
     "offer_answer_recorded": "{who} has answered.",
     "options_changed": "The host changed the table's options.",
     "table_closed": "The table is closed.",
-    "trivia_answered": "{who}'s answer counted.",
     "shoe_shuffled": "Shuffling a new shoe.",
     "credits_exhausted": "{who} has no trivia credits left.",
 }

@@ -99,7 +99,7 @@ def test_two_players_play_a_trivia_round_at_one_table_live(two_players, axe_viol
     ana.get_by_role("button", name="Easy").click()
     expect(ana.get_by_role("heading", name="Easy question")).to_be_visible()
     question = Seat.objects.get(player__username="ana").pending_question.question
-    expect(seat(ben, 1)).to_contain_text("ana is answering a Easy question")
+    expect(seat(ben, 1)).to_contain_text("ana is answering an Easy question")
     assert question.correct_answer not in ben.content()
     ana.get_by_role("button", name=question.correct_answer, exact=True).click()
     # The card she earned shows on Ben's screen without a reload, and the reveal in the log.
