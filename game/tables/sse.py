@@ -129,7 +129,7 @@ def _wait_after(last: int | None, known_before: int | None) -> int | None:
     return known_before if last is None else max(last, known_before)
 
 
-def _release_connections() -> None:
+def release_connections() -> None:
     """Gives the database connections back between reads: a stream lives a minute, and
     must not hold a PostgreSQL connection all that time. A connection inside a
     transaction (the test client's test case) is left alone."""
@@ -148,7 +148,7 @@ def _sync_stream(
         known = live.known_seq(table_id)
         messages, last = messages_after(after_seq)
     finally:
-        _release_connections()
+        release_connections()
     wait_after = _wait_after(last, known)
     last_sent = time.monotonic()
     if messages:
@@ -166,7 +166,7 @@ def _sync_stream(
             known = live.known_seq(table_id)
             messages, new_last = messages_after(last)
         finally:
-            _release_connections()
+            release_connections()
         last = last if new_last is None else new_last
         wait_after = _wait_after(last, known)
         if messages:

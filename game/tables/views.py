@@ -32,7 +32,12 @@ from game.tables.presentation import (
     rules_text,
     table_view,
 )
-from game.tables.sse import SseMessage, event_stream_response, last_event_id
+from game.tables.sse import (
+    SseMessage,
+    event_stream_response,
+    last_event_id,
+    release_connections,
+)
 
 TABLE_TEMPLATE = "tables/table.html"
 REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
@@ -297,6 +302,9 @@ def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
         found.append(SseMessage("table", html, str(current.version)))
         return found, current.version
 
+    # The stream lives a minute: the connection the checks above used goes back now (to the
+    # pool, or closed), not when the response ends; each of the stream's reads takes one.
+    release_connections()
     return event_stream_response(
         request, table_id=table.pk, after_seq=last_event_id(request), messages_after=messages_after
     )
