@@ -29,7 +29,7 @@ CARDS = ["0S", "9S", "0H", "7D", "7C", "8C", "2H", "9H", "4C"]
 def two_players(browser, live_server, settings) -> Iterator[tuple[object, object]]:
     # The test plays faster than any deadline; no clock thread outlives it.
     settings.TABLE_CLOCK = "external"
-    settings.TABLE_STREAM_SECONDS = 20
+    settings.TABLE_STREAM_SECONDS = 5  # streams end soon after the browsers close
     contexts, pages, violations = [], [], []
     for _ in range(2):
         context = browser.new_context(
