@@ -43,6 +43,7 @@ TABLE_TEMPLATE = "tables/table.html"
 REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
 STALE = HTTPStatus.CONFLICT
 INVITES_SESSION_KEY = "table_invites"
+LOG_BATCH = 200  # log lines a stream sends at once when catching up
 
 
 # --------------------------------------------------------------------- who may see a table
@@ -293,14 +294,23 @@ def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
         if seq is not None and seq >= current.version:
             return [], current.version
         found: list[SseMessage] = []
+        last = current.version
         if seq is not None:
-            events = TableEvent.objects.filter(table=current, seq__gt=seq).order_by("seq")[:200]
+            # Only up to the version read above (an action committed since comes next time),
+            # at most LOG_BATCH at once: the id sent is the last event sent, never beyond it.
+            events = list(
+                TableEvent.objects.filter(table=current, seq__gt=seq, seq__lte=last).order_by(
+                    "seq"
+                )[:LOG_BATCH]
+            )
             found = [SseMessage("log", _log_item(event), str(event.seq)) for event in events]
+            if len(events) == LOG_BATCH:
+                last = events[-1].seq
         html = render_to_string(
             f"{TABLE_TEMPLATE}#shared_table", _context(request, current), request=request
         )
-        found.append(SseMessage("table", html, str(current.version)))
-        return found, current.version
+        found.append(SseMessage("table", html, str(last)))
+        return found, last
 
     # The stream lives a minute: the connection the checks above used goes back now (to the
     # pool, or closed), not when the response ends; each of the stream's reads takes one.

@@ -222,3 +222,22 @@ def test_the_event_stream_sends_the_table_then_catches_up_from_an_id(
 def test_the_event_stream_of_a_private_table_is_404_to_strangers(make_table, ben):
     table = make_table(public=False)
     assert client_of(ben).get(reverse("tables:events", args=[table.pk])).status_code == 404
+
+
+def test_a_stream_far_behind_catches_up_in_batches_without_gaps(
+    seated_pair, ana, ben, settings, monkeypatch
+):
+    from game.tables import views
+
+    settings.TABLE_STREAM_SECONDS = 0.5
+    settings.TABLE_STREAM_POLL_SECONDS = 0.02  # the next batch at the next poll
+    monkeypatch.setattr(views, "LOG_BATCH", 2)
+    table = seated_pair(PLAIN)
+    table.refresh_from_db()
+    url = reverse("tables:events", args=[table.pk])
+    text = b"".join(client_of(ben).get(url, HTTP_LAST_EVENT_ID="0").streaming_content).decode()
+    ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    log_ids = [int(block.split("id: ")[1]) for block in text.split("\n\n") if "event: log" in block]
+    # Every event once, in order, two at a time; no id ever goes backwards.
+    assert log_ids == list(range(1, table.version + 1))
+    assert ids == sorted(ids) and ids[-1] == table.version
