@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.presentation.table import describe, hand_badge
+from game.presentation.table import ACTION_LABELS, describe, hand_badge
 from game.rules.cards import card_name
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_CENTS, display_cents
@@ -20,13 +20,6 @@ from game.tables import services
 from game.tables.models import Seat, SharedTable, TableEvent
 
 DIFFICULTY_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
-ACTION_LABELS = {
-    "hit": "Hit",
-    "stand": "Stand",
-    "double": "Double Down",
-    "split": "Split",
-    "surrender": "Surrender",
-}
 OFFER_BUTTONS = {
     "insurance": (("insurance:accept", "Take Insurance"), ("insurance:decline", "No Insurance")),
     "even_money": (

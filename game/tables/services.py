@@ -28,7 +28,13 @@ from game.rules.engine import Game as EngineGame
 from game.rules.engine import SharedBox
 from game.rules.money import CHIP_CENTS
 from game.rules.options import Options
-from game.rules.records import DIFFICULTIES, Event, IllegalAction, TriviaOutcome
+from game.rules.records import (
+    DIFFICULTIES,
+    OFFER_ACTIONS,
+    Event,
+    IllegalAction,
+    TriviaOutcome,
+)
 from game.services import ActionRefused, StaleVersion, TimeRanOut
 from game.tables import live
 from game.tables.models import (
@@ -59,13 +65,10 @@ INTERMISSION_SECONDS = (10, 60)  # T-5
 DEFAULT_TURN_SECONDS = 20  # T-7, T-8
 ANSWER_FOR_TURN = {10: 10, 20: 15, 30: 30, 60: 30}
 EMPTY_TABLE_CLOSES_AFTER = timedelta(minutes=30)  # T-2
-OFFER_ANSWERS = (
-    "insurance:accept",
-    "insurance:decline",
-    "even_money:accept",
-    "even_money:decline",
-    "early_surrender:accept",
-    "early_surrender:decline",
+# T-7's answers a shared table takes (no side bets at shared tables yet: no extra bet,
+# parlay or dice).
+OFFER_ANSWERS = tuple(
+    answer for answer in OFFER_ACTIONS if answer.partition(":")[0] in game_services.OFFERS
 )
 PLAYS = ("stand", "split", "surrender")
 TRIVIA_PLAYS = ("hit", "double")
