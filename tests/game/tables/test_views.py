@@ -241,3 +241,25 @@ def test_a_stream_far_behind_catches_up_in_batches_without_gaps(
     # Every event once, in order, two at a time; no id ever goes backwards.
     assert log_ids == list(range(1, table.version + 1))
     assert ids == sorted(ids) and ids[-1] == table.version
+
+
+def test_no_stream_message_carries_the_hole_card_the_shoe_or_an_open_answer(
+    seated_pair, ana, ben, watcher, questions, settings
+):
+    settings.TABLE_STREAM_SECONDS = 0.2
+    table = seated_pair(PLAIN, trivia_mode=True)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
+    services.choose_difficulty(
+        table_id=table.pk, user=ana, version=seat_version(table, ana), difficulty="easy"
+    )
+    question = Seat.objects.get(player=ana).pending_question.question
+    url = reverse("tables:events", args=[table.pk])
+    for viewer in (ben, watcher):
+        text = b"".join(
+            client_of(viewer).get(url, HTTP_LAST_EVENT_ID="0").streaming_content
+        ).decode()
+        assert "event: log" in text and "ana (seat 1) is answering an Easy question" in text
+        assert card_name("0H") not in text and card_name("5H") not in text
+        assert question.correct_answer not in text and question.text not in text
