@@ -17,6 +17,7 @@ import pytest
 from django.db import transaction
 
 from game.tables import live
+from tests.game.tables.helpers import run_in_fresh_loop
 
 ROOT = Path(__file__).resolve().parents[3]
 REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
@@ -126,14 +127,14 @@ def test_news_wakes_an_asyncio_waiter(settings, table_id):
         await waiting
         return time.monotonic() - started
 
-    assert asyncio.run(scenario()) < 1
+    assert run_in_fresh_loop(scenario) < 1
     assert live._hub.waiting(table_id) == 0
 
 
 def test_an_asyncio_waiter_times_out_and_unregisters(settings, table_id):
     settings.REDIS_URL = ""
     started = time.monotonic()
-    asyncio.run(live.await_news(table_id, 0, 0.1))
+    run_in_fresh_loop(lambda: live.await_news(table_id, 0, 0.1))
     assert 0.09 <= time.monotonic() - started < 1
     assert live._hub.waiting(table_id) == 0
 
@@ -244,7 +245,7 @@ def test_redis_news_wakes_asyncio_waiters_through_one_subscriber(redis_url, tabl
         return time.monotonic() - started
 
     try:
-        assert asyncio.run(scenario()) < 2
+        assert run_in_fresh_loop(scenario) < 2
     finally:
         client.close()
     subscribers = [t for t in threading.enumerate() if t.name == "table-live-subscriber"]

@@ -11,7 +11,6 @@ import threading
 import time
 
 import pytest
-from asgiref.sync import async_to_sync
 from django.core import signals
 from django.db import close_old_connections
 from django.http import HttpRequest
@@ -20,6 +19,7 @@ from django.urls import path
 
 from game.tables import live
 from game.tables.sse import SseMessage, event_stream_response, last_event_id
+from tests.game.tables.helpers import run_in_fresh_loop
 
 _table_ids = itertools.count(800_000_000 + (os.getpid() % 1000) * 10_000)
 
@@ -153,7 +153,7 @@ def test_the_async_stream_through_the_asgi_client(table):
         timer.join()
         return response, chunks, time.monotonic() - started
 
-    response, chunks, ended = async_to_sync(read)()
+    response, chunks, ended = run_in_fresh_loop(read)
     assert response.status_code == 200
     assert response.streaming and response.is_async
     assert response["Content-Type"] == "text/event-stream"
@@ -204,7 +204,7 @@ def test_the_asgi_handler_sends_each_event_as_it_comes(table):
     signals.request_started.disconnect(close_old_connections)
     signals.request_finished.disconnect(close_old_connections)
     try:
-        sent = async_to_sync(serve)()
+        sent = run_in_fresh_loop(serve)
     finally:
         signals.request_started.connect(close_old_connections)
         signals.request_finished.connect(close_old_connections)

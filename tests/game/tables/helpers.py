@@ -1,0 +1,32 @@
+"""Helpers for the shared-table tests."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+
+def run_in_fresh_loop(make_coroutine: Callable[[], Awaitable[Any]]) -> Any:
+    """Run a coroutine on its own event loop in its own thread.
+
+    Not ``asyncio.run`` / ``async_to_sync`` in the test's thread: the browser tests run earlier
+    in the same session, and Playwright's sync API leaves an event loop running there."""
+    outcome: dict[str, Any] = {}
+
+    async def main() -> Any:
+        return await make_coroutine()
+
+    def target() -> None:
+        try:
+            outcome["value"] = asyncio.run(main())
+        except BaseException as error:  # re-raised in the test's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")
