@@ -63,6 +63,7 @@ REFUSALS = {
     "seat_count_out_of_range": "A table has 2 to 7 seats.",
     "intermission_out_of_range": "Betting time is 10 to 60 seconds.",
     "time_ran_out": "Time ran out.",
+    "no_credits": "You have no trivia credits left at this table.",
     "bad_version": "This page is out of date: the table has been reloaded, please try again.",
 }
 STALE_NOTICE = "This table changed since the page was shown; here it is now."

@@ -14,6 +14,7 @@ player's; other players' actions never make it stale.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -59,6 +60,8 @@ __all__ = [
     "TableNotFound",
     "TimeRanOut",
 ]
+
+logger = logging.getLogger(__name__)
 
 STARTING_CREDITS = EngineGame.STARTING_CREDITS  # T-3, as R-1.3
 INTERMISSION_SECONDS = (10, 60)  # T-5
@@ -424,6 +427,10 @@ def ready(*, table_id: int, user: Player, version: int | None) -> Seat:
             raise ActionRefused("bet_too_small", minimum_cents=options.min_bet)
         if seat.bet_cents > min(options.max_bet, seat.bank_cents):
             raise ActionRefused("bet_too_large", limit_cents=min(options.max_bet, seat.bank_cents))
+        if options.trivia_mode and seat.credits <= 0:
+            # R-1.5 at this seat: the engine would refuse the box at the deal, and the deal
+            # of everyone else with it.
+            raise ActionRefused("no_credits")
         seat.ready, seat.sitting_out = True, False
         locked.announce("bet_placed", seat=seat.number, bet=seat.bet_cents)
         _end_betting_if_everyone_decided(locked)
@@ -758,6 +765,23 @@ def _time_out_decision(locked: LockedTable) -> None:
     _after_engine(locked, _run(engine.timeout))
 
 
+def _apply_due_at(table_id: int) -> int:
+    with transaction.atomic():
+        table = SharedTable.objects.select_for_update(skip_locked=True).filter(pk=table_id).first()
+        if table is None:
+            return 0  # another clock or a request holds it, and applies what is due
+        seats = list(
+            Seat.objects.filter(table=table)
+            .select_related("player", "pending_question__question")
+            .order_by("id")
+        )
+        locked = LockedTable(table, seats, _load_engine(table))
+        count = _apply_due(locked)
+        if count or table.deadline_ms != _next_deadline(locked):
+            _save(locked)
+        return count
+
+
 def apply_due_deadlines(now: int | None = None, *, table_id: int | None = None) -> int:
     """For the clock process (T-13): apply every table's deadlines that ran out by now.
 
@@ -773,21 +797,11 @@ def apply_due_deadlines(now: int | None = None, *, table_id: int | None = None) 
         .values_list("pk", flat=True)[:200]
     )
     applied = 0
-    for table_id in due:
-        with transaction.atomic():
-            table = (
-                SharedTable.objects.select_for_update(skip_locked=True).filter(pk=table_id).first()
-            )
-            if table is None:
-                continue
-            seats = list(
-                Seat.objects.filter(table=table)
-                .select_related("player", "pending_question__question")
-                .order_by("id")
-            )
-            locked = LockedTable(table, seats, _load_engine(table))
-            count = _apply_due(locked)
-            if count or table.deadline_ms != _next_deadline(locked):
-                _save(locked)
-            applied += count
+    for due_id in due:
+        try:
+            applied += _apply_due_at(due_id)
+        except ActionRefused as error:
+            # One table's trouble must not stop the clock for the others; it is logged and
+            # that table's transaction rolled back (tried again at the next tick).
+            logger.error("table %s: a deadline could not be applied: %r", due_id, error)
     return applied

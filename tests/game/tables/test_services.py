@@ -98,6 +98,21 @@ def test_ready_needs_a_bet(seated_pair, ana):
     assert refused.value.reason == "bet_too_small"
 
 
+def test_a_seat_without_credits_cannot_bet_in_trivia_mode_and_the_others_still_play(
+    seated_pair, ana, ben
+):
+    table = seated_pair(PLAIN, trivia_mode=True)
+    Seat.objects.filter(player=ana).update(credits=0)
+    services.add_chip(table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=500)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
+    assert refused.value.reason == "no_credits"
+    services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
+    bet_and_ready(table, ben)
+    table.refresh_from_db()
+    assert table.phase == SharedTable.Phase.ROUND
+
+
 def test_at_the_deadline_only_the_ready_are_dealt_in(seated_pair, ana, ben, clock):
     table = seated_pair(PLAIN)
     bet_and_ready(table, ana)
@@ -145,6 +160,26 @@ def test_a_round_deals_seat_order_and_plays_turns_in_seat_order(seated_pair, ana
     banks = dict(table.seats.values_list("player__username", "bank_cents"))
     assert banks == {"ana": 99_000, "ben": 101_000}
     assert "round_over" in kinds(table) and kinds(table)[-1] == "betting_open"
+
+
+def test_one_table_in_trouble_does_not_stop_the_clock_for_the_others(
+    make_table, ana, ben, clock, monkeypatch
+):
+    first, second = make_table(), make_table()
+    services.sit(table_id=first.pk, user=ana, number=1)
+    services.sit(table_id=second.pk, user=ben, number=1)
+    real = services._apply_due_at
+
+    def failing_first(table_id: int) -> int:
+        if table_id == first.pk:
+            raise services.ActionRefused("rule", text="broken")
+        return real(table_id)
+
+    monkeypatch.setattr(services, "_apply_due_at", failing_first)
+    clock.advance(seconds=31)
+    assert services.apply_due_deadlines() == 1  # the second table's new intermission
+    assert kinds(second).count("betting_open") == 2
+    assert kinds(first).count("betting_open") == 1
 
 
 def test_a_turn_times_out_and_the_next_box_plays(seated_pair, ana, ben, clock):
