@@ -91,6 +91,24 @@ def seated_pair(make_table, ana, ben) -> Callable[..., SharedTable]:
     return make
 
 
+@pytest.fixture
+def question_open(seated_pair, ana, ben) -> Callable[..., SharedTable]:
+    """A trivia round dealt to ana (seat 1) and ben (seat 3); ana pressed Hit in her turn
+    and chose ``difficulty``: her question is open."""
+
+    def make(cards: Sequence[str], difficulty: str) -> SharedTable:
+        table = seated_pair(cards, trivia_mode=True)
+        bet_and_ready(table, ana)
+        bet_and_ready(table, ben)
+        services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
+        services.choose_difficulty(
+            table_id=table.pk, user=ana, version=seat_version(table, ana), difficulty=difficulty
+        )
+        return table
+
+    return make
+
+
 def engine_of(table: SharedTable) -> EngineGame:
     table.refresh_from_db()
     return EngineGame.from_json(table.state)

@@ -280,15 +280,9 @@ def test_an_offer_for_a_box_not_concerned_is_refused(seated_pair, ana, ben, watc
 
 
 def test_a_trivia_hit_asks_a_question_and_the_turn_waits_for_it(
-    seated_pair, ana, ben, questions, clock
+    question_open, ana, ben, questions, clock
 ):
-    table = seated_pair(PLAIN, trivia_mode=True)
-    bet_and_ready(table, ana)
-    bet_and_ready(table, ben)
-    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
-    services.choose_difficulty(
-        table_id=table.pk, user=ana, version=seat_version(table, ana), difficulty="easy"
-    )
+    table = question_open(PLAIN, "easy")
     seat = table.seats.get(player=ana)
     asked = seat.pending_question
     assert asked is not None and engine_of(table).round.deadline is None
@@ -306,14 +300,8 @@ def test_a_trivia_hit_asks_a_question_and_the_turn_waits_for_it(
     assert revealed.data["correct_answer"] == asked.question.correct_answer
 
 
-def test_an_unanswered_question_times_out_as_wrong(seated_pair, ana, ben, questions, clock):
-    table = seated_pair(PLAIN, trivia_mode=True)
-    bet_and_ready(table, ana)
-    bet_and_ready(table, ben)
-    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
-    services.choose_difficulty(
-        table_id=table.pk, user=ana, version=seat_version(table, ana), difficulty="hard"
-    )
+def test_an_unanswered_question_times_out_as_wrong(question_open, ana, ben, questions, clock):
+    table = question_open(PLAIN, "hard")
     clock.advance(seconds=15)  # answer_seconds off: 15 s, the clock fitting a 20 s turn
     assert services.apply_due_deadlines() == 1
     seat = table.seats.get(player=ana)

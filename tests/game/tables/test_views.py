@@ -167,15 +167,9 @@ def test_a_closed_table_refuses_actions_with_404(make_table, ana, ben):
 
 
 def test_the_others_see_who_is_answering_but_not_the_question(
-    seated_pair, ana, ben, watcher, questions
+    question_open, ana, ben, watcher, questions
 ):
-    table = seated_pair(PLAIN, trivia_mode=True)
-    bet_and_ready(table, ana)
-    bet_and_ready(table, ben)
-    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
-    services.choose_difficulty(
-        table_id=table.pk, user=ana, version=seat_version(table, ana), difficulty="hard"
-    )
+    table = question_open(PLAIN, "hard")
     question = Seat.objects.get(player=ana).pending_question.question
     url = reverse("tables:table", args=[table.pk])
     own = client_of(ana).get(url).content.decode()
@@ -244,16 +238,10 @@ def test_a_stream_far_behind_catches_up_in_batches_without_gaps(
 
 
 def test_no_stream_message_carries_the_hole_card_the_shoe_or_an_open_answer(
-    seated_pair, ana, ben, watcher, questions, settings
+    question_open, ana, ben, watcher, questions, settings
 ):
     settings.TABLE_STREAM_SECONDS = 0.2
-    table = seated_pair(PLAIN, trivia_mode=True)
-    bet_and_ready(table, ana)
-    bet_and_ready(table, ben)
-    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
-    services.choose_difficulty(
-        table_id=table.pk, user=ana, version=seat_version(table, ana), difficulty="easy"
-    )
+    table = question_open(PLAIN, "easy")
     question = Seat.objects.get(player=ana).pending_question.question
     url = reverse("tables:events", args=[table.pk])
     for viewer in (ben, watcher):
