@@ -158,8 +158,12 @@ def _load_engine(table: SharedTable) -> EngineGame:
     return EngineGame(options, rng=game_services.make_rng(), clock=game_services.CLOCK)
 
 
-def _lock(table_id: int) -> LockedTable:
-    table = SharedTable.objects.select_for_update().filter(pk=table_id).first()
+def _lock(table_id: int, *, skip_locked: bool = False) -> LockedTable:
+    """The table row locked (``skip_locked``: TableNotFound if another process holds it),
+    its seats with their players and open questions, and its engine."""
+    table = (
+        SharedTable.objects.select_for_update(skip_locked=skip_locked).filter(pk=table_id).first()
+    )
     if table is None:
         raise TableNotFound(table_id)
     seats = list(
@@ -197,6 +201,7 @@ def locked_table(*, table_id: int, open_only: bool = True) -> Iterator[LockedTab
 def _save(locked: LockedTable) -> None:
     table = locked.table
     table.state = locked.engine.to_json()
+    # The rules as chosen (a shared table's one box per seat is implied, not stored).
     table.options = {k: v for k, v in locked.engine.options.to_dict().items() if k != "seats"}
     table.deadline_ms = _next_deadline(locked)
     first_seq = table.version + 1
@@ -207,13 +212,28 @@ def _save(locked: LockedTable) -> None:
         )
         table.version += len(locked.events)
     table.save()
-    for seat in locked.seats:
-        if seat.pk in locked.changed_seats:
-            seat.save()
+    changed = [seat for seat in locked.seats if seat.pk in locked.changed_seats]
+    if changed:
+        Seat.objects.bulk_update(changed, SEAT_STATE_FIELDS)
     if locked.events:
         live.announce(table.pk, table.version)
     locked.events = []
     locked.changed_seats = set()
+
+
+# What an action may change on a seat (saved in one UPDATE for every seat changed).
+SEAT_STATE_FIELDS = (
+    "number",
+    "bank_cents",
+    "credits",
+    "bet_cents",
+    "ready",
+    "sitting_out",
+    "box",
+    "trivia_choice_for",
+    "pending_question",
+    "version",
+)
 
 
 def _check_seat_version(seat: Seat, version: int | None) -> None:
@@ -269,8 +289,6 @@ def create_table(
             public=public,
             seat_count=seat_count,
             intermission_seconds=intermission_seconds,
-            options={k: v for k, v in engine_options.to_dict().items() if k != "seats"},
-            state=engine.to_json(),
         )
         locked = LockedTable(table, [], engine)
         locked.announce("table_opened", name=table.name)
@@ -767,17 +785,12 @@ def _time_out_decision(locked: LockedTable) -> None:
 
 def _apply_due_at(table_id: int) -> int:
     with transaction.atomic():
-        table = SharedTable.objects.select_for_update(skip_locked=True).filter(pk=table_id).first()
-        if table is None:
+        try:
+            locked = _lock(table_id, skip_locked=True)
+        except TableNotFound:
             return 0  # another clock or a request holds it, and applies what is due
-        seats = list(
-            Seat.objects.filter(table=table)
-            .select_related("player", "pending_question__question")
-            .order_by("id")
-        )
-        locked = LockedTable(table, seats, _load_engine(table))
         count = _apply_due(locked)
-        if count or table.deadline_ms != _next_deadline(locked):
+        if count or locked.table.deadline_ms != _next_deadline(locked):
             _save(locked)
         return count
 
