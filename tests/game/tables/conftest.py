@@ -13,6 +13,7 @@ from game.rules.engine import Game as EngineGame
 from game.tables import services
 from game.tables.models import SharedTable
 from tests.game.factories import PlayerFactory
+from tests.game.tables.helpers import with_cards_on_top
 
 
 @pytest.fixture(autouse=True)
@@ -46,12 +47,7 @@ def watcher(db) -> Any:
 def stack_table_shoe(table: SharedTable, cards: Sequence[str]) -> SharedTable:
     """Put ``cards`` on top of the table's shoe, in deal order."""
     table.refresh_from_db()
-    state = dict(table.state)
-    shoe = dict(state["shoe"])
-    shoe["cards"] = list(cards) + list(shoe["cards"])[shoe.get("position", 0) :]
-    shoe["position"] = 0
-    shoe["size"] = max(shoe["size"], len(shoe["cards"]))
-    state["shoe"] = shoe
+    state = with_cards_on_top(table.state, list(cards))
     SharedTable.objects.filter(pk=table.pk).update(state=state)
     table.refresh_from_db()
     return table

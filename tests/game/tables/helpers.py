@@ -8,6 +8,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 
+def with_cards_on_top(state: dict[str, Any], cards: list[str]) -> dict[str, Any]:
+    """A table's engine state with ``cards`` next in its shoe, in deal order (what is left
+    of the shoe after them)."""
+    shoe = dict(state["shoe"])
+    shoe["cards"] = list(cards) + list(shoe["cards"])[shoe.get("position", 0) :]
+    shoe["position"] = 0
+    shoe["size"] = max(shoe["size"], len(shoe["cards"]))
+    return {**state, "shoe": shoe}
+
+
 def run_in_fresh_loop(make_coroutine: Callable[[], Awaitable[Any]]) -> Any:
     """Run a coroutine on its own event loop in its own thread.
 

@@ -46,6 +46,7 @@ from game.rules.engine import Game as EngineGame
 from game.tables import live, services
 from game.tables.models import Seat, SharedTable, TableEvent
 from tests.game.factories import PlayerFactory
+from tests.game.tables.helpers import with_cards_on_top
 
 pytestmark = [pytest.mark.postgres_only, pytest.mark.slow]
 
@@ -489,12 +490,7 @@ def stack_shoe(table_id: int, cards: list[str]) -> None:
     with transaction.atomic():
         table = SharedTable.objects.select_for_update().get(pk=table_id)
         assert table.phase == SharedTable.Phase.INTERMISSION
-        state = dict(table.state)
-        shoe = dict(state["shoe"])
-        shoe["cards"] = list(cards) + list(shoe["cards"])[shoe.get("position", 0) :]
-        shoe["position"] = 0
-        shoe["size"] = max(shoe["size"], len(shoe["cards"]))
-        state["shoe"] = shoe
+        state = with_cards_on_top(table.state, cards)
         SharedTable.objects.filter(pk=table_id).update(state=state)
 
 
