@@ -82,6 +82,14 @@ class CreateTableForm(TableOptionsForm):
 
     field_order = ["name", "public", "seat_count", "intermission_seconds"]
 
+    def table_fields(self) -> list[Any]:
+        """The table itself (name, who finds it, seats, betting time): always shown."""
+        return [self[name] for name in TABLE_FIELDS]
+
+    def rule_fields(self) -> list[Any]:
+        """The house rules, set to the usual ones: folded away until wanted."""
+        return [field for field in self if field.name not in TABLE_FIELDS]
+
     def clean_intermission_seconds(self) -> int:
         value = self.cleaned_data["intermission_seconds"]
         low, high = INTERMISSION_SECONDS

@@ -96,7 +96,7 @@ def _render_lobby(request: HttpRequest, form: CreateTableForm, status: int = 200
         {"table": table, "rules": rules_text(services.table_options(table.options))}
         for table in tables
     ]
-    context = {"rows": rows, "form": form}
+    context = {"rows": rows, "form": form, "usual_rules": rules_text(services.table_options({}))}
     return render(request, "tables/lobby.html", context, status=status)
 
 

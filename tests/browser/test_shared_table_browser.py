@@ -118,3 +118,19 @@ def test_two_players_play_a_trivia_round_at_one_table_live(two_players, axe_viol
     ana.screenshot(path=str(SCREENSHOTS / "ana_after_the_round.png"), full_page=True)
     banks = dict(Seat.objects.values_list("player__username", "bank_cents"))
     assert banks == {"ana": 101_000, "ben": 99_000}
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_lobby_folds_the_house_rules_away_and_passes_axe(page, width, axe_violations) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": width, "height": 900})
+    sign_up(page, f"lobby{width}")
+    page.goto("/tables/")
+    expect(page.get_by_label("Table name")).to_be_visible()
+    expect(page.get_by_label("Decks in the shoe")).to_be_hidden()  # until House rules opens
+    assert not axe_violations(page, "lobby")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"lobby_{width}.png"), full_page=True)
+    page.get_by_text("House rules").click()
+    expect(page.get_by_label("Decks in the shoe")).to_be_visible()
