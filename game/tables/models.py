@@ -50,6 +50,9 @@ class SharedTable(models.Model):
     round_number = models.PositiveIntegerField(default=0)
     # Bumped by every applied change; the last event's number (TableEvent.seq).
     version = models.PositiveBigIntegerField(default=0)
+    # Bumped by every saved change, a chip added included (which writes no event): what
+    # the live stream caches the part of the table every viewer shares by.
+    revision = models.PositiveBigIntegerField(default=0)
     created = models.DateTimeField(auto_now_add=True)
     # When the last seated player left (T-2: closes by itself after 30 minutes empty).
     empty_since = models.DateTimeField(null=True, blank=True, default=timezone.now)

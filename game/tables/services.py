@@ -211,6 +211,7 @@ def _save(locked: LockedTable) -> None:
             for i, (kind, data) in enumerate(locked.events)
         )
         table.version += len(locked.events)
+    table.revision += 1
     table.save()
     changed = [seat for seat in locked.seats if seat.pk in locked.changed_seats]
     if changed:
