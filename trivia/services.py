@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from abc import ABC, abstractmethod
 from collections.abc import Collection, MutableSequence
 from typing import Any, Protocol
 
@@ -13,6 +14,7 @@ from django.db.models import F, QuerySet
 from trivia.models import Question, QuestionReport
 
 __all__ = [
+    "AskedElsewhere",
     "NoQuestionsAvailable",
     "RandomSource",
     "active_question_ids",
@@ -34,6 +36,20 @@ class RandomSource(Protocol):
 
 # Unpredictable in production so players cannot anticipate questions or answer order.
 _SYSTEM_RANDOM: RandomSource = secrets.SystemRandom()
+
+
+class AskedElsewhere(ABC):
+    """The questions asked so far, kept where they are (e.g. a game's trivia attempts) and
+    asked by the owner's own query: a caller that can run the common case faster than a
+    queryset built per pick (game/services.py prepares it once per connection)."""
+
+    @abstractmethod
+    def first_not_asked(self, ids: list[int], difficulty: str) -> Question | None:
+        """The first of ``ids`` (in their order) still active, of ``difficulty``, not asked."""
+
+    @abstractmethod
+    def asked_ids(self) -> set[int]:
+        """Every question id asked so far."""
 
 
 class NoQuestionsAvailable(Exception):
@@ -142,20 +158,27 @@ def _first_found(
     return next((found[pk] for pk in ids if pk in found), None)
 
 
-def _asked_set(asked_ids: Collection[int] | QuerySet) -> set[int]:
+Asked = Collection[int] | QuerySet | AskedElsewhere
+
+
+def _asked_set(asked_ids: Asked) -> set[int]:
+    if isinstance(asked_ids, AskedElsewhere):
+        return asked_ids.asked_ids()
     if isinstance(asked_ids, QuerySet):
         return {next(iter(row.values())) if isinstance(row, dict) else row for row in asked_ids}
     return set(asked_ids)
 
 
-def _pick(
-    pool: list[int], difficulty: str, asked_ids: Collection[int] | QuerySet, rng: RandomSource
-) -> Question | None:
-    if isinstance(asked_ids, QuerySet):
+def _pick(pool: list[int], difficulty: str, asked_ids: Asked, rng: RandomSource) -> Question | None:
+    if isinstance(asked_ids, QuerySet | AskedElsewhere):
         # The asked ids stay in the database (a subquery): the first not-asked id of a
         # random sample is uniform over the ids not asked (each is equally likely to come
         # first), so this shortcut keeps the pick fair; it rarely needs the long way below.
-        question = _first_found(_random_ids(pool, rng, CANDIDATES), difficulty, asked_ids)
+        sample = _random_ids(pool, rng, CANDIDATES)
+        if isinstance(asked_ids, AskedElsewhere):
+            question = asked_ids.first_not_asked(sample, difficulty) if sample else None
+        else:
+            question = _first_found(sample, difficulty, asked_ids)
         if question is not None:
             return question
     asked = _asked_set(asked_ids)
@@ -169,16 +192,16 @@ def _pick(
 def choose_question(
     *,
     difficulty: str,
-    asked_ids: Collection[int] | QuerySet,
+    asked_ids: Asked,
     rng: RandomSource | None = None,
 ) -> Question:
     """A random active question of ``difficulty`` not in ``asked_ids``.
 
     When every active question of that difficulty has been asked in this game, starts
-    over among all of them. ``asked_ids`` may be a list/set of ids or a values queryset
-    (used as a subquery). Usually one query (two when the id list is not cached); a
-    cached list gone stale (a question deactivated behind the cache's back) is re-read
-    once. Raises NoQuestionsAvailable when there are none.
+    over among all of them. ``asked_ids`` may be a list/set of ids, a values queryset
+    (used as a subquery) or an :class:`AskedElsewhere`. Usually one query (two when the
+    id list is not cached); a cached list gone stale (a question deactivated behind the
+    cache's back) is re-read once. Raises NoQuestionsAvailable when there are none.
     """
     if difficulty not in Question.Difficulty.values:
         raise ValueError(f"Unknown difficulty {difficulty!r}")

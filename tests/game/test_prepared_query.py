@@ -135,3 +135,59 @@ def test_the_prepared_save_writes_what_the_orm_writes(make_game, player, questio
     expression = {"version": models.F("version") + 1}
     assert services._GAME_UPDATE.run(expression, id=game.pk, version=game.version + 1) == 1
     assert Game.objects.get(pk=game.pk).version == game.version + 2
+
+
+@pytest.mark.django_db
+def test_the_prepared_insert_writes_what_create_writes(make_game, questions) -> None:
+    game = make_game(trivia_mode=True)
+    round_ = Round.objects.create(game=game, number=1, phase="player_turn")
+    fields = {
+        "game": game,
+        "round_id": round_.pk,
+        "hand_index": 1,
+        "action": "double",
+        "question": questions["hard"][0],
+        "difficulty": "hard",
+        "answers_shown": ["é", "b"],
+        "shown_at": game.created,
+    }
+    expected = TriviaAttempt.objects.create(**fields)
+    # One unanswered question a game: the same fields for another game of the player's.
+    fields["game"] = make_game(trivia_mode=True)
+    attempt = services._ATTEMPT_INSERT.save(TriviaAttempt(**fields))
+    assert attempt.game_id == fields["game"].pk != expected.game_id
+    assert attempt.pk and attempt.pk != expected.pk and not attempt._state.adding
+    stored = TriviaAttempt.objects.get(pk=attempt.pk)
+    names = [
+        field.attname
+        for field in TriviaAttempt._meta.concrete_fields
+        if field.attname not in ("id", "game_id")
+    ]
+    assert [getattr(stored, name) for name in names] == [getattr(expected, name) for name in names]
+    with pytest.raises(ValueError, match="new instance"):
+        services._ATTEMPT_INSERT.save(attempt)
+
+
+@pytest.mark.django_db
+def test_the_prepared_pick_skips_asked_and_inactive_questions_in_the_samples_order(
+    make_game, questions
+) -> None:
+    from tests.trivia.factories import QuestionFactory
+
+    game = make_game(trivia_mode=True)
+    pool = [*questions["medium"], *QuestionFactory.create_batch(5, difficulty="medium")]
+    asked, inactive, *rest = pool
+    TriviaAttempt.objects.create(
+        game=game, hand_index=0, action="hit", question=asked, difficulty="medium"
+    )
+    type(inactive).objects.filter(pk=inactive.pk).update(active=False)
+    in_game = services._AskedInGame(game.pk)
+    sample = [asked.pk, inactive.pk, *(question.pk for question in reversed(rest))]
+    assert len(sample) == services.CANDIDATES  # the prepared query's case
+    found = in_game.first_not_asked(sample, "medium")
+    assert found == rest[-1] and found.category == rest[-1].category
+    assert in_game.first_not_asked(sample, "hard") is None
+    # A short sample (a small pool) takes the ORM's query: the same answer.
+    assert in_game.first_not_asked(sample[:3], "medium") == rest[-1]
+    assert in_game.first_not_asked(sample[:2], "medium") is None
+    assert in_game.asked_ids() == {asked.pk}
