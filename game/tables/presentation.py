@@ -8,7 +8,7 @@ engine's public view, which never holds the hole card or the shoe (R-2.3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from game.presentation.table import ACTION_LABELS, describe, hand_badge
@@ -106,6 +106,8 @@ class SeatView:
     hands: list[HandView] = field(default_factory=list)
     in_turn: bool = False
     can_sit: bool = False
+    # The seat's markup once rendered for this revision (views: shared by the viewers).
+    html: str = ""
 
     @property
     def empty(self) -> bool:
@@ -204,8 +206,37 @@ def rules_text(options: Any) -> str:
     return f"{decks} · {dealer} · blackjack pays {options.blackjack_payout} · {trivia}"
 
 
-def table_view(table: SharedTable, viewer: Any, *, log_size: int = 12) -> SharedTableView:
-    """The shared table as ``viewer`` may see it (a watcher when not seated)."""
+SCENE_EVENTS = 50  # the newest events a scene keeps: the log, and a stream's catching up
+
+
+@dataclass
+class TableScene:
+    """What every viewer of a table shares at one revision: the seats as a watcher sees
+    them, the dealer, the headline, the newest events. Built once per revision and shared
+    by every viewer's view (``view_for``); read-only once built (threads share it)."""
+
+    table: SharedTable
+    seats: list[Seat]
+    engine: EngineGame | None
+    seat_views: list[SeatView]
+    dealer_cards: list[str | None]
+    dealer_total_text: str
+    headline: str
+    rules_text: str
+    turn_box: int | None
+    events: list[TableEvent]  # newest first, at most SCENE_EVENTS
+    log: list[str]  # their lines, newest first
+    # Rendered fragments every viewer can share, by key (filled by whoever renders).
+    fragments: dict[Any, str] = field(default_factory=dict)
+
+    @property
+    def revision(self) -> int:
+        return self.table.revision
+
+
+def table_scene(table: SharedTable) -> TableScene:
+    """The part of ``table`` every viewer sees alike (three reads: the seats, the newest
+    events; the engine's state is the row's own)."""
     seats = list(
         Seat.objects.filter(table=table).select_related("player", "pending_question__question")
     )
@@ -214,8 +245,42 @@ def table_view(table: SharedTable, viewer: Any, *, log_size: int = 12) -> Shared
     public = engine.public_view() if engine else {"round": None}
     round_ = public["round"]
     in_round = table.phase == SharedTable.Phase.ROUND and round_ is not None
-    viewer_seat = next((s for s in seats if s.player_id == getattr(viewer, "pk", None)), None)
     turn_box = engine.box_in_turn() if (engine and in_round) else None
+    seat_views = _seat_views(table, seats, round_, in_round, turn_box, options.trivia_mode)
+    dealer_cards: list[str | None] = []
+    dealer_total = ""
+    if round_ is not None and any(s.hands for s in seat_views):
+        dealer = round_["dealer"]
+        dealer_cards = list(dealer["cards"])
+        if dealer.get("hole_revealed"):
+            dealer_total = describe(dealer["total"], dealer["soft"])
+        else:
+            dealer_total = f"showing {describe(dealer['upcard_total'], dealer['upcard_soft'])}"
+    events = recent_events(table, SCENE_EVENTS)
+    return TableScene(
+        table=table,
+        seats=seats,
+        engine=engine,
+        seat_views=seat_views,
+        dealer_cards=dealer_cards,
+        dealer_total_text=dealer_total,
+        headline=_headline(table, seats, engine, turn_box),
+        rules_text=rules_text(options),
+        turn_box=turn_box,
+        events=events,
+        log=[event_text(e) for e in events],
+    )
+
+
+def _seat_views(
+    table: SharedTable,
+    seats: list[Seat],
+    round_: dict[str, Any] | None,
+    in_round: bool,
+    turn_box: int | None,
+    trivia_mode: bool,
+) -> list[SeatView]:
+    """Every seat as a watcher sees it (``view_for`` marks the viewer's own)."""
     by_number = {s.number: s for s in seats if s.number is not None}
     # After a round, its boxes stay on the felt (seat.box) until the next deal.
     boxes_by_seat = {s.pk: s.box for s in seats if s.box is not None}
@@ -223,16 +288,13 @@ def table_view(table: SharedTable, viewer: Any, *, log_size: int = 12) -> Shared
     for number in range(1, table.seat_count + 1):
         seat = by_number.get(number)
         if seat is None:
-            seat_views.append(
-                SeatView(number, can_sit=viewer_seat is None or viewer_seat.number is None)
-            )
+            seat_views.append(SeatView(number, can_sit=True))
             continue
         view = SeatView(
             number,
             player=seat.player.get_username(),
-            is_viewer=seat is viewer_seat,
             bank=seat.bank_cents,
-            credits=seat.credits if options.trivia_mode else None,
+            credits=seat.credits if trivia_mode else None,
             bet=seat.bet_cents,
             status=_seat_status(table, seat, seat.pk in boxes_by_seat),
         )
@@ -246,31 +308,51 @@ def table_view(table: SharedTable, viewer: Any, *, log_size: int = 12) -> Shared
             boxes = round_.get("boxes")
             view.bet = boxes[box]["bet"] if boxes else round_["bet"]
         seat_views.append(view)
-    dealer_cards: list[str | None] = []
-    dealer_total = ""
-    if round_ is not None and any(s.hands for s in seat_views):
-        dealer = round_["dealer"]
-        dealer_cards = list(dealer["cards"])
-        if dealer.get("hole_revealed"):
-            dealer_total = describe(dealer["total"], dealer["soft"])
-        else:
-            dealer_total = f"showing {describe(dealer['upcard_total'], dealer['upcard_soft'])}"
+    return seat_views
+
+
+def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTableView:
+    """The table as ``viewer`` may see it (a watcher when not seated): the scene, the
+    viewer's own seat marked, the time left now, and the viewer's own controls."""
+    table = scene.table
+    viewer_pk = getattr(viewer, "pk", None)
+    viewer_seat = next((s for s in scene.seats if s.player_id == viewer_pk), None)
+    seated = viewer_seat is not None and viewer_seat.number is not None
+    seat_views = [
+        _as_seen_by(seat_view, viewer_seat.number if seated else None)
+        for seat_view in scene.seat_views
+    ]
     view = SharedTableView(
         table=table,
         seats=seat_views,
-        dealer_cards=dealer_cards,
-        dealer_total_text=dealer_total,
-        headline=_headline(table, seats, engine, turn_box),
-        timer=_timer(table, seats, engine),
+        dealer_cards=scene.dealer_cards,
+        dealer_total_text=scene.dealer_total_text,
+        headline=scene.headline,
+        timer=_timer(table, scene.seats, scene.engine),
         viewer_seat=viewer_seat,
-        is_host=getattr(viewer, "pk", None) == table.host_id,
-        rules_text=rules_text(options),
-        log=[event_text(e) for e in recent_events(table, log_size)],  # newest first
+        is_host=viewer_pk == table.host_id,
+        rules_text=scene.rules_text,
+        log=scene.log[:log_size],  # newest first
         last_version=table.version,
     )
-    if viewer_seat is not None and viewer_seat.number is not None:
-        _fill_controls(view, table, viewer_seat, engine, turn_box)
+    if seated:
+        _fill_controls(view, table, viewer_seat, scene.engine, scene.turn_box)
     return view
+
+
+def _as_seen_by(seat_view: SeatView, viewer_number: int | None) -> SeatView:
+    """The scene's seat (shared, never changed) as one viewer sees it: their own seat
+    marked, Sit Here only for someone not seated yet."""
+    if seat_view.empty and viewer_number is not None:
+        return replace(seat_view, can_sit=False)
+    if seat_view.number == viewer_number:
+        return replace(seat_view, is_viewer=True)
+    return seat_view
+
+
+def table_view(table: SharedTable, viewer: Any, *, log_size: int = 12) -> SharedTableView:
+    """The shared table as ``viewer`` may see it (a watcher when not seated)."""
+    return view_for(table_scene(table), viewer, log_size=log_size)
 
 
 def recent_events(table: SharedTable, count: int) -> list[TableEvent]:

@@ -27,11 +27,14 @@ from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
     STALE_NOTICE,
+    SharedTableView,
+    TableScene,
     event_text,
     refusal_text,
     rules_text,
-    table_view,
+    view_for,
 )
+from game.tables.scenes import current_scene, scene_of
 from game.tables.sse import (
     SseMessage,
     event_stream_response,
@@ -40,6 +43,8 @@ from game.tables.sse import (
 )
 
 TABLE_TEMPLATE = "tables/table.html"
+TABLE_PARTIAL = f"{TABLE_TEMPLATE}#shared_table"
+SEAT_TEMPLATE = f"{TABLE_TEMPLATE}#seat"
 REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
 STALE = HTTPStatus.CONFLICT
 INVITES_SESSION_KEY = "table_invites"
@@ -136,14 +141,34 @@ def invitation(request: HttpRequest, token: str) -> HttpResponse:
 # --------------------------------------------------------------------- the table
 
 
-def _context(request: HttpRequest, table: SharedTable, notice: str = "") -> dict[str, Any]:
-    view = table_view(table, request.user)
+def _context(
+    request: HttpRequest, table: SharedTable, notice: str = "", scene: TableScene | None = None
+) -> dict[str, Any]:
+    scene = scene or scene_of(table)
+    view = view_for(scene, request.user)
+    _fill_seat_fragments(view, scene)
     invite_url = (
         request.build_absolute_uri(reverse("tables:invitation", args=[table.invite_token]))
         if view.is_host
         else ""
     )
-    return {"view": view, "table": table, "notice": notice, "invite_url": invite_url}
+    return {"view": view, "table": scene.table, "notice": notice, "invite_url": invite_url}
+
+
+def _fill_seat_fragments(view: SharedTableView, scene: TableScene) -> None:
+    """Each taken seat's markup, rendered once per revision and seat (and once more for
+    the seat's own player, who sees it marked as theirs) and shared by every viewer.
+    Free seats are rendered with each page: their Sit Here form carries the viewer's
+    CSRF token."""
+    for seat in view.seats:
+        if seat.empty:
+            continue
+        key = ("seat", seat.number, seat.is_viewer)
+        html = scene.fragments.get(key)
+        if html is None:
+            html = render_to_string(SEAT_TEMPLATE, {"seat": seat, "table": scene.table})
+            scene.fragments[key] = html
+        seat.html = html
 
 
 @login_required
@@ -159,10 +184,10 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     return render(request, TABLE_TEMPLATE, _context(request, table))
 
 
-def _table_partial(request: HttpRequest, table: SharedTable, notice: str = "") -> str:
-    return render_to_string(
-        f"{TABLE_TEMPLATE}#shared_table", _context(request, table, notice), request=request
-    )
+def _table_partial(
+    request: HttpRequest, table: SharedTable, notice: str = "", scene: TableScene | None = None
+) -> str:
+    return render_to_string(TABLE_PARTIAL, _context(request, table, notice, scene), request=request)
 
 
 def _answer(request: HttpRequest, table_id: int, run: Callable[[], Any]) -> HttpResponse:
@@ -290,25 +315,22 @@ def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _visible_table(request, table_id)
 
     def messages_after(seq: int | None) -> tuple[list[SseMessage], int]:
-        current = SharedTable.objects.get(pk=table.pk)
+        scene = current_scene(table.pk)
+        if scene is None:
+            raise Http404("No such table")
+        current = scene.table
         if seq is not None and seq >= current.version:
             return [], current.version
         found: list[SseMessage] = []
         last = current.version
         if seq is not None:
-            # Only up to the version read above (an action committed since comes next time),
+            # Only up to the scene's version (an action committed since comes next time),
             # at most LOG_BATCH at once: the id sent is the last event sent, never beyond it.
-            events = list(
-                TableEvent.objects.filter(table=current, seq__gt=seq, seq__lte=last).order_by(
-                    "seq"
-                )[:LOG_BATCH]
-            )
-            found = [SseMessage("log", _log_item(event), str(event.seq)) for event in events]
+            events = _events_between(scene, seq, LOG_BATCH)
+            found = [SseMessage("log", _log_item(scene, event), str(event.seq)) for event in events]
             if len(events) == LOG_BATCH:
                 last = events[-1].seq
-        html = render_to_string(
-            f"{TABLE_TEMPLATE}#shared_table", _context(request, current), request=request
-        )
+        html = _table_partial(request, current, scene=scene)
         found.append(SseMessage("table", html, str(last)))
         return found, last
 
@@ -320,5 +342,26 @@ def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
     )
 
 
-def _log_item(event: TableEvent) -> str:
-    return render_to_string("tables/_log_item.html", {"event": event, "text": event_text(event)})
+def _events_between(scene: TableScene, after: int, count: int) -> list[TableEvent]:
+    """The events after seq ``after`` up to the scene's version, oldest first, at most
+    ``count``: from the scene when it holds them all (a stream that keeps up), else read."""
+    last = scene.table.version
+    held = scene.events  # newest first
+    if held and held[-1].seq <= after + 1 and last - after <= count:
+        return [event for event in reversed(held) if after < event.seq <= last]
+    return list(
+        TableEvent.objects.filter(table_id=scene.table.pk, seq__gt=after, seq__lte=last).order_by(
+            "seq"
+        )[:count]
+    )
+
+
+def _log_item(scene: TableScene, event: TableEvent) -> str:
+    key = ("log", event.seq)
+    html = scene.fragments.get(key)
+    if html is None:
+        html = render_to_string(
+            "tables/_log_item.html", {"event": event, "text": event_text(event)}
+        )
+        scene.fragments[key] = html
+    return html

@@ -10,7 +10,7 @@ import pytest
 from game import services as game_services
 from game.rules.clock import FakeClock
 from game.rules.engine import Game as EngineGame
-from game.tables import services
+from game.tables import scenes, services
 from game.tables.models import SharedTable
 from tests.game.factories import PlayerFactory
 from tests.game.tables.helpers import with_cards_on_top
@@ -20,6 +20,12 @@ from tests.game.tables.helpers import with_cards_on_top
 def no_clock_thread(settings) -> None:
     """The tests move a fake clock and apply deadlines themselves: no clock thread runs."""
     settings.TABLE_CLOCK = "external"
+
+
+@pytest.fixture(autouse=True)
+def fresh_scenes() -> None:
+    """Each test starts with no table scene kept from another test's tables."""
+    scenes.forget_all()
 
 
 @pytest.fixture

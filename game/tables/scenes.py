@@ -1,0 +1,84 @@
+"""Each table's scene (what every viewer shares, presentation.TableScene), built once per
+revision in each process and shared by every viewer that process serves.
+
+An action at a table wakes every stream at it at once; without this each one re-read the
+seats, the events and the engine state and rendered the whole felt for its own viewer.
+Now the first to wake builds the scene while the others wait for it, and each viewer's
+own part (their seat marked, their controls, the time left) is all that is made per
+viewer. A scene is looked up by the table's id, invitation token and revision: the
+revision changes with every saved change, and the token tells a table from an earlier one
+that had the same id (SQLite reuses the ids a rolled-back test wrote).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+
+from game.tables.models import SharedTable
+from game.tables.presentation import TableScene, table_scene
+
+MAX_TABLES = 256  # scenes kept per process (one per table, the most recently used)
+
+_scenes: OrderedDict[int, TableScene] = OrderedDict()
+_scenes_lock = threading.Lock()
+_builders: dict[int, threading.Lock] = {}
+
+
+def _cached(table_id: int, token: str, revision: int) -> TableScene | None:
+    scene = _scenes.get(table_id)
+    if scene is None or scene.table.invite_token != token or scene.revision < revision:
+        return None
+    return scene
+
+
+def _builder(table_id: int) -> threading.Lock:
+    with _scenes_lock:
+        return _builders.setdefault(table_id, threading.Lock())
+
+
+def _keep(scene: TableScene) -> None:
+    with _scenes_lock:
+        kept = _scenes.get(scene.table.pk)
+        if kept is None or kept.revision <= scene.revision:
+            _scenes[scene.table.pk] = scene
+        _scenes.move_to_end(scene.table.pk)
+        while len(_scenes) > MAX_TABLES:
+            evicted, _ = _scenes.popitem(last=False)
+            _builders.pop(evicted, None)
+
+
+def scene_of(table: SharedTable) -> TableScene:
+    """The scene of ``table`` as just read (its revision, or a newer one already built)."""
+    scene = _cached(table.pk, table.invite_token, table.revision)
+    if scene is not None:
+        return scene
+    with _builder(table.pk):
+        # Whoever waited here while another thread built it takes theirs.
+        scene = _cached(table.pk, table.invite_token, table.revision)
+        if scene is None:
+            scene = table_scene(table)
+            _keep(scene)
+    return scene
+
+
+def current_scene(table_id: int) -> TableScene | None:
+    """The scene of the table as it stands now, None when there is no such table. One
+    small read (the revision) when the scene is already built; the whole row only when
+    it changed."""
+    head = SharedTable.objects.filter(pk=table_id).values_list("invite_token", "revision").first()
+    if head is None:
+        return None
+    token, revision = head
+    scene = _cached(table_id, token, revision)
+    if scene is not None:
+        return scene
+    table = SharedTable.objects.filter(pk=table_id).first()
+    return None if table is None else scene_of(table)
+
+
+def forget_all() -> None:
+    """Drop every scene (tests that rewrite a table's rows behind the services' back)."""
+    with _scenes_lock:
+        _scenes.clear()
+        _builders.clear()

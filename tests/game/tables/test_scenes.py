@@ -1,0 +1,112 @@
+"""The scene cache: what every viewer shares is built once per table revision, and each
+viewer still gets their own seat, controls and Sit Here buttons -- never someone else's."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from game.tables import presentation, scenes, services
+from game.tables.models import SharedTable, TableEvent
+from game.tables.views import _events_between
+from tests.game.tables.conftest import seat_version
+from tests.game.tables.test_services import PLAIN
+from tests.game.tables.test_views import client_of
+
+
+def first_table_message(user, table: SharedTable) -> str:
+    url = reverse("tables:events", args=[table.pk])
+    text = b"".join(client_of(user).get(url).streaming_content).decode()
+    return text.split("event: table", 1)[1]
+
+
+def seat_markup(html: str, number: int) -> str:
+    match = re.search(rf'<li class="seat[^"]*" data-seat="{number}">.*?</li>', html, re.S)
+    assert match, f"seat {number} not in the table"
+    return match.group(0)
+
+
+@pytest.fixture
+def short_streams(settings) -> None:
+    settings.TABLE_STREAM_SECONDS = 0.1
+
+
+@pytest.fixture
+def scene_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The revisions scenes were built for, in order."""
+    built: list[int] = []
+    real = scenes.table_scene
+
+    def counting(table: SharedTable) -> presentation.TableScene:
+        built.append(table.revision)
+        return real(table)
+
+    monkeypatch.setattr(scenes, "table_scene", counting)
+    return built
+
+
+def test_every_viewer_of_one_revision_shares_one_scene(
+    seated_pair, ana, ben, watcher, short_streams, scene_builds
+):
+    table = seated_pair(PLAIN)
+    seen = {user.username: first_table_message(user, table) for user in (ana, ben, watcher)}
+    table.refresh_from_db()
+    assert scene_builds == [table.revision]
+    # Each seated player sees their own seat as theirs, and only their own.
+    assert "(you)" in seat_markup(seen["ana"], 1) and "(you)" not in seat_markup(seen["ana"], 3)
+    assert "(you)" in seat_markup(seen["ben"], 3) and "(you)" not in seat_markup(seen["ben"], 1)
+    assert "(you)" not in seen["wendy"]
+    # Sit Here is offered to the watcher only, each with the watcher's own form.
+    assert "Sit Here" in seen["wendy"]
+    assert "Sit Here" not in seen["ana"] and "Sit Here" not in seen["ben"]
+    # Each player's controls are their own (their own seat's version in the form).
+    for user in (ana, ben):
+        assert f'name="version" value="{seat_version(table, user)}"' in seen[user.username]
+    assert 'aria-label="Your controls"' not in seen["wendy"]
+
+
+def test_a_new_revision_builds_a_new_scene(seated_pair, ana, ben, short_streams, scene_builds):
+    table = seated_pair(PLAIN)
+    first_table_message(ben, table)
+    services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
+    after = first_table_message(ben, table)
+    table.refresh_from_db()
+    assert scene_builds[-1] == table.revision and len(scene_builds) == 2
+    assert "Sitting out" in seat_markup(after, 1)
+
+
+def test_a_chip_writes_no_event_but_the_next_page_shows_the_bet(
+    seated_pair, ana, ben, short_streams
+):
+    table = seated_pair(PLAIN)
+    before = first_table_message(ben, table)  # the scene of this revision is kept
+    assert "$25.00" not in seat_markup(before, 1)
+    version_before = SharedTable.objects.get(pk=table.pk).version
+    services.add_chip(
+        table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=2500
+    )
+    assert SharedTable.objects.get(pk=table.pk).version == version_before  # no event
+    assert "$25.00" in seat_markup(first_table_message(ben, table), 1)
+    page = client_of(ana).get(reverse("tables:table", args=[table.pk])).content.decode()
+    assert 'data-testid="my-bet">$25.00<' in page
+
+
+def test_catching_up_reads_the_same_lines_from_the_scene_as_from_the_database(
+    seated_pair, ana, ben, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(presentation, "SCENE_EVENTS", 2)
+    table = seated_pair(PLAIN)
+    table.refresh_from_db()
+    scene = scenes.scene_of(table)
+    assert len(scene.events) == 2 < table.version
+    for after in range(table.version + 1):
+        for count in (1, 2, 200):
+            expected = list(
+                TableEvent.objects.filter(table=table, seq__gt=after)
+                .order_by("seq")
+                .values_list("seq", flat=True)[:count]
+            )
+            got = [event.seq for event in _events_between(scene, after, count)]
+            assert got == expected, (after, count)
