@@ -12,9 +12,11 @@ from game.rules.options import TIMER_OFF, Options
 from game.tables.models import SEATS_MAX, SEATS_MIN
 from game.tables.services import INTERMISSION_SECONDS, table_options
 
-# A shared table plays one box per seat (T-3), times every turn (T-8), has no coach, and
-# (this version) no side bets: they are kept off rather than offered half-done.
-NOT_AT_SHARED_TABLES = ("seats", "coach", "side_bets", "starting_bank")
+# A shared table plays one box per seat (T-3), times every turn (T-8) and buys every seat in
+# with the same bank. It has no coach: the coach is a setting of one player's own game (saved
+# on its Game row, issue 7), not a rule of the table, and marking one player's moves on a
+# felt everyone watches is no part of TABLES.md. Side bets are the host's choice (T-6, T-7).
+NOT_AT_SHARED_TABLES = ("seats", "coach", "starting_bank")
 # The Create Table form's own fields (the table, not its rules).
 TABLE_FIELDS = ("name", "public", "seat_count", "intermission_seconds")
 
@@ -48,7 +50,6 @@ class TableOptionsForm(OptionsForm):
             **{name: value for name, value in chosen.items() if name not in TABLE_FIELDS},
             "seats": 1,
             "coach": False,
-            "side_bets": False,
             "starting_bank": Options().starting_bank,
         }
         try:

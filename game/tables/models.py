@@ -87,6 +87,11 @@ class Seat(models.Model):
     credits = models.IntegerField()
     # The bet for the next deal, placed during the intermission (T-5).
     bet_cents = models.BigIntegerField(default=0)
+    # The side-bet stakes for the next deal, cents by engine name (RULES.md §9, T-5), and
+    # whether Extra Bet Blackjack is activated (no stake until its offer, R-SB-20). Like
+    # the bet, they stay as the next round's defaults.
+    side_bets = models.JSONField(default=dict, blank=True)
+    extra_bet = models.BooleanField(default=False)
     ready = models.BooleanField(default=False)
     sitting_out = models.BooleanField(default=False)
     # The seat's box in the round in play (0-based, engine order), None when not dealt in.
