@@ -430,3 +430,10 @@ def _parlay(round_: Mapping[str, Any]) -> ParlayPanel | None:
         base_bet=base_bet,
         choices=choices,
     )
+
+
+# One box's part of a round, as a shared table's seat shows it (game/tables/presentation.py
+# passes ``{**round, **round["boxes"][i]}``: the same keys, that box's bets and hands).
+result_rows = _result_rows
+dice_roll_panel = _dice_roll
+parlay_panel = _parlay

@@ -11,11 +11,34 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from game.presentation.side_bet_menu import (
+    SIDE_BET_LABELS,
+    SIDE_BET_SLUGS,
+    SIDE_BET_SUMMARIES,
+    SideBetLine,
+    pays_up_to,
+)
+from game.presentation.side_bet_panels import (
+    DIE_INFINITY_TEXT,
+    LOST,
+    NOT_PLAYED,
+    PARLAY_LABELS,
+    DiceRollPanel,
+    ExtraBetPanel,
+    ParlayPanel,
+    SideBetRow,
+    condition_text,
+    dice_roll_panel,
+    parlay_panel,
+    result_rows,
+)
 from game.presentation.table import ACTION_LABELS, describe, hand_badge
+from game.rules import sidebets as sb
 from game.rules.cards import card_name
 from game.rules.engine import Game as EngineGame
-from game.rules.money import CHIP_CENTS, display_cents
-from game.rules.records import PLAYER_TURN
+from game.rules.money import AMOUNT_FORMAT_REFUSAL, CHIP_CENTS, display_cents
+from game.rules.records import DEALING, HOUSE_MONEY_PARLAY, PLAYER_TURN
+from game.rules_pages.content import ratio_text
 from game.tables import services
 from game.tables.models import Seat, SharedTable, TableEvent
 
@@ -30,12 +53,62 @@ OFFER_BUTTONS = {
         ("early_surrender:accept", "Surrender"),
         ("early_surrender:decline", "Play On"),
     ),
+    # T-7's side-bet decisions, with the single-player names (UI.md): Place Extra Bet
+    # (with the amount typed beside it) / Decline, the four parlay choices, Roll.
+    "extra_bet": (("extra_bet", "Place Extra Bet"), ("extra_bet:decline", "Decline")),
+    "parlay": tuple((f"parlay:{choice}", PARLAY_LABELS[choice]) for choice in sb.PARLAY_CHOICES),
+    "roll": (("roll", "Roll"),),
 }
 OFFER_QUESTIONS = {
     "insurance": "Insurance?",
     "even_money": "Even money?",
     "early_surrender": "Early surrender?",
+    "extra_bet": "Extra bet?",
+    "parlay": "House Money won: collect or parlay?",
+    "roll": "Perfect 11s won: roll the Infinity dice.",
 }
+# The round's phase while an offer stage is open, by the offer it makes (the dice are
+# rolled while the round is still "dealing", R-4.3).
+PHASE_OFFERS = {
+    "insurance": "insurance",
+    "even_money": "even_money",
+    "early_surrender": "early_surrender",
+    "extra_bet": "extra_bet",
+    HOUSE_MONEY_PARLAY: "parlay",
+    DEALING: "roll",
+}
+# The offers by name in the log ("ana is offered the extra bet").
+OFFER_NAMES = {
+    "insurance": "insurance",
+    "even_money": "even money",
+    "early_surrender": "early surrender",
+    "extra_bet": "the extra bet",
+    "parlay": "the House Money parlay",
+    "roll": "the Perfect 11s dice",
+}
+OFFER_TEXTS = {
+    "extra_bet": (
+        "Your first card is a ten-card: you may bet from {smallest} up to {largest} on your "
+        "hand (at most 5× your bet of {base_bet}). It pays 2 to 1 if the hand wins and is "
+        "returned on a push. A fee of 20% is taken with it and never returned."
+    ),
+    "parlay": (
+        "{condition} pays {ratio}: your {stake} stake returns {winnings}. Money you parlay "
+        "is added to your bet (now {base_bet}) and rides on it."
+    ),
+    "roll": (
+        "Your suited 11 wins Perfect 11s (stake {stake}). Each of the three dice has one "
+        "infinity face; infinities raise the payout."
+    ),
+}
+EXTRA_BET_UNAFFORDABLE = "Your bank does not cover the smallest extra bet and its fee."
+# A seat's side bets on the felt, one short line each.
+SIDE_BET_STAKE_LINE = "{title} {stake}"
+EXTRA_BET_ACTIVE_LINE = "Extra Bet Blackjack active"
+SIDE_BET_FEE = " (fee {fee})"
+SIDE_BET_PAID = ", paid {winnings}"
+SIDE_BET_PARLAYED = ", {parlayed} parlayed"
+SIDE_BET_TO_BE_PAID = ", payout to come"
 REFUSALS = {
     "not_seated": "Take a seat first.",
     "already_seated": "You already have a seat at this table.",
@@ -64,6 +137,12 @@ REFUSALS = {
     "intermission_out_of_range": "Betting time is 10 to 60 seconds.",
     "time_ran_out": "Time ran out.",
     "no_credits": "You have no trivia credits left at this table.",
+    "bets_over_bank": "Your bank of {bank} does not cover bets of {total}.",
+    "side_bets_off": "Side bets are off at this table.",
+    "side_bets_simple": "No side bets in the simple game: Hit and Stand only.",
+    "no_such_side_bet": "There is no such side bet.",
+    "no_such_activation": "Choose Activate or Deactivate.",
+    "no_amount": AMOUNT_FORMAT_REFUSAL,
     "bad_version": "This page is out of date: the table has been reloaded, please try again.",
 }
 STALE_NOTICE = "This table changed since the page was shown; here it is now."
@@ -106,6 +185,8 @@ class SeatView:
     hands: list[HandView] = field(default_factory=list)
     in_turn: bool = False
     can_sit: bool = False
+    # One short line per side bet: its stake while betting, its result once settled.
+    side_bets: list[str] = field(default_factory=list)
     # The seat's markup once rendered for this revision (views: shared by the viewers).
     html: str = ""
 
@@ -132,6 +213,22 @@ class Timer:
 
 
 @dataclass
+class SeatSideBets:
+    """The side bets of the viewer's bet for the next deal (T-5, UI.md "Side bets menu")."""
+
+    lines: list[SideBetLine]
+    extra_bet_active: bool
+    extra_bet_summary: str
+    total: int
+    chips: list[int]
+
+    @property
+    def open(self) -> bool:
+        """The drawer stays open while anything rides in it (a swap re-renders it)."""
+        return self.total > 0 or self.extra_bet_active
+
+
+@dataclass
 class SharedTableView:
     table: SharedTable
     seats: list[SeatView]
@@ -152,6 +249,14 @@ class SharedTableView:
     choosing_difficulty: bool = False
     question: QuestionView | None = None
     last_version: int = 0
+    # Side bets (§9): the viewer's stakes while betting (None: off at this table), and the
+    # offer open to the viewer's box (T-7) with its panel.
+    side_bet_menu: SeatSideBets | None = None
+    offer: str = ""
+    offer_text: str = ""
+    extra_bet: ExtraBetPanel | None = None
+    parlay: ParlayPanel | None = None
+    dice_roll: DiceRollPanel | None = None
 
     @property
     def seated(self) -> bool:
@@ -193,7 +298,7 @@ def _seat_status(table: SharedTable, seat: Seat, in_round: bool) -> str:
 
 def rules_text(options: Any) -> str:
     """The main rules in one line (the lobby and the felt): decks, dealer rule, payout,
-    trivia."""
+    trivia, and side bets when the table plays them."""
     decks = "Infinite decks" if options.infinite_decks else f"{options.deck_count} decks"
     if options.deck_count == 1:
         decks = "1 deck"
@@ -203,7 +308,9 @@ def rules_text(options: Any) -> str:
         else (f"dealer {options.dealer_stands_on}")
     )
     trivia = "trivia on" if options.trivia_mode else "trivia off"
-    return f"{decks} · {dealer} · blackjack pays {options.blackjack_payout} · {trivia}"
+    line = f"{decks} · {dealer} · blackjack pays {options.blackjack_payout} · {trivia}"
+    # Side bets are the host's choice (T-6, T-7): the lobby says when a table plays them.
+    return f"{line} · side bets" if services.side_bets_offered(options) else line
 
 
 SCENE_EVENTS = 50  # the newest events a scene keeps: the log, and a stream's catching up
@@ -284,6 +391,7 @@ def _seat_views(
     by_number = {s.number: s for s in seats if s.number is not None}
     # After a round, its boxes stay on the felt (seat.box) until the next deal.
     boxes_by_seat = {s.pk: s.box for s in seats if s.box is not None}
+    side_bets_on = services.side_bets_offered(services.table_options(table.options))
     seat_views: list[SeatView] = []
     for number in range(1, table.seat_count + 1):
         seat = by_number.get(number)
@@ -307,6 +415,9 @@ def _seat_views(
                     view.hands.append(_hand_view(hand, view.in_turn and index == current))
             boxes = round_.get("boxes")
             view.bet = boxes[box]["bet"] if boxes else round_["bet"]
+        view.side_bets = seat_side_bet_lines(
+            round_, boxes_by_seat.get(seat.pk), seat, offered=side_bets_on
+        )
         seat_views.append(view)
     return seat_views
 
@@ -375,8 +486,9 @@ def _headline(
         seat = next((s for s in seats if s.box == turn_box), None)
         name = seat.player.get_username() if seat else f"Box {turn_box + 1}"
         return f"{name}'s turn"
-    if round_.phase in OFFER_QUESTIONS:
-        return f"{OFFER_QUESTIONS[round_.phase]} Everyone concerned answers now."
+    offer = PHASE_OFFERS.get(round_.phase)
+    if offer is not None:
+        return f"{OFFER_QUESTIONS[offer]} Everyone concerned answers now."
     return "The dealer plays."
 
 
@@ -404,6 +516,9 @@ def _fill_controls(
     if table.phase == SharedTable.Phase.INTERMISSION:
         view.betting = not seat.ready and not seat.sitting_out
         view.chips = [c // 100 for c in CHIP_CENTS if c <= seat.bank_cents]
+        options = engine.options if engine else services.table_options(table.options)
+        if view.betting and services.side_bets_offered(options):
+            view.side_bet_menu = _side_bet_menu(seat, view.chips)
         return
     if engine is None or seat.box is None or table.phase != SharedTable.Phase.ROUND:
         return
@@ -417,8 +532,11 @@ def _fill_controls(
         return
     offer = engine.offer_for_box(seat.box)
     if offer in OFFER_BUTTONS:
+        view.offer = offer
         view.offer_question = OFFER_QUESTIONS[offer]
         view.offer_buttons = OFFER_BUTTONS[offer]
+        if offer in OFFER_TEXTS:
+            _fill_side_bet_offer(view, engine, seat.box, offer)
         return
     if turn_box != seat.box:
         return
@@ -429,6 +547,118 @@ def _fill_controls(
     view.play_buttons = [
         (name, label) for name, label in ACTION_LABELS.items() if legal.get(name) == "allowed"
     ]
+
+
+def _side_bet_menu(seat: Seat, chips: list[int]) -> SeatSideBets:
+    """The viewer's side bets for the next deal, the single-player menu's lines and words."""
+    stakes = services.seat_side_stakes(seat)
+    lines = [
+        SideBetLine(
+            name=name,
+            label=SIDE_BET_LABELS[name],
+            slug=SIDE_BET_SLUGS[name],
+            stake=stakes.get(name, 0),
+            summary=SIDE_BET_SUMMARIES[name],
+            headline=pays_up_to(name),
+        )
+        for name in sb.STAKED_SIDE_BETS
+    ]
+    return SeatSideBets(
+        lines=lines,
+        extra_bet_active=seat.extra_bet,
+        extra_bet_summary=SIDE_BET_SUMMARIES[sb.EXTRA_BET_BLACKJACK],
+        total=sum(stakes.values()),
+        chips=chips,
+    )
+
+
+def box_round(round_: dict[str, Any], box: int) -> dict[str, Any]:
+    """One box's part of a shared round's public view, under the one-box keys the
+    single-player panels read (its bet, side bets, hands and settled records)."""
+    return {**round_, **round_["boxes"][box]}
+
+
+def _fill_side_bet_offer(view: SharedTableView, engine: EngineGame, box: int, offer: str) -> None:
+    """The extra bet's, the parlay's or the dice's panel for the viewer's own box (T-7): the
+    figures from that box alone (its bet, its wallet), the hole card never involved."""
+    public = engine.public_view()["round"]
+    mine = box_round(public, box)
+    stake_of = mine["side_stakes"].get
+    if offer == "extra_bet":
+        smallest, largest = engine.extra_bet_limits(box)
+        base_bet, bank = mine["bet"], mine["bank"]
+        view.extra_bet = ExtraBetPanel(
+            bank=bank,
+            base_bet=base_bet,
+            cap=sb.extra_bet_max(base_bet),
+            largest=largest,
+            smallest=smallest,
+            amount=max(smallest, min(base_bet, largest)),
+            place_reason="" if largest >= smallest else EXTRA_BET_UNAFFORDABLE,
+            chips=[],
+        )
+        words = {"smallest": smallest, "largest": largest, "base_bet": base_bet}
+    elif offer == "parlay":
+        view.parlay = parlay_panel(mine)
+        panel = view.parlay
+        words = {}
+        if panel is not None:
+            words = {"stake": panel.stake, "winnings": panel.winnings, "base_bet": panel.base_bet}
+            words |= {"condition": panel.condition_text, "ratio": panel.ratio_text}
+    else:
+        view.dice_roll = dice_roll_panel(mine)
+        words = {"stake": stake_of(sb.PERFECT_11S, 0)}
+    view.offer_text = _format_words(OFFER_TEXTS[offer], words)
+
+
+def _format_words(template: str, words: dict[str, Any]) -> str:
+    """``template`` filled in, amounts in cents shown in dollars."""
+    shown = {k: display_cents(v) if isinstance(v, int) else v for k, v in words.items()}
+    try:
+        return template.format(**shown)
+    except (KeyError, IndexError):
+        return ""
+
+
+def seat_side_bet_lines(
+    round_: dict[str, Any] | None, box: int | None, seat: Seat, *, offered: bool
+) -> list[str]:
+    """A seat's side bets on the felt, one short line each (T-6, R-4.12): the round's bets
+    and results for a seat dealt in (what a bet that needs the hole card waits for is
+    never guessed: it is pending until the engine settles it), else its stakes for the
+    next deal while the table's side bets are on (``offered``). Everyone sees them alike."""
+    if round_ is not None and box is not None and round_.get("boxes"):
+        rows = result_rows(box_round(round_, box))
+        return [_side_bet_line(row) for row in rows if row.status != NOT_PLAYED]
+    if not offered:
+        return []
+    lines = [
+        SIDE_BET_STAKE_LINE.format(title=SIDE_BET_LABELS[name], stake=display_cents(stake))
+        for name, stake in services.seat_side_stakes(seat).items()
+    ]
+    if seat.extra_bet:
+        lines.append(EXTRA_BET_ACTIVE_LINE)
+    return lines
+
+
+def _side_bet_line(row: SideBetRow) -> str:
+    """E.g. "21+3 $5.00: Won — Flush, paid $30.00" or "Perfect Pair $5.00: Pending"."""
+    line = SIDE_BET_STAKE_LINE.format(title=row.title, stake=display_cents(row.stake))
+    if row.fee:
+        line += SIDE_BET_FEE.format(fee=display_cents(row.fee))
+    line += f": {row.status_label}"
+    if row.condition_text:
+        line += f" — {row.condition_text}"
+    if row.awaiting_payment:
+        return line + SIDE_BET_TO_BE_PAID
+    if row.parlayed:
+        # R-SB-31: what was paid into the bank and, separately, what rides on the hand.
+        if row.winnings:
+            line += SIDE_BET_PAID.format(winnings=display_cents(row.winnings))
+        return line + SIDE_BET_PARLAYED.format(parlayed=display_cents(row.parlayed))
+    if row.settled and row.status != LOST:
+        line += SIDE_BET_PAID.format(winnings=display_cents(row.winnings))
+    return line
 
 
 # --------------------------------------------------------------------- the event log (T-10)
@@ -474,6 +704,9 @@ def event_text(event: TableEvent) -> str:
         return f"{who} is answering {_a(level)} {level} question."
     if kind == "trivia_answered":
         return f"{who}: {int(data.get('credits_change') or 0):+d} trivia credits."
+    side_bet_line = _side_bet_event_text(kind, data, who)
+    if side_bet_line is not None:
+        return side_bet_line
     simple = EVENT_LINES.get(kind)
     if simple is not None:
         words = {**data, "who": who}
@@ -486,6 +719,89 @@ def event_text(event: TableEvent) -> str:
     return kind.replace("_", " ").capitalize() + "."
 
 
+def _side_bet_event_text(kind: str, data: dict[str, Any], who: str) -> str | None:
+    """The log's line for the side bets' and the offers' events (None: not one of them)."""
+    if kind not in SIDE_BET_EVENT_LINES:
+        return None
+    name = str(data.get("name", ""))
+    words: dict[str, Any] = {
+        "who": who,
+        "title": SIDE_BET_LABELS.get(name, name),
+        "condition": condition_text(name, data.get("condition")) if name in sb.PAY_TABLES else "",
+        "offer": OFFER_NAMES.get(str(data.get("offer", "")), "the offer"),
+    }
+    for key in ("winnings", "stake", "fee", "parlayed", "amount", "bet"):
+        words[key] = display_cents(int(data.get(key) or 0))
+    # The deal's event has the stakes by name, Ready's their total.
+    side_bets = data.get("side_bets") or 0
+    side_total = sum(side_bets.values()) if isinstance(side_bets, dict) else int(side_bets)
+    words["side_bets"] = display_cents(side_total)
+    line = SIDE_BET_EVENT_LINES[kind]
+    if kind == "side_bet_settled":
+        if name == sb.EXTRA_BET_BLACKJACK:
+            words["condition"] = condition_text(name, data.get("condition"))
+        line = SIDE_BET_RESULT_LINES.get(str(data.get("result")), SIDE_BET_RESULT_LINES["lose"])
+        words["ratio"] = ratio_text(data.get("ratio"))
+        if data.get("parlayed"):
+            paid = bool(data.get("winnings"))
+            line = SIDE_BET_RESULT_LINES["parlayed" if paid else "all_parlayed"]
+    elif kind == "dice_rolled":
+        words["dice"] = ", ".join(
+            DIE_INFINITY_TEXT if face == sb.INFINITY_FACE else str(face)
+            for face in data.get("dice") or ()
+        )
+    elif kind == "offer_answered":
+        line = OFFER_ANSWER_LINES[bool(data.get("accept"))]
+    elif kind == "offer_timed_out":
+        line = OFFER_TIMEOUT_LINES.get(str(data.get("offer")), line)
+    elif kind == "insurance_settled":
+        words["title"] = OFFER_NAMES.get(str(data.get("kind")), "insurance").capitalize()
+        line = INSURANCE_RESULT_LINES[data.get("result") == "win"]
+    elif kind in ("bets_placed", "bet_placed") and not side_total:
+        line = EVENT_LINES[kind]
+    try:
+        return line.format(**words)
+    except (KeyError, ValueError, IndexError):
+        return line.split("{")[0].strip() or kind.replace("_", " ")
+
+
+# Side bets and the offers (T-6, T-7) in the log; amounts are shown in dollars.
+SIDE_BET_EVENT_LINES = {
+    "bet_placed": "{who} bets {bet} and {side_bets} on side bets, and is ready.",
+    "bets_placed": "{who} bets {bet}, and {side_bets} on side bets.",
+    "side_bet_settled": "",  # by its result: SIDE_BET_RESULT_LINES
+    "side_bet_won": (
+        "{who}: {title} wins — {condition}; paid once the dealer's blackjack is ruled out."
+    ),
+    "dice_needed": "{who}: {title} wins with a suited 11 — the Infinity dice decide how much.",
+    "dice_rolled": "{who} rolls the Infinity dice: {dice}.",
+    "extra_bet_placed": "{who} places an extra bet of {stake} (fee {fee}).",
+    "bet_parlayed": "{who} parlays {amount} onto the hand: the bet is now {bet}.",
+    "offer": "{who} is offered {offer}.",
+    "offer_answered": "",  # accepted or declined: OFFER_ANSWER_LINES
+    "offer_timed_out": "{who} ran out of time: {offer} is declined.",
+    "insurance_settled": "",  # won or lost: SIDE_BET_RESULT_LINES
+}
+SIDE_BET_RESULT_LINES = {
+    "win": "{who}: {title} wins — {condition}, {ratio}: paid {winnings}.",
+    "push": "{who}: {title} pushes: {winnings} returned.",
+    "lose": "{who}: {title} loses.",
+    "parlayed": (
+        "{who}: {title} wins — {condition}, {ratio}: paid {winnings}, {parlayed} parlayed."
+    ),
+    "all_parlayed": "{who}: {title} wins — {condition}, {ratio}: {parlayed} parlayed.",
+}
+INSURANCE_RESULT_LINES = {
+    True: "{who}: {title} wins: paid {winnings}.",
+    False: "{who}: {title} loses.",
+}
+OFFER_ANSWER_LINES = {True: "{who} accepts {offer}.", False: "{who} declines {offer}."}
+# T-7: what a player who did not answer in time gets.
+OFFER_TIMEOUT_LINES = {
+    "roll": "{who} ran out of time: the Infinity dice roll by themselves.",
+    "parlay": "{who} ran out of time: House Money is collected.",
+}
+
 EVENT_LINES = {
     "table_opened": "The table “{name}” opened.",
     "seated": "{who} sat down.",
@@ -495,15 +811,14 @@ EVENT_LINES = {
     "sitting_out": "{who} sits this round out.",
     "round_dealt": "Round {round}: the cards are dealt.",
     "bets_placed": "{who} bets {bet}.",
-    "offer": "{who} is offered {offer}.",
-    "offer_answered": "{who} answered the {offer} offer.",
-    "offer_timed_out": "{who} ran out of time: the offer is declined.",
     "timed_out": "{who} ran out of time: the hand stands.",
     "hand_stood": "{who} stands.",
     "hand_doubled": "{who} doubles down.",
     "hand_split": "{who} splits.",
     "hand_surrendered": "{who} surrenders.",
     "hand_busted": "{who} busts.",
+    "hand_bust": "{who} busts.",
+    "hand_charlie": "{who} makes a Charlie.",
     "hand_natural": "{who} has blackjack!",
     "dealer_peeked": "The dealer checks for blackjack.",
     "round_over": "The round is over.",

@@ -15,7 +15,8 @@ player's; other players' actions never make it stale.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
+import re
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -25,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from game import services as game_services
+from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
 from game.rules.engine import SharedBox
 from game.rules.money import CHIP_CENTS
@@ -68,11 +70,12 @@ INTERMISSION_SECONDS = (10, 60)  # T-5
 DEFAULT_TURN_SECONDS = 20  # T-7, T-8
 ANSWER_FOR_TURN = {10: 10, 20: 15, 30: 30, 60: 30}
 EMPTY_TABLE_CLOSES_AFTER = timedelta(minutes=30)  # T-2
-# T-7's answers a shared table takes (no side bets at shared tables yet: no extra bet,
-# parlay or dice).
-OFFER_ANSWERS = tuple(
-    answer for answer in OFFER_ACTIONS if answer.partition(":")[0] in game_services.OFFERS
-)
+# T-7's answers a shared table takes: the engine's own (insurance, even money, early
+# surrender, the extra bet, the House Money parlay, the Perfect 11s dice). The engine then
+# refuses any that is not on offer to that box now.
+OFFER_ANSWERS = OFFER_ACTIONS
+# The one answer that carries an amount: "extra_bet" with the amount in cents.
+EXTRA_BET_ANSWER = "extra_bet"
 PLAYS = ("stand", "split", "surrender")
 TRIVIA_PLAYS = ("hit", "double")
 
@@ -228,6 +231,8 @@ SEAT_STATE_FIELDS = (
     "bank_cents",
     "credits",
     "bet_cents",
+    "side_bets",
+    "extra_bet",
     "ready",
     "sitting_out",
     "box",
@@ -257,7 +262,17 @@ def _run(action: Any) -> list[Event]:
     try:
         return action()
     except IllegalAction as error:
-        raise ActionRefused("rule", text=str(error)) from None
+        raise ActionRefused("rule", text=_players_words(error)) from None
+
+
+_BOX_PREFIX = re.compile(r"^Box \d+: ")
+
+
+def _players_words(error: IllegalAction) -> str:
+    """The engine's reason without the "Box N: " a shared round puts before it: a player
+    knows their seat, not their box's number in the engine's order."""
+    text = _BOX_PREFIX.sub("", str(error), count=1)
+    return text[:1].upper() + text[1:]
 
 
 # --------------------------------------------------------------------- the table itself
@@ -409,30 +424,128 @@ def _require_betting(locked: LockedTable) -> None:
         raise ActionRefused("betting_closed")
 
 
+def side_bets_offered(options: Options) -> bool:
+    """§9: the side-bet menu is on (the simple game keeps the option but plays none)."""
+    return options.side_bets and not options.simple
+
+
+def seat_side_stakes(seat: Seat) -> dict[str, int]:
+    """The seat's side stakes in menu order, staked bets only (anything odd stored is
+    ignored, as the single-player game ignores it)."""
+    stored = seat.side_bets if isinstance(seat.side_bets, dict) else {}
+    stakes: dict[str, int] = {}
+    for name in sb.STAKED_SIDE_BETS:
+        stake = stored.get(name)
+        if isinstance(stake, int) and not isinstance(stake, bool) and stake > 0:
+            stakes[name] = stake
+    return stakes
+
+
+def bets_for_deal(options: Options, seat: Seat) -> tuple[dict[str, int], bool]:
+    """The seat's side stakes and Extra Bet activation as they ride at the deal: none while
+    the table's side bets are off (kept on the seat for when they come back on)."""
+    if not side_bets_offered(options):
+        return {}, False
+    return seat_side_stakes(seat), seat.extra_bet
+
+
+def _require_open_bet(locked: LockedTable, seat: Seat) -> None:
+    _require_betting(locked)
+    if seat.ready:
+        raise ActionRefused("already_ready")
+
+
+def _check_engine(check: Callable[[], Any]) -> None:
+    """An engine check of bets; its refusal in the player's words."""
+    try:
+        check()
+    except IllegalAction as error:
+        raise ActionRefused("rule", text=_players_words(error)) from None
+
+
 def add_chip(*, table_id: int, user: Player, version: int | None, chip_cents: int) -> Seat:
     """Add a chip to the bet for the next deal (R-4.1 limits checked at Ready)."""
     if chip_cents not in CHIP_CENTS:
         raise ActionRefused("no_such_chip")
     with locked_table(table_id=table_id) as locked:
         seat = _own_seat(locked, user, version)
-        _require_betting(locked)
-        if seat.ready:
-            raise ActionRefused("already_ready")
+        _require_open_bet(locked, seat)
         options = locked.engine.options
         new_bet = seat.bet_cents + chip_cents
         if new_bet > min(options.max_bet, seat.bank_cents):
             raise ActionRefused("bet_too_large", limit_cents=min(options.max_bet, seat.bank_cents))
+        # R-1.4: the bet together with the side bets fits in the bank.
+        total = new_bet + sum(bets_for_deal(options, seat)[0].values())
+        if total > seat.bank_cents:
+            raise ActionRefused("bets_over_bank", bank_cents=seat.bank_cents, total_cents=total)
         seat.bet_cents = new_bet
         return seat
 
 
 def clear_bet(*, table_id: int, user: Player, version: int | None) -> Seat:
+    """R-4.1 "Clear": the bet, the side bets and the Extra Bet activation go back to none."""
     with locked_table(table_id=table_id) as locked:
         seat = _own_seat(locked, user, version)
-        _require_betting(locked)
-        if seat.ready:
-            raise ActionRefused("already_ready")
+        _require_open_bet(locked, seat)
         seat.bet_cents = 0
+        seat.side_bets = {}
+        seat.extra_bet = False
+        return seat
+
+
+# --------------------------------------------------------------------- side bets (T-5, §9)
+
+
+def _side_bet_seat(locked: LockedTable, user: Player, version: int | None) -> Seat:
+    """The player's seat, betting still open to it, at a table whose side bets are on."""
+    seat = _own_seat(locked, user, version)
+    _require_open_bet(locked, seat)
+    options = locked.engine.options
+    if not side_bets_offered(options):
+        raise ActionRefused("side_bets_simple" if options.simple else "side_bets_off")
+    return seat
+
+
+def _set_side_stakes(locked: LockedTable, seat: Seat, stakes: dict[str, int]) -> None:
+    """R-1.4, §9 on bets being built: each stake at least the table minimum, all of them
+    with the bet covered by the seat's bank (the engine's own check; no table maximum
+    applies to a side stake, as in the single-player game)."""
+    _check_engine(
+        lambda: locked.engine.check_bets_being_built(seat.bet_cents, stakes, bank=seat.bank_cents)
+    )
+    seat.side_bets = stakes
+
+
+def add_side_chip(
+    *, table_id: int, user: Player, version: int | None, bet: str, chip_cents: int
+) -> Seat:
+    """A chip adds to one side bet's stake for the next deal."""
+    if bet not in sb.STAKED_SIDE_BETS:
+        raise ActionRefused("no_such_side_bet")
+    if chip_cents not in CHIP_CENTS:
+        raise ActionRefused("no_such_chip")
+    with locked_table(table_id=table_id) as locked:
+        seat = _side_bet_seat(locked, user, version)
+        stakes = seat_side_stakes(seat)
+        _set_side_stakes(locked, seat, {**stakes, bet: stakes.get(bet, 0) + chip_cents})
+        return seat
+
+
+def clear_side_bet(*, table_id: int, user: Player, version: int | None, bet: str) -> Seat:
+    """One side bet's "Clear": its stake goes back to none (not played)."""
+    if bet not in sb.STAKED_SIDE_BETS:
+        raise ActionRefused("no_such_side_bet")
+    with locked_table(table_id=table_id) as locked:
+        seat = _side_bet_seat(locked, user, version)
+        seat.side_bets = {k: v for k, v in seat_side_stakes(seat).items() if k != bet}
+        return seat
+
+
+def activate_extra_bet(*, table_id: int, user: Player, version: int | None, active: bool) -> Seat:
+    """R-SB-20: Extra Bet Blackjack activated (no stake until its offer) or not."""
+    with locked_table(table_id=table_id) as locked:
+        seat = _side_bet_seat(locked, user, version)
+        seat.extra_bet = active
         return seat
 
 
@@ -450,8 +563,21 @@ def ready(*, table_id: int, user: Player, version: int | None) -> Seat:
             # R-1.5 at this seat: the engine would refuse the box at the deal, and the deal
             # of everyone else with it.
             raise ActionRefused("no_credits")
+        stakes, extra_bet = bets_for_deal(options, seat)
+        # The very checks start_shared_round makes of this box (stakes, limits, the bank),
+        # so the deal is never refused for a bet placed here.
+        engine = locked.engine
+        _check_engine(
+            lambda: engine._validate_bets(seat.bet_cents, stakes, extra_bet, seat.bank_cents, True)
+        )
         seat.ready, seat.sitting_out = True, False
-        locked.announce("bet_placed", seat=seat.number, bet=seat.bet_cents)
+        locked.announce(
+            "bet_placed",
+            seat=seat.number,
+            bet=seat.bet_cents,
+            side_bets=sum(stakes.values()),
+            extra_bet=extra_bet,
+        )
         _end_betting_if_everyone_decided(locked)
         return seat
 
@@ -498,8 +624,14 @@ def _end_betting(locked: LockedTable) -> None:
     if not players:
         _open_betting(locked)
         return
+    options = locked.engine.options
     boxes = [
-        SharedBox(bet=seat.bet_cents, bank=seat.bank_cents, credits=seat.credits)
+        SharedBox(
+            seat.bet_cents,
+            *bets_for_deal(options, seat),
+            bank=seat.bank_cents,
+            credits=seat.credits,
+        )
         for seat in players
     ]
     events = _run(lambda: locked.engine.start_shared_round(boxes))
@@ -565,7 +697,26 @@ def _finish_round(locked: LockedTable) -> None:
         if seat.bet_cents > seat.bank_cents:
             seat.bet_cents = 0
             locked.touch(seat)
+        _fit_side_stakes(locked, seat)
     _open_betting(locked)
+
+
+def _fit_side_stakes(locked: LockedTable, seat: Seat) -> None:
+    """The side stakes stay as the next round's defaults, cut down in menu order to what
+    the bank still covers after the bet (one below the table minimum is dropped), as in the
+    single-player game."""
+    stakes = seat_side_stakes(seat)
+    if not stakes:
+        return
+    fitted = sb.fit_side_stakes(
+        stakes,
+        base_cents=seat.bet_cents,
+        bank_cents=seat.bank_cents,
+        min_cents=locked.engine.options.min_bet,
+    )
+    if fitted != stakes:
+        seat.side_bets = fitted
+        locked.touch(seat)
 
 
 # --------------------------------------------------------------------- decisions (T-7, T-8)
@@ -578,10 +729,24 @@ def _require_round(locked: LockedTable) -> Any:
     return round_
 
 
-def answer_offer(*, table_id: int, user: Player, version: int | None, answer: str) -> Seat:
-    """T-7: insurance / even money / early surrender, answered by each player at once."""
+def answer_offer(
+    *,
+    table_id: int,
+    user: Player,
+    version: int | None,
+    answer: str,
+    amount_cents: int | None = None,
+) -> Seat:
+    """T-7: insurance / even money, early surrender, the extra bet (``"extra_bet"`` with
+    ``amount_cents``, or ``"extra_bet:decline"``), the House Money parlay and the Perfect
+    11s dice, answered by each player concerned at once; the engine checks the answer
+    against that seat's box and wallet (the extra bet's limits included)."""
     if answer not in OFFER_ANSWERS:
         raise ActionRefused("no_such_answer")
+    if answer == EXTRA_BET_ANSWER:
+        if amount_cents is None:
+            raise ActionRefused("no_amount")
+        answer = f"{EXTRA_BET_ANSWER}:{amount_cents}"
     with locked_table(table_id=table_id) as locked:
         seat = _own_seat(locked, user, version)
         _require_round(locked)

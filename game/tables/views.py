@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game.forms import parse_chip_dollars, parse_version
+from game.forms import parse_bet, parse_chip_dollars, parse_version
 from game.tables import clock_runner, services
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
@@ -240,7 +240,21 @@ def table_action(request: HttpRequest, table_id: int, action: str) -> HttpRespon
         "ready": lambda: services.ready(table_id=table_id, user=user, version=version()),
         "sit-out": lambda: services.sit_out(table_id=table_id, user=user, version=version()),
         "offer": lambda: services.answer_offer(
-            table_id=table_id, user=user, version=version(), answer=post.get("answer", "")
+            table_id=table_id,
+            user=user,
+            version=version(),
+            answer=post.get("answer", ""),
+            amount_cents=_extra_bet_amount(post),
+        ),
+        # The side bets of the bet for the next deal (T-5, RULES.md §9).
+        "side-chip": lambda: services.add_side_chip(
+            table_id=table_id, user=user, version=version(), **_side_chip(post.get("side_chip"))
+        ),
+        "side-clear": lambda: services.clear_side_bet(
+            table_id=table_id, user=user, version=version(), bet=post.get("bet", "")
+        ),
+        "extra-bet-activate": lambda: services.activate_extra_bet(
+            table_id=table_id, user=user, version=version(), active=_active(post.get("active"))
         ),
         "play": lambda: services.play(
             table_id=table_id, user=user, version=version(), action=post.get("play", "")
@@ -272,6 +286,29 @@ def _chip(raw: str | None) -> int:
         return parse_chip_dollars(raw) * 100
     except ValueError:
         raise services.ActionRefused("no_such_chip") from None
+
+
+def _side_chip(raw: str | None) -> dict[str, Any]:
+    """``side_chip=<bet>:<dollars>``, e.g. ``21+3:5`` (one button carries both, as in the
+    single-player menu); which bets exist is the service's check."""
+    bet, _, dollars = (raw or "").rpartition(":")
+    return {"bet": bet, "chip_cents": _chip(dollars)}
+
+
+def _active(raw: str | None) -> bool:
+    if raw not in ("on", "off"):
+        raise services.ActionRefused("no_such_activation")
+    return raw == "on"
+
+
+def _extra_bet_amount(post: Any) -> int | None:
+    """The extra bet's amount typed in dollars, for the answer "extra_bet" only (R-1.4a)."""
+    if post.get("answer") != services.EXTRA_BET_ANSWER:
+        return None
+    try:
+        return parse_bet(post.get("amount"))
+    except ValueError:
+        raise services.ActionRefused("no_amount") from None
 
 
 @login_required

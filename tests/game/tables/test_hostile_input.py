@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from game.tables.models import SharedTable, TableEvent
 from tests.game.tables.conftest import bet_and_ready
 from tests.game.tables.test_services import ACE_UP, PLAIN
+from tests.game.tables.test_side_bets import OFFERS, place
 
 pytestmark = pytest.mark.django_db
 
@@ -22,6 +23,9 @@ ACTIONS = (
     "clear",
     "ready",
     "sit-out",
+    "side-chip",
+    "side-clear",
+    "extra-bet-activate",
     "offer",
     "play",
     "difficulty",
@@ -30,9 +34,41 @@ ACTIONS = (
     "close",
     "no-such-action",
 )
-FIELDS = ("seat", "chip", "version", "answer", "play", "difficulty")
+FIELDS = (
+    "seat",
+    "chip",
+    "version",
+    "answer",
+    "play",
+    "difficulty",
+    "side_chip",
+    "bet",
+    "active",
+    "amount",
+)
 JUNK = st.one_of(
-    st.sampled_from(["", "0", "-1", "1e9", "99999999999999999999", "hit", "stand", "\x00", "5"]),
+    st.sampled_from(
+        [
+            "",
+            "0",
+            "-1",
+            "1e9",
+            "99999999999999999999",
+            "hit",
+            "stand",
+            "\x00",
+            "5",
+            "21+3:5",
+            "perfect_pair:500",
+            "on",
+            "extra_bet",
+            "extra_bet:99999",
+            "parlay:all",
+            "roll",
+            "12.50",
+            "²",
+        ]
+    ),
     st.text(max_size=12),
 )
 
@@ -40,13 +76,19 @@ JUNK = st.one_of(
 def _phase(name: str, seated_pair, ana, ben) -> SharedTable:
     if name == "betting":
         return seated_pair()
+    if name == "side_offers":
+        # The Perfect 11s dice open to ana; then ben's extra bet, then both parlays.
+        table = seated_pair(OFFERS)
+        place(table, ana, 10, perfect_11s=1, house_money=1)
+        place(table, ben, 10, house_money=2, extra_bet=1)
+        return table
     table = seated_pair(ACE_UP if name == "offers" else PLAIN)
     bet_and_ready(table, ana)
     bet_and_ready(table, ben)
     return table
 
 
-@pytest.mark.parametrize("phase", ["betting", "offers", "turns"])
+@pytest.mark.parametrize("phase", ["betting", "offers", "side_offers", "turns"])
 @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_junk_posts_never_500_and_a_refusal_changes_nothing(phase, data, seated_pair, ana, ben):
