@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from game.prepared import PreparedQuery
 from game.presentation.side_bet_menu import (
     SIDE_BET_LABELS,
     SIDE_BET_SLUGS,
@@ -314,6 +315,7 @@ def rules_text(options: Any) -> str:
 
 
 SCENE_EVENTS = 50  # the newest events a scene keeps: the log, and a stream's catching up
+SCENE_EVENTS_MAX = 50  # what the prepared query reads (SCENE_EVENTS may be set lower)
 
 
 @dataclass
@@ -344,9 +346,7 @@ class TableScene:
 def table_scene(table: SharedTable) -> TableScene:
     """The part of ``table`` every viewer sees alike (three reads: the seats, the newest
     events; the engine's state is the row's own)."""
-    seats = list(
-        Seat.objects.filter(table=table).select_related("player", "pending_question__question")
-    )
+    seats = services.SEATS_OF_TABLE.all(table_id=table.pk)
     engine = EngineGame.from_json(table.state) if table.state else None
     options = engine.options if engine else services.table_options(table.options)
     public = engine.public_view() if engine else {"round": None}
@@ -466,8 +466,17 @@ def table_view(table: SharedTable, viewer: Any, *, log_size: int = 12) -> Shared
     return view_for(table_scene(table), viewer, log_size=log_size)
 
 
+_NEWEST_EVENTS = PreparedQuery(
+    lambda table_id: TableEvent.objects.filter(table_id=table_id).order_by("-seq")[
+        :SCENE_EVENTS_MAX
+    ],
+    "table_id",
+)
+
+
 def recent_events(table: SharedTable, count: int) -> list[TableEvent]:
-    return list(TableEvent.objects.filter(table=table).order_by("-seq")[:count])
+    """The table's newest ``count`` events (at most SCENE_EVENTS_MAX), newest first."""
+    return _NEWEST_EVENTS.all(table_id=table.pk)[:count]
 
 
 def _headline(
@@ -643,7 +652,9 @@ def seat_side_bet_lines(
 
 def _side_bet_line(row: SideBetRow) -> str:
     """E.g. "21+3 $5.00: Won — Flush, paid $30.00" or "Perfect Pair $5.00: Pending"."""
-    line = SIDE_BET_STAKE_LINE.format(title=row.title, stake=display_cents(row.stake))
+    line = row.title  # the extra bet offered, not yet placed, has no stake
+    if row.stake:
+        line = SIDE_BET_STAKE_LINE.format(title=row.title, stake=display_cents(row.stake))
     if row.fee:
         line += SIDE_BET_FEE.format(fee=display_cents(row.fee))
     line += f": {row.status_label}"

@@ -15,9 +15,15 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
+from game.prepared import PreparedQuery
 from game.tables.models import SharedTable
 from game.tables.presentation import TableScene, table_scene
 
+# A stream's look at its table on every wake: compiled once per connection.
+_TABLE_HEAD = PreparedQuery(
+    lambda table_id: SharedTable.objects.filter(pk=table_id).only("invite_token", "revision"),
+    "table_id",
+)
 MAX_TABLES = 256  # scenes kept per process (one per table, the most recently used)
 
 _scenes: OrderedDict[int, TableScene] = OrderedDict()
@@ -66,11 +72,10 @@ def current_scene(table_id: int) -> TableScene | None:
     """The scene of the table as it stands now, None when there is no such table. One
     small read (the revision) when the scene is already built; the whole row only when
     it changed."""
-    head = SharedTable.objects.filter(pk=table_id).values_list("invite_token", "revision").first()
+    head = _TABLE_HEAD.first(table_id=table_id)
     if head is None:
         return None
-    token, revision = head
-    scene = _cached(table_id, token, revision)
+    scene = _cached(table_id, head.invite_token, head.revision)
     if scene is not None:
         return scene
     table = SharedTable.objects.filter(pk=table_id).first()
