@@ -134,3 +134,77 @@ def test_the_lobby_folds_the_house_rules_away_and_passes_axe(page, width, axe_vi
     page.screenshot(path=str(SCREENSHOTS / f"lobby_{width}.png"), full_page=True)
     page.get_by_text("House rules").click()
     expect(page.get_by_label("Decks in the shoe")).to_be_visible()
+
+
+# Ana 5H 6H: a suited 11 (Perfect 11s: the dice) and a straight flush (House Money); Ben
+# 0C JC: a ten-card first (the extra bet). Dealer 8D 9D (17): the parlay comes after.
+SIDE_BET_CARDS = ["5H", "0C", "8D", "6H", "JC", "9D", "2C", "3C"]
+
+
+def side_chip(page, bet: str, chip: str):
+    """A chip of one side bet (the chips of each bet's group share the names "$1" …)."""
+    return page.get_by_role("group", name=bet).get_by_role("button", name=chip, exact=True)
+
+
+def test_side_bets_at_a_shared_table_dice_extra_bet_and_parlay(two_players, axe_violations):
+    from playwright.sync_api import expect
+
+    ana, ben = two_players
+    sign_up(ana, "ana")
+    sign_up(ben, "ben")
+    ana.get_by_role("link", name="Tables").click()
+    ana.get_by_label("Table name").fill("Side bet night")
+    ana.get_by_role("button", name="Create Table").click()  # side bets on by default
+    table = SharedTable.objects.get()
+    stack_table_shoe(table, SIDE_BET_CARDS)
+    ana.get_by_role("button", name="Sit Here, seat 1").click()
+    ben.goto(f"/tables/{table.pk}/")
+    ben.get_by_role("button", name="Sit Here, seat 3").click()
+    expect(seat(ana, 3)).to_contain_text("ben")
+
+    # Ana stakes Perfect 11s and House Money in the Side Bets drawer, then bets and is ready.
+    ana.get_by_text("Side Bets", exact=True).click()
+    side_chip(ana, "Perfect 11s", "$1").click()
+    expect(ana.get_by_test_id("side-bet-total")).to_have_text("Side bets $1.00")
+    side_chip(ana, "House Money", "$1").click()
+    expect(ana.get_by_test_id("side-bet-total")).to_have_text("Side bets $2.00")
+    assert not axe_violations(ana, "shared table, side bets drawer")
+    ana.get_by_role("group", name="Chips").get_by_role("button", name="$10", exact=True).click()
+    ana.get_by_role("button", name="Ready").click()
+    expect(seat(ben, 1)).to_contain_text("Perfect 11s $1.00")  # live, with her Ready
+    expect(seat(ben, 1)).to_contain_text("House Money $1.00")
+    # Ben activates Extra Bet Blackjack.
+    ben.get_by_text("Side Bets", exact=True).click()
+    ben.get_by_role("button", name="Activate").click()
+    expect(ben.get_by_test_id("side-bet-total")).to_contain_text("Extra Bet Blackjack active")
+    ben.get_by_role("group", name="Chips").get_by_role("button", name="$10", exact=True).click()
+    ben.get_by_role("button", name="Ready").click()
+
+    # R-4.3 / T-7: Ana rolls her dice; Ben, not concerned, waits.
+    expect(ana.get_by_role("button", name="Roll")).to_be_visible()
+    expect(ben.get_by_role("button", name="Roll")).to_have_count(0)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    # caret="initial": Playwright's hidden caret would leave style="" on the focused field,
+    # which htmx's settle then copies (a CSP violation of the test's own making).
+    ana.screenshot(path=str(SCREENSHOTS / "side_bets_roll.png"), full_page=True, caret="initial")
+    assert not axe_violations(ana, "shared table, dice to roll")
+    ana.get_by_role("button", name="Roll").click()
+    expect(seat(ben, 1)).to_contain_text("Perfect 11s $1.00: Won — Suited 11")
+    # Ben's extra bet: up to 5× his $10 bet.
+    expect(ben.get_by_role("button", name="Place Extra Bet")).to_be_visible()
+    ben.get_by_label("Extra bet amount").fill("20")
+    ben.screenshot(path=str(SCREENSHOTS / "side_bets_extra_bet.png"), full_page=True)
+    assert not axe_violations(ben, "shared table, extra bet offer")
+    ben.get_by_role("button", name="Place Extra Bet").click()
+    expect(seat(ana, 3)).to_contain_text("Extra Bet Blackjack $20.00 (fee $4.00): Pending")
+    # Ana's House Money: collect or parlay.
+    expect(ana.get_by_role("button", name="Parlay all")).to_be_visible()
+    ana.screenshot(path=str(SCREENSHOTS / "side_bets_parlay.png"), full_page=True, caret="initial")
+    ana.get_by_role("button", name="Collect").click()
+    expect(ana.get_by_test_id("headline")).to_have_text("ana's turn")
+    ana.get_by_role("button", name="Stand").click()
+    ben.get_by_role("button", name="Stand").click()
+    expect(seat(ana, 3)).to_contain_text("Extra Bet Blackjack $20.00 (fee $4.00): Won")
+    banks = dict(Seat.objects.values_list("player__username", "bank_cents"))
+    # Ben: bet 10 wins 20, extra bet 20 (fee 4) wins 60.
+    assert banks["ben"] == 100_000 - 1_000 - 2_400 + 2_000 + 6_000
