@@ -53,6 +53,7 @@ class PreparedQuery:
         self.names = names
         self.using = using
         self._attribute = f"_prepared_query_{id(self)}"
+        self._by_vendor: dict[str, _Compiled] = {}
 
     def _compile(self, connection: Any) -> _Compiled:
         stand_ins = {name: _STAND_IN_BASE - number for number, name in enumerate(self.names)}
@@ -96,7 +97,11 @@ class PreparedQuery:
         connection = connections[self.using]
         compiled = getattr(connection, self._attribute, None)
         if compiled is None:
-            compiled = self._compile(connection)
+            # Once per process and kind of database too: under ASGI each request's sync
+            # view runs in a thread of its own, with a connection object of its own.
+            compiled = self._by_vendor.get(connection.vendor)
+            if compiled is None:
+                compiled = self._by_vendor[connection.vendor] = self._compile(connection)
             setattr(connection, self._attribute, compiled)
         if (
             compiled.compiler.query.select_for_update
