@@ -251,3 +251,26 @@ def test_no_stream_message_carries_the_hole_card_the_shoe_or_an_open_answer(
         assert "event: log" in text and "ana (seat 1) is answering an Easy question" in text
         assert card_name("0H") not in text and card_name("5H") not in text
         assert question.correct_answer not in text and question.text not in text
+
+
+def test_every_url_the_table_templates_use_is_reversed_once_per_table(make_table, ana):
+    """The pages take their URLs from views.table_urls: a name missing there would render
+    an empty action (Django's templates say nothing), so each one used must exist."""
+    import re
+    from pathlib import Path
+
+    from django.conf import settings as django_settings
+
+    from game.tables.views import TABLE_ACTIONS, table_urls
+
+    table = make_table()
+    urls = table_urls(table.pk)
+    used: set[str] = set()
+    for template in Path(django_settings.BASE_DIR, "templates", "tables").glob("*.html"):
+        used |= set(re.findall(r"\burls\.(\w+)", template.read_text()))
+    assert used and used <= set(urls)
+    for name in TABLE_ACTIONS:
+        assert urls[name.replace("-", "_")] == reverse("tables:action", args=[table.pk, name])
+        # Each is an action the view answers (not 404 "No such action").
+        response = client_of(ana).post(urls[name.replace("-", "_")], HTTP_HX_REQUEST="true")
+        assert response.status_code != 404, name
