@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.db.models import Value
+
 from game.prepared import PreparedQuery
 from game.presentation.side_bet_menu import (
     SIDE_BET_LABELS,
@@ -343,7 +345,7 @@ class TableScene:
         return self.table.revision
 
 
-def table_scene(table: SharedTable) -> TableScene:
+def table_scene(table: SharedTable, previous: TableScene | None = None) -> TableScene:
     """The part of ``table`` every viewer sees alike (three reads: the seats, the newest
     events; the engine's state is the row's own)."""
     seats = services.SEATS_OF_TABLE.all(table_id=table.pk)
@@ -363,7 +365,7 @@ def table_scene(table: SharedTable) -> TableScene:
             dealer_total = describe(dealer["total"], dealer["soft"])
         else:
             dealer_total = f"showing {describe(dealer['upcard_total'], dealer['upcard_soft'])}"
-    events = recent_events(table, SCENE_EVENTS)
+    events, log = _newest_events(table, previous)
     return TableScene(
         table=table,
         seats=seats,
@@ -375,7 +377,7 @@ def table_scene(table: SharedTable) -> TableScene:
         rules_text=rules_text(options),
         turn_box=turn_box,
         events=events,
-        log=[event_text(e) for e in events],
+        log=log,
     )
 
 
@@ -472,6 +474,31 @@ _NEWEST_EVENTS = PreparedQuery(
     ],
     "table_id",
 )
+
+
+_EVENTS_AFTER = PreparedQuery(
+    # Value(): a plain integer below the field's range (the stand-in the query is compiled
+    # with) would be dropped from the SQL as always true.
+    lambda table_id, after: TableEvent.objects.filter(
+        table_id=table_id, seq__gt=Value(after)
+    ).order_by("-seq")[:SCENE_EVENTS_MAX],
+    "table_id",
+    "after",
+)
+
+
+def _newest_events(
+    table: SharedTable, previous: TableScene | None
+) -> tuple[list[TableEvent], list[str]]:
+    """The scene's events and their log lines, newest first: only those written since
+    ``previous`` (the same table's last scene) are read and worded, the rest carried."""
+    if previous is None or previous.table.version > table.version:
+        events = recent_events(table, SCENE_EVENTS)
+        return events, [event_text(event) for event in events]
+    new = _EVENTS_AFTER.all(table_id=table.pk, after=previous.table.version)[:SCENE_EVENTS]
+    events = (new + previous.events)[:SCENE_EVENTS]
+    log = ([event_text(event) for event in new] + previous.log)[:SCENE_EVENTS]
+    return events, log
 
 
 def recent_events(table: SharedTable, count: int) -> list[TableEvent]:

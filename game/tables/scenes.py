@@ -12,6 +12,7 @@ that had the same id (SQLite reuses the ids a rolled-back test wrote).
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections import OrderedDict
 
@@ -54,6 +55,15 @@ def _keep(scene: TableScene) -> None:
             _builders.pop(evicted, None)
 
 
+def _previous(table: SharedTable) -> TableScene | None:
+    """The table's last scene, whose events a new one carries over (not another table's
+    that had the same id)."""
+    scene = _scenes.get(table.pk)
+    if scene is None or scene.table.invite_token != table.invite_token:
+        return None
+    return scene
+
+
 def scene_of(table: SharedTable) -> TableScene:
     """The scene of ``table`` as just read (its revision, or a newer one already built)."""
     scene = _cached(table.pk, table.invite_token, table.revision)
@@ -63,7 +73,8 @@ def scene_of(table: SharedTable) -> TableScene:
         # Whoever waited here while another thread built it takes theirs.
         scene = _cached(table.pk, table.invite_token, table.revision)
         if scene is None:
-            scene = table_scene(table)
+            # A copy: the caller's row may be refreshed in place after this.
+            scene = table_scene(copy.copy(table), _previous(table))
             _keep(scene)
     return scene
 

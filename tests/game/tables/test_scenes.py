@@ -11,7 +11,7 @@ from django.urls import reverse
 from game.tables import presentation, scenes, services
 from game.tables.models import SharedTable, TableEvent
 from game.tables.views import _events_between
-from tests.game.tables.conftest import seat_version
+from tests.game.tables.conftest import bet_and_ready, seat_version
 from tests.game.tables.test_services import PLAIN
 from tests.game.tables.test_views import client_of
 
@@ -39,9 +39,11 @@ def scene_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     built: list[int] = []
     real = scenes.table_scene
 
-    def counting(table: SharedTable) -> presentation.TableScene:
+    def counting(
+        table: SharedTable, previous: presentation.TableScene | None = None
+    ) -> presentation.TableScene:
         built.append(table.revision)
-        return real(table)
+        return real(table, previous)
 
     monkeypatch.setattr(scenes, "table_scene", counting)
     return built
@@ -110,3 +112,21 @@ def test_catching_up_reads_the_same_lines_from_the_scene_as_from_the_database(
             )
             got = [event.seq for event in _events_between(scene, after, count)]
             assert got == expected, (after, count)
+
+
+def test_a_scene_carries_the_last_ones_events_and_reads_only_the_new(
+    seated_pair, ana, ben, monkeypatch: pytest.MonkeyPatch
+):
+    monkeypatch.setattr(presentation, "SCENE_EVENTS", 5)
+    table = seated_pair(PLAIN)
+    table.refresh_from_db()
+    scenes.scene_of(table)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)  # the deal: many events at once
+    table.refresh_from_db()
+    carried = scenes.scene_of(table)
+    scenes.forget_all()
+    fresh = scenes.scene_of(table)
+    assert [e.seq for e in carried.events] == [e.seq for e in fresh.events]
+    assert carried.events[0].seq == table.version and len(carried.events) == 5
+    assert carried.log == fresh.log
