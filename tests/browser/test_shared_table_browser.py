@@ -163,7 +163,7 @@ def test_side_bets_at_a_shared_table_dice_extra_bet_and_parlay(two_players, axe_
     expect(seat(ana, 3)).to_contain_text("ben")
 
     # Ana stakes Perfect 11s and House Money in the Side Bets drawer, then bets and is ready.
-    ana.get_by_text("Side Bets", exact=True).click()
+    ana.get_by_role("button", name="Side Bets").click()
     side_chip(ana, "Perfect 11s", "$1").click()
     expect(ana.get_by_test_id("side-bet-total")).to_have_text("Side bets $1.00")
     side_chip(ana, "House Money", "$1").click()
@@ -174,7 +174,7 @@ def test_side_bets_at_a_shared_table_dice_extra_bet_and_parlay(two_players, axe_
     expect(seat(ben, 1)).to_contain_text("Perfect 11s $1.00")  # live, with her Ready
     expect(seat(ben, 1)).to_contain_text("House Money $1.00")
     # Ben activates Extra Bet Blackjack.
-    ben.get_by_text("Side Bets", exact=True).click()
+    ben.get_by_role("button", name="Side Bets").click()
     ben.get_by_role("button", name="Activate").click()
     expect(ben.get_by_test_id("side-bet-total")).to_contain_text("Extra Bet Blackjack active")
     ben.get_by_role("group", name="Chips").get_by_role("button", name="$10", exact=True).click()

@@ -408,7 +408,7 @@ def post(table: SharedTable, user: Any, action: str, htmx: bool = True, **data: 
 def test_the_side_bets_menu_over_http(seated_pair, ana):
     table = seated_pair()
     page = client_of(ana).get(reverse("tables:table", args=[table.pk])).content.decode()
-    assert ">Side Bets</summary>" in page and ">Activate</button>" in page
+    assert 'role="button">Side Bets</summary>' in page and ">Activate</button>" in page
     response = post(table, ana, "side-chip", side_chip="21+3:5")
     assert response.status_code == 200
     assert 'data-testid="stake-twenty-one-plus-three">$5.00<' in response.content.decode()
