@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('game', '0010_shared_tables'),
+        ("game", "0010_shared_tables"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='sharedtable',
-            name='revision',
+            model_name="sharedtable",
+            name="revision",
             field=models.PositiveBigIntegerField(default=0),
         ),
     ]
