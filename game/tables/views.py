@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from game.forms import parse_bet, parse_chip_dollars, parse_version
+from game.prepared import PreparedQuery
 from game.tables import clock_runner, services
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
@@ -65,8 +66,13 @@ def _may_see(request: HttpRequest, table: SharedTable) -> bool:
     return Seat.objects.filter(table=table, player=request.user).exists()
 
 
+# Every table request reads its table first and an action reads it again after: compiled
+# once (game/prepared.py).
+TABLE_BY_ID = PreparedQuery(lambda table_id: SharedTable.objects.filter(pk=table_id), "table_id")
+
+
 def _visible_table(request: HttpRequest, table_id: int) -> SharedTable:
-    table = SharedTable.objects.filter(pk=table_id).first()
+    table = TABLE_BY_ID.first(table_id=table_id)
     if table is None or not _may_see(request, table):
         raise Http404("No such table")
     return table
@@ -246,7 +252,7 @@ def _answer(request: HttpRequest, table_id: int, run: Callable[[], Any]) -> Http
         status, notice = STALE, STALE_NOTICE
     except services.ActionRefused as error:
         status, notice = REFUSED, refusal_text(error)
-    table.refresh_from_db()
+    table = TABLE_BY_ID.first(table_id=table.pk) or table
     if request.htmx:
         return HttpResponse(_table_partial(request, table, notice), status=status)
     if notice:
