@@ -617,9 +617,8 @@ def box_round(round_: dict[str, Any], box: int) -> dict[str, Any]:
 def _fill_side_bet_offer(view: SharedTableView, engine: EngineGame, box: int, offer: str) -> None:
     """The extra bet's, the parlay's or the dice's panel for the viewer's own box (T-7): the
     figures from that box alone (its bet, its wallet), the hole card never involved."""
-    public = engine.public_view()["round"]
-    mine = box_round(public, box)
-    stake_of = mine["side_stakes"].get
+    mine = box_round(engine.public_view()["round"], box)
+    words: dict[str, Any] = {}
     if offer == "extra_bet":
         smallest, largest = engine.extra_bet_limits(box)
         base_bet, bank = mine["bet"], mine["bank"]
@@ -635,15 +634,13 @@ def _fill_side_bet_offer(view: SharedTableView, engine: EngineGame, box: int, of
         )
         words = {"smallest": smallest, "largest": largest, "base_bet": base_bet}
     elif offer == "parlay":
-        view.parlay = parlay_panel(mine)
-        panel = view.parlay
-        words = {}
+        view.parlay = panel = parlay_panel(mine)
         if panel is not None:
             words = {"stake": panel.stake, "winnings": panel.winnings, "base_bet": panel.base_bet}
             words |= {"condition": panel.condition_text, "ratio": panel.ratio_text}
     else:
         view.dice_roll = dice_roll_panel(mine)
-        words = {"stake": stake_of(sb.PERFECT_11S, 0)}
+        words = {"stake": mine["side_stakes"].get(sb.PERFECT_11S, 0)}
     view.offer_text = _format_words(OFFER_TEXTS[offer], words)
 
 
