@@ -274,3 +274,20 @@ def test_every_url_the_table_templates_use_is_reversed_once_per_table(make_table
         # Each is an action the view answers (not 404 "No such action").
         response = client_of(ana).post(urls[name.replace("-", "_")], HTTP_HX_REQUEST="true")
         assert response.status_code != 404, name
+
+
+def test_the_chip_rows_post_each_chip_to_its_action():
+    from game.templatetags.shared_table_tags import bet_chip_buttons, side_chip_buttons
+
+    bet = bet_chip_buttons("/tables/7/chip/", [1, 25])
+    assert bet == (
+        '<button type="submit" class="chip chip--1" name="chip" value="1" '
+        'formaction="/tables/7/chip/">$1</button>'
+        '<button type="submit" class="chip chip--25" name="chip" value="25" '
+        'formaction="/tables/7/chip/">$25</button>'
+    )
+    side = side_chip_buttons("/tables/7/side-chip/", "21+3", [5])
+    assert side == (
+        '<button type="submit" class="chip chip--5" name="side_chip" value="21+3:5" '
+        'formaction="/tables/7/side-chip/">$5</button>'
+    )
