@@ -350,8 +350,14 @@ class Stats:
 
 
 class Player:
-    def __init__(self, index: int, prepared: dict[str, Any], port: int, run: Run) -> None:
+    def __init__(
+        self, index: int, prepared: dict[str, Any], port: int, run: Run, think: float = 0.0
+    ) -> None:
         self.index = index
+        # Seconds a player takes to decide (0: flat out): each new look at the table
+        # (a new version of it or of the seat) waits 0.5-1.5 times this before deciding.
+        self.think = think
+        self.pondered: tuple[int, int] | None = None
         self.name = prepared["name"]
         self.table = prepared["table"]
         self.seat = prepared["seat"]
@@ -478,6 +484,12 @@ class Player:
         last_posted = None
         stats = self.run.stats
         while time.monotonic() < until:
+            if self.think and self.html and self.key != self.pondered:
+                # A new look at the table: the player takes a moment, then decides on the
+                # table as it is by then.
+                self.pondered = self.key
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+                continue
             decision = self.decide()
             posted = None if decision is None else (decision[0], self.key)
             if decision is None or posted == last_posted:
@@ -580,7 +592,7 @@ async def load(
 ) -> dict[str, Any]:
     run = Run()
     players = [
-        Player(index, entry, ports[index % len(ports)], run)
+        Player(index, entry, ports[index % len(ports)], run, args.think)
         for index, entry in enumerate(prepared["players"])
     ]
     for player in players:
@@ -714,7 +726,8 @@ def report(args: argparse.Namespace, result: dict[str, Any], watch: CpuWatch) ->
     print(
         f"play: {args.players} players at {args.tables} tables on 2 uvicorn servers "
         f"(1 worker each, DATABASE_POOL_SIZE={args.pool_size}) + table_clock, PostgreSQL, "
-        f"Redis; {seconds:.1f} s; trivia off, "
+        f"Redis; {seconds:.1f} s; trivia off, think "
+        f"{f'{args.think:g} s (0.5-1.5x)' if args.think else '0 (flat out)'}, "
         f"intermission {INTERMISSION_SECONDS} s, turn {TURN_SECONDS} s"
     )
     print(f"  actions: {len(done)} answered 200 = {rate:.1f} actions/s; {ms(done)}")
@@ -794,6 +807,12 @@ def main() -> int:
         type=int,
         default=40,
         help="DATABASE_POOL_SIZE of each server (README: 20; each open stream holds one)",
+    )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds a player takes to decide, on average (0: act at once, flat out)",
     )
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
