@@ -92,13 +92,10 @@ class SideBetMenu:
         return self.total > 0 or self.extra_bet_active
 
 
-def side_bet_menu(game: Game) -> SideBetMenu:
-    """The menu as the bet panel shows it, from the Game row alone (no queries)."""
-    options = game.options or {}
-    # The simple game keeps the side_bets option but plays none (§10 Extensions).
-    available = bool(options.get("side_bets", True)) and not options.get("simple", False)
-    stakes = pending_side_stakes(game) if available else {}
-    lines = tuple(
+def side_bet_lines(stakes: dict[str, int]) -> tuple[SideBetLine, ...]:
+    """The menu's line for every side bet that takes a stake, in menu order, with its
+    stake (0: not played) and its words; the single-player menu's and a shared seat's."""
+    return tuple(
         SideBetLine(
             name=name,
             label=SIDE_BET_LABELS[name],
@@ -109,6 +106,15 @@ def side_bet_menu(game: Game) -> SideBetMenu:
         )
         for name in STAKED_SIDE_BETS
     )
+
+
+def side_bet_menu(game: Game) -> SideBetMenu:
+    """The menu as the bet panel shows it, from the Game row alone (no queries)."""
+    options = game.options or {}
+    # The simple game keeps the side_bets option but plays none (§10 Extensions).
+    available = bool(options.get("side_bets", True)) and not options.get("simple", False)
+    stakes = pending_side_stakes(game) if available else {}
+    lines = side_bet_lines(stakes)
     return SideBetMenu(
         available=available,
         open=available and game.side_bets_menu_open,

@@ -1106,6 +1106,14 @@ class Game:
         self.check_bets_being_built(bet, stakes, bank=bank)
         return stakes
 
+    def check_shared_box_bets(
+        self, bet: int, side_bets: Mapping[str, int], extra_bet: bool, *, bank: int
+    ) -> dict[str, int]:
+        """The checks ``start_shared_round`` makes of one box's bets against its own
+        ``bank``, ahead of the deal (a shared table's Ready); the stakes as they will ride.
+        Raises IllegalAction."""
+        return self._validate_bets(bet, side_bets, extra_bet, bank, True)
+
     def check_bets_being_built(
         self, bet: int, side_stakes: Mapping[str, int], *, bank: int | None = None
     ) -> None:

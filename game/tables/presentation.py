@@ -16,10 +16,9 @@ from django.db.models import Value
 from game.prepared import PreparedQuery
 from game.presentation.side_bet_menu import (
     SIDE_BET_LABELS,
-    SIDE_BET_SLUGS,
     SIDE_BET_SUMMARIES,
     SideBetLine,
-    pays_up_to,
+    side_bet_lines,
 )
 from game.presentation.side_bet_panels import (
     DIE_INFINITY_TEXT,
@@ -588,19 +587,8 @@ def _fill_controls(
 def _side_bet_menu(seat: Seat, chips: list[int]) -> SeatSideBets:
     """The viewer's side bets for the next deal, the single-player menu's lines and words."""
     stakes = services.seat_side_stakes(seat)
-    lines = [
-        SideBetLine(
-            name=name,
-            label=SIDE_BET_LABELS[name],
-            slug=SIDE_BET_SLUGS[name],
-            stake=stakes.get(name, 0),
-            summary=SIDE_BET_SUMMARIES[name],
-            headline=pays_up_to(name),
-        )
-        for name in sb.STAKED_SIDE_BETS
-    ]
     return SeatSideBets(
-        lines=lines,
+        lines=list(side_bet_lines(stakes)),
         extra_bet_active=seat.extra_bet,
         extra_bet_summary=SIDE_BET_SUMMARIES[sb.EXTRA_BET_BLACKJACK],
         total=sum(stakes.values()),

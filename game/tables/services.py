@@ -592,7 +592,9 @@ def ready(*, table_id: int, user: Player, version: int | None) -> Seat:
         # so the deal is never refused for a bet placed here.
         engine = locked.engine
         _check_engine(
-            lambda: engine._validate_bets(seat.bet_cents, stakes, extra_bet, seat.bank_cents, True)
+            lambda: engine.check_shared_box_bets(
+                seat.bet_cents, stakes, extra_bet, bank=seat.bank_cents
+            )
         )
         seat.ready, seat.sitting_out = True, False
         locked.announce(

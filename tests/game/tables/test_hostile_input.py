@@ -10,30 +10,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.tables.models import SharedTable, TableEvent
+from game.tables.views import TABLE_ACTIONS
 from tests.game.tables.conftest import bet_and_ready
 from tests.game.tables.test_services import ACE_UP, PLAIN
 from tests.game.tables.test_side_bets import OFFERS, place
 
 pytestmark = pytest.mark.django_db
 
-ACTIONS = (
-    "sit",
-    "leave",
-    "chip",
-    "clear",
-    "ready",
-    "sit-out",
-    "side-chip",
-    "side-clear",
-    "extra-bet-activate",
-    "offer",
-    "play",
-    "difficulty",
-    "answer",
-    "renew-invite",
-    "close",
-    "no-such-action",
-)
+ACTIONS = (*TABLE_ACTIONS, "no-such-action")
 FIELDS = (
     "seat",
     "chip",
