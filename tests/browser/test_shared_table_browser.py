@@ -208,3 +208,27 @@ def test_side_bets_at_a_shared_table_dice_extra_bet_and_parlay(two_players, axe_
     banks = dict(Seat.objects.values_list("player__username", "bank_cents"))
     # Ben: bet 10 wins 20, extra bet 20 (fee 4) wins 60.
     assert banks["ben"] == 100_000 - 1_000 - 2_400 + 2_000 + 6_000
+
+
+def test_betting_at_a_shared_table_fits_a_phone(page, settings, axe_violations) -> None:
+    """390 px: the felt, the seats and the bet with its Side Bets drawer open fit the
+    screen's width (nothing to scroll sideways) and pass axe."""
+    from playwright.sync_api import expect
+
+    settings.TABLE_CLOCK = "external"
+    settings.TABLE_STREAM_SECONDS = 5
+    page.set_viewport_size({"width": 390, "height": 844})
+    sign_up(page, "phone")
+    page.goto("/tables/")
+    page.get_by_label("Table name").fill("Phone table")
+    page.get_by_role("button", name="Create Table").click()
+    page.get_by_role("button", name="Sit Here, seat 1").click()
+    page.get_by_role("button", name="$10", exact=True).first.click()
+    expect(page.get_by_test_id("my-bet")).to_have_text("$10.00")
+    page.get_by_role("button", name="Side Bets").click()
+    expect(page.get_by_role("group", name="21+3")).to_be_visible()
+    overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{overflow}px to scroll sideways"
+    assert not axe_violations(page, "shared table, betting on a phone")
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "betting_390.png"), full_page=True)
