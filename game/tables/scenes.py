@@ -25,6 +25,8 @@ _TABLE_HEAD = PreparedQuery(
     lambda table_id: SharedTable.objects.filter(pk=table_id).only("invite_token", "revision"),
     "table_id",
 )
+# A table's whole row (the views read it before and after every action).
+TABLE_BY_ID = PreparedQuery(lambda table_id: SharedTable.objects.filter(pk=table_id), "table_id")
 MAX_TABLES = 256  # scenes kept per process (one per table, the most recently used)
 
 _scenes: OrderedDict[int, TableScene] = OrderedDict()
@@ -89,7 +91,7 @@ def current_scene(table_id: int) -> TableScene | None:
     scene = _cached(table_id, head.invite_token, head.revision)
     if scene is not None:
         return scene
-    table = SharedTable.objects.filter(pk=table_id).first()
+    table = TABLE_BY_ID.first(table_id=table_id)
     return None if table is None else scene_of(table)
 
 

@@ -54,7 +54,11 @@ class SseMessage:
         lines = []
         if self.event:
             lines.append("event: " + _FIELD_JUNK.sub("", self.event))
-        lines.extend("data: " + line for line in _LINE_BREAK.split(self.data))
+        data = self.data
+        if "\r" in data:
+            data = _LINE_BREAK.sub("\n", data)
+        # One "data:" line per line of the text (str.replace: a table's HTML has hundreds).
+        lines.append("data: " + data.replace("\n", "\ndata: "))
         if self.id is not None:
             lines.append("id: " + _FIELD_JUNK.sub("", str(self.id)))
         return ("\n".join(lines) + "\n\n").encode()

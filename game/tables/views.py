@@ -23,7 +23,6 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from game.forms import parse_bet, parse_chip_dollars, parse_version
-from game.prepared import PreparedQuery
 from game.tables import clock_runner, services
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
@@ -36,7 +35,7 @@ from game.tables.presentation import (
     rules_text,
     view_for,
 )
-from game.tables.scenes import current_scene, scene_of
+from game.tables.scenes import TABLE_BY_ID, current_scene, scene_of
 from game.tables.sse import (
     SseMessage,
     event_stream_response,
@@ -64,11 +63,6 @@ def _may_see(request: HttpRequest, table: SharedTable) -> bool:
     if table.invite_token in request.session.get(INVITES_SESSION_KEY, []):
         return True
     return Seat.objects.filter(table=table, player=request.user).exists()
-
-
-# Every table request reads its table first and an action reads it again after: compiled
-# once (game/prepared.py).
-TABLE_BY_ID = PreparedQuery(lambda table_id: SharedTable.objects.filter(pk=table_id), "table_id")
 
 
 def _visible_table(request: HttpRequest, table_id: int) -> SharedTable:
