@@ -217,9 +217,18 @@ def locked_table(*, table_id: int, open_only: bool = True) -> Iterator[LockedTab
 
 def _save(locked: LockedTable) -> None:
     table = locked.table
-    table.state = locked.engine.to_json()
+    written = list(TABLE_ROW_FIELDS)
+    # The engine's state and the rules are written only when they changed: a chip, a
+    # Ready or a seat taken leaves them alone, and the table's lock is held for less.
+    state = locked.engine.to_json()
+    if state != table.state:
+        table.state = state
+        written.append("state")
     # The rules as chosen (a shared table's one box per seat is implied, not stored).
-    table.options = {k: v for k, v in locked.engine.options.to_dict().items() if k != "seats"}
+    options = {k: v for k, v in locked.engine.options.to_dict().items() if k != "seats"}
+    if options != table.options:
+        table.options = options
+        written.append("options")
     table.deadline_ms = _next_deadline(locked)
     first_seq = table.version + 1
     if locked.events:
@@ -229,7 +238,7 @@ def _save(locked: LockedTable) -> None:
         )
         table.version += len(locked.events)
     table.revision += 1
-    _UPDATE_TABLE.run({name: getattr(table, name) for name in TABLE_STATE_FIELDS}, id=table.pk)
+    _UPDATE_TABLE.run({name: getattr(table, name) for name in written}, id=table.pk)
     for seat in locked.seats:
         if seat.pk in locked.changed_seats:
             # One prepared UPDATE a seat: bulk_update's CASE … WHEN cost ten times more
@@ -247,6 +256,8 @@ TABLE_STATE_FIELDS = tuple(
     for field in SharedTable._meta.concrete_fields
     if field.name not in ("id", "host", "created")
 )
+# Those always written (the engine's state and the rules only when changed).
+TABLE_ROW_FIELDS = tuple(name for name in TABLE_STATE_FIELDS if name not in ("state", "options"))
 _UPDATE_TABLE = PreparedUpdate(SharedTable, "id")
 _UPDATE_SEAT = PreparedUpdate(Seat, "id")
 # What an action may change on a seat (saved by one UPDATE for each seat changed).

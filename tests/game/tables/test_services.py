@@ -389,3 +389,24 @@ def test_events_are_numbered_without_gaps(seated_pair, ana, ben):
 def test_stacking_helper_puts_cards_next(make_table):
     table = stack_table_shoe(make_table(), ["AS", "KS"])
     assert engine_of(table).shoe.cards[:2] == ["AS", "KS"]
+
+
+def test_a_chip_writes_its_seat_and_the_tables_revision_not_the_engine_state(seated_pair, ana, ben):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table = seated_pair()  # an unstacked shoe: its state as the engine writes it
+    before = SharedTable.objects.get(pk=table.pk)
+    with CaptureQueriesContext(connection) as queries:
+        services.add_chip(
+            table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=1000
+        )
+    updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "game_sharedtable"')]
+    assert len(updates) == 1 and '"state"' not in updates[0] and '"options"' not in updates[0]
+    after = SharedTable.objects.get(pk=table.pk)
+    assert after.revision == before.revision + 1 and after.state == before.state
+    # The Ready that deals writes the engine's state.
+    services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
+    bet_and_ready(table, ben)
+    dealt = SharedTable.objects.get(pk=table.pk)
+    assert dealt.phase == SharedTable.Phase.ROUND and dealt.state != before.state
