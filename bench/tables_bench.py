@@ -7,7 +7,8 @@ What runs (all on 127.0.0.1, everything stopped by the script):
 - a throwaway PostgreSQL database (``postgres://postgres@127.0.0.1:5432``, created and
   dropped) and Redis database 9 on 127.0.0.1:6379 (flushed first: cache, sessions, the
   live channel); without either the script says so and exits 0;
-- **two** app servers, ``uvicorn blackjack_site.asgi:application --workers 1`` each, with
+- **two** app servers, ``uvicorn blackjack_site.asgi:application --workers N`` each
+  (``--workers``, default 1), with
   ``bench_site.settings`` (the project's settings plus the bench-only ``/bench/bare/``,
   DEBUG off), ``TABLE_CLOCK=external``, ``DATABASE_POOL_SIZE`` (README: psycopg's pool
   under ASGI), and ``manage.py table_clock`` beside them;
@@ -65,6 +66,7 @@ import subprocess
 import sys
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -151,6 +153,19 @@ def stop(process: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
+
+
+def with_workers(pid: int) -> list[int]:
+    """A server's process and its worker processes (uvicorn --workers > 1 forks them)."""
+    found = [pid]
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == pid:
+            found.append(int(stat.parent.name))
+    return found
 
 
 def cpu_seconds(pid: int) -> float:
@@ -665,13 +680,15 @@ async def _play(run, players, streams, args, cpu, bare_latencies, bare_errors, b
 class CpuWatch:
     """CPU seconds of the processes that matter, at named marks."""
 
-    def __init__(self, processes: dict[str, list[int]]) -> None:
+    def __init__(self, processes: dict[str, list[int] | Callable[[], list[int]]]) -> None:
         self.processes = processes
         self.marks: dict[str, dict[str, float]] = {}
 
     def mark(self, name: str) -> None:
         reading = {
-            label: sum(cpu_seconds(pid) for pid in pids) for label, pids in self.processes.items()
+            # A callable names the processes anew at each mark (uvicorn's workers).
+            label: sum(cpu_seconds(pid) for pid in (pids() if callable(pids) else pids))
+            for label, pids in self.processes.items()
         }
         usage = resource.getrusage(resource.RUSAGE_SELF)
         reading["load client (this process)"] = usage.ru_utime + usage.ru_stime
@@ -725,7 +742,8 @@ def report(args: argparse.Namespace, result: dict[str, Any], watch: CpuWatch) ->
     rate = len(done) / seconds
     print(
         f"play: {args.players} players at {args.tables} tables on 2 uvicorn servers "
-        f"(1 worker each, DATABASE_POOL_SIZE={args.pool_size}) + table_clock, PostgreSQL, "
+        f"({args.workers} worker(s) each, DATABASE_POOL_SIZE={args.pool_size}) + table_clock, "
+        "PostgreSQL, "
         f"Redis; {seconds:.1f} s; trivia off, think "
         f"{f'{args.think:g} s (0.5-1.5x)' if args.think else '0 (flat out)'}, "
         f"intermission {INTERMISSION_SECONDS} s, turn {TURN_SECONDS} s"
@@ -809,6 +827,9 @@ def main() -> int:
         help="DATABASE_POOL_SIZE of each server (README: 20; each open stream holds one)",
     )
     parser.add_argument(
+        "--workers", type=int, default=1, help="uvicorn worker processes of each app server"
+    )
+    parser.add_argument(
         "--think",
         type=float,
         default=0.0,
@@ -845,7 +866,7 @@ def main() -> int:
                 server = subprocess.Popen(  # noqa: S603 - fixed argv
                     [
                         *(PYTHON, "-m", "uvicorn", "blackjack_site.asgi:application"),
-                        *("--host", HOST, "--port", str(port), "--workers", "1"),
+                        *("--host", HOST, "--port", str(port), "--workers", str(args.workers)),
                         *("--log-level", "warning", "--no-access-log"),
                     ],
                     cwd=REPO,
@@ -856,8 +877,8 @@ def main() -> int:
                 wait_for_port(port, server)
             cpu = CpuWatch(
                 {
-                    "server 1": [processes[1].pid],
-                    "server 2": [processes[2].pid],
+                    "server 1": lambda: with_workers(processes[1].pid),
+                    "server 2": lambda: with_workers(processes[2].pid),
                     "clock": [clock.pid],
                     "redis": pids_named("redis-server"),
                 }
