@@ -343,6 +343,11 @@ class TableScene:
     def revision(self) -> int:
         return self.table.revision
 
+    @property
+    def stamp(self) -> tuple[int, int]:
+        """What the scene shows: the table's revision and its seats' versions."""
+        return (self.table.revision, sum(seat.version for seat in self.seats))
+
 
 def table_scene(table: SharedTable, previous: TableScene | None = None) -> TableScene:
     """The part of ``table`` every viewer sees alike (three reads: the seats, the newest

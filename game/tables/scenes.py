@@ -5,9 +5,10 @@ An action at a table wakes every stream at it at once; without this each one re-
 seats, the events and the engine state and rendered the whole felt for its own viewer.
 Now the first to wake builds the scene while the others wait for it, and each viewer's
 own part (their seat marked, their controls, the time left) is all that is made per
-viewer. A scene is looked up by the table's id, invitation token and revision: the
-revision changes with every saved change, and the token tells a table from an earlier one
-that had the same id (SQLite reuses the ids a rolled-back test wrote).
+viewer. A scene is looked up by the table's id, invitation token and ``Stamp``: the
+table's revision changes with every saved change of the table, the sum of its seats'
+versions with every change a player makes to their own bet, and the token tells a table
+from an earlier one that had the same id (SQLite reuses the ids a rolled-back test wrote).
 """
 
 from __future__ import annotations
@@ -16,17 +17,40 @@ import copy
 import threading
 from collections import OrderedDict
 
+from django.db.models import OuterRef, QuerySet, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
+
 from game.prepared import PreparedQuery
-from game.tables.models import SharedTable
+from game.tables.models import Seat, SharedTable
 from game.tables.presentation import TableScene, table_scene
+
+Stamp = tuple[int, int]  # (the table's revision, the sum of its seats' versions)
+
+
+def _with_seats_revision(tables: QuerySet[SharedTable]) -> QuerySet[SharedTable]:
+    """The sum of the table's seats' versions as ``seats_revision``: a player's own bet
+    being built changes only their seat (services.seat_only), not the table's revision."""
+    total = (
+        Seat.objects.filter(table_id=OuterRef("pk"))
+        .order_by()
+        .values("table_id")
+        .annotate(total=Sum("version"))
+        .values("total")[:1]
+    )
+    return tables.annotate(seats_revision=Coalesce(Subquery(total), Value(0)))
+
 
 # A stream's look at its table on every wake: compiled once per connection.
 _TABLE_HEAD = PreparedQuery(
-    lambda table_id: SharedTable.objects.filter(pk=table_id).only("invite_token", "revision"),
+    lambda table_id: _with_seats_revision(
+        SharedTable.objects.filter(pk=table_id).only("invite_token", "revision")
+    ),
     "table_id",
 )
 # A table's whole row (the views read it before and after every action).
-TABLE_BY_ID = PreparedQuery(lambda table_id: SharedTable.objects.filter(pk=table_id), "table_id")
+TABLE_BY_ID = PreparedQuery(
+    lambda table_id: _with_seats_revision(SharedTable.objects.filter(pk=table_id)), "table_id"
+)
 MAX_TABLES = 256  # scenes kept per process (one per table, the most recently used)
 
 _scenes: OrderedDict[int, TableScene] = OrderedDict()
@@ -34,11 +58,18 @@ _scenes_lock = threading.Lock()
 _builders: dict[int, threading.Lock] = {}
 
 
-def _cached(table_id: int, token: str, revision: int) -> TableScene | None:
+def _stamp_of(table: SharedTable) -> Stamp | None:
+    """A row's stamp; None when it was read without its seats' revision (then no scene
+    kept is trusted for it)."""
+    seats_revision = getattr(table, "seats_revision", None)
+    return None if seats_revision is None else (table.revision, seats_revision)
+
+
+def _cached(table_id: int, token: str, stamp: Stamp | None) -> TableScene | None:
     scene = _scenes.get(table_id)
-    if scene is None or scene.table.invite_token != token or scene.revision < revision:
+    if scene is None or stamp is None or scene.table.invite_token != token:
         return None
-    return scene
+    return scene if scene.stamp >= stamp else None
 
 
 def _builder(table_id: int) -> threading.Lock:
@@ -49,7 +80,7 @@ def _builder(table_id: int) -> threading.Lock:
 def _keep(scene: TableScene) -> None:
     with _scenes_lock:
         kept = _scenes.get(scene.table.pk)
-        if kept is None or kept.revision <= scene.revision:
+        if kept is None or kept.stamp <= scene.stamp:
             _scenes[scene.table.pk] = scene
         _scenes.move_to_end(scene.table.pk)
         while len(_scenes) > MAX_TABLES:
@@ -68,12 +99,13 @@ def _previous(table: SharedTable) -> TableScene | None:
 
 def scene_of(table: SharedTable) -> TableScene:
     """The scene of ``table`` as just read (its revision, or a newer one already built)."""
-    scene = _cached(table.pk, table.invite_token, table.revision)
+    stamp = _stamp_of(table)
+    scene = _cached(table.pk, table.invite_token, stamp)
     if scene is not None:
         return scene
     with _builder(table.pk):
         # Whoever waited here while another thread built it takes theirs.
-        scene = _cached(table.pk, table.invite_token, table.revision)
+        scene = _cached(table.pk, table.invite_token, stamp)
         if scene is None:
             # A copy: the caller's row may be refreshed in place after this.
             scene = table_scene(copy.copy(table), _previous(table))
@@ -88,7 +120,7 @@ def current_scene(table_id: int) -> TableScene | None:
     head = _TABLE_HEAD.first(table_id=table_id)
     if head is None:
         return None
-    scene = _cached(table_id, head.invite_token, head.revision)
+    scene = _cached(table_id, head.invite_token, _stamp_of(head))
     if scene is not None:
         return scene
     table = TABLE_BY_ID.first(table_id=table_id)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from game import services as game_services
@@ -213,6 +213,58 @@ def locked_table(*, table_id: int, open_only: bool = True) -> Iterator[LockedTab
             refused = error
     if refused is not None:
         raise refused
+
+
+# A seat's own bet being built (chips, side chips, Extra Bet activation, Clear) needs the
+# table only to stay as it is meanwhile: the table row share-locked (PostgreSQL's FOR SHARE;
+# Django's select_for_update has no such mode), the seat row locked for the version check.
+# A table's players can build their bets at once, and a Ready, a deal or the clock (which
+# lock the row for update) wait for them, as they wait for each other.
+_SHARE_TABLE_SQL = 'SELECT * FROM "game_sharedtable" WHERE "id" = %s'
+_SEAT_OF_PLAYER = PreparedQuery(
+    lambda table_id, player_id: (
+        # of=self: the seat's row only (its open question is joined, nullable, unlocked).
+        Seat.objects.select_for_update(of=("self",))
+        .filter(table_id=table_id, player_id=player_id)
+        .select_related("player", "pending_question__question")
+    ),
+    "table_id",
+    "player_id",
+)
+
+
+def _share_table(table_id: int) -> SharedTable | None:
+    sql = _SHARE_TABLE_SQL
+    if connection.vendor == "postgresql":
+        sql += " FOR SHARE"
+    return next(iter(SharedTable.objects.raw(sql, [table_id])), None)
+
+
+@contextmanager
+def seat_only(*, table_id: int, user: Player) -> Iterator[LockedTable]:
+    """One action that changes nothing but the player's own seat (T-5: their bet being
+    built): the ``LockedTable`` holds that seat alone and only it is saved — no event, no
+    engine state, the table row untouched (the seat's version tells the scenes it changed).
+    When a deadline has run out, the whole table's lock is taken instead to apply it
+    first (``locked_table``)."""
+    with transaction.atomic():
+        table = _share_table(table_id)
+        if table is None or table.is_closed:
+            raise TableNotFound(table_id)
+        if table.deadline_ms is None or table.deadline_ms > now_ms():
+            seat = _SEAT_OF_PLAYER.first(table_id=table.pk, player_id=user.pk)
+            locked = LockedTable(table, [] if seat is None else [seat], _load_engine(table))
+            yield locked
+            if locked.events:
+                raise RuntimeError("a seat-only action may not announce events")
+            for changed in locked.seats:
+                if changed.pk in locked.changed_seats:
+                    _UPDATE_SEAT.run(
+                        {name: getattr(changed, name) for name in SEAT_STATE_FIELDS}, id=changed.pk
+                    )
+            return
+    with locked_table(table_id=table_id) as locked:
+        yield locked
 
 
 def _save(locked: LockedTable) -> None:
@@ -502,7 +554,7 @@ def add_chip(*, table_id: int, user: Player, version: int | None, chip_cents: in
     """Add a chip to the bet for the next deal (R-4.1 limits checked at Ready)."""
     if chip_cents not in CHIP_CENTS:
         raise ActionRefused("no_such_chip")
-    with locked_table(table_id=table_id) as locked:
+    with seat_only(table_id=table_id, user=user) as locked:
         seat = _own_seat(locked, user, version)
         _require_open_bet(locked, seat)
         options = locked.engine.options
@@ -519,7 +571,7 @@ def add_chip(*, table_id: int, user: Player, version: int | None, chip_cents: in
 
 def clear_bet(*, table_id: int, user: Player, version: int | None) -> Seat:
     """R-4.1 "Clear": the bet, the side bets and the Extra Bet activation go back to none."""
-    with locked_table(table_id=table_id) as locked:
+    with seat_only(table_id=table_id, user=user) as locked:
         seat = _own_seat(locked, user, version)
         _require_open_bet(locked, seat)
         seat.bet_cents = 0
@@ -559,7 +611,7 @@ def add_side_chip(
         raise ActionRefused("no_such_side_bet")
     if chip_cents not in CHIP_CENTS:
         raise ActionRefused("no_such_chip")
-    with locked_table(table_id=table_id) as locked:
+    with seat_only(table_id=table_id, user=user) as locked:
         seat = _side_bet_seat(locked, user, version)
         stakes = seat_side_stakes(seat)
         _set_side_stakes(locked, seat, {**stakes, bet: stakes.get(bet, 0) + chip_cents})
@@ -570,7 +622,7 @@ def clear_side_bet(*, table_id: int, user: Player, version: int | None, bet: str
     """One side bet's "Clear": its stake goes back to none (not played)."""
     if bet not in sb.STAKED_SIDE_BETS:
         raise ActionRefused("no_such_side_bet")
-    with locked_table(table_id=table_id) as locked:
+    with seat_only(table_id=table_id, user=user) as locked:
         seat = _side_bet_seat(locked, user, version)
         seat.side_bets = {k: v for k, v in seat_side_stakes(seat).items() if k != bet}
         return seat
@@ -578,7 +630,7 @@ def clear_side_bet(*, table_id: int, user: Player, version: int | None, bet: str
 
 def activate_extra_bet(*, table_id: int, user: Player, version: int | None, active: bool) -> Seat:
     """R-SB-20: Extra Bet Blackjack activated (no stake until its offer) or not."""
-    with locked_table(table_id=table_id) as locked:
+    with seat_only(table_id=table_id, user=user) as locked:
         seat = _side_bet_seat(locked, user, version)
         seat.extra_bet = active
         return seat

@@ -224,7 +224,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         # A deadline that ran out is applied before the table is shown (T-10: the page
         # shows the table exactly as it stands), as the clock would.
         services.apply_due_deadlines(table_id=table.pk)
-        table.refresh_from_db()
+        table = TABLE_BY_ID.first(table_id=table.pk) or table
     return render(request, TABLE_TEMPLATE, _context(request, table))
 
 

@@ -124,6 +124,24 @@ def test_at_the_deadline_only_the_ready_are_dealt_in(seated_pair, ana, ben, cloc
     assert [s.box for s in table.seats.order_by("number")] == [0, None]
 
 
+def test_a_chip_after_the_betting_deadline_applies_it_first_and_is_refused(
+    seated_pair, ana, ben, clock
+):
+    """A seat-only action never runs past a deadline: the whole table's lock applies the
+    deadline (T-13, as the clock would), then the chip is refused (T-12)."""
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    clock.advance(seconds=30)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.add_chip(
+            table_id=table.pk, user=ben, version=seat_version(table, ben), chip_cents=500
+        )
+    assert refused.value.reason == "betting_closed"
+    table.refresh_from_db()
+    assert table.phase == SharedTable.Phase.ROUND  # dealt to ana at the deadline
+    assert Seat.objects.get(player=ben).bet_cents == 0
+
+
 def test_nobody_bet_so_a_new_intermission_begins(seated_pair, clock):
     table = seated_pair()
     clock.advance(seconds=31)
@@ -391,7 +409,9 @@ def test_stacking_helper_puts_cards_next(make_table):
     assert engine_of(table).shoe.cards[:2] == ["AS", "KS"]
 
 
-def test_a_chip_writes_its_seat_and_the_tables_revision_not_the_engine_state(seated_pair, ana, ben):
+def test_a_chip_writes_its_own_seat_only(seated_pair, ana, ben):
+    """T-5: building a bet changes the player's seat alone (the table row is only
+    share-locked meanwhile, so the table's players can build their bets at once)."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -401,11 +421,12 @@ def test_a_chip_writes_its_seat_and_the_tables_revision_not_the_engine_state(sea
         services.add_chip(
             table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=1000
         )
-    updates = [q["sql"] for q in queries if q["sql"].startswith('UPDATE "game_sharedtable"')]
-    assert len(updates) == 1 and '"state"' not in updates[0] and '"options"' not in updates[0]
+    writes = [q["sql"] for q in queries if q["sql"].startswith(("UPDATE", "INSERT"))]
+    assert len(writes) == 1 and writes[0].startswith('UPDATE "game_seat"')
     after = SharedTable.objects.get(pk=table.pk)
-    assert after.revision == before.revision + 1 and after.state == before.state
-    # The Ready that deals writes the engine's state.
+    assert after.revision == before.revision and after.state == before.state
+    assert Seat.objects.get(player=ana).bet_cents == 1000
+    # A Ready writes the table; the one that deals, the engine's state.
     services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
     bet_and_ready(table, ben)
     dealt = SharedTable.objects.get(pk=table.pk)
