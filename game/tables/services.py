@@ -6,7 +6,9 @@ first, a request or the clock process, applies it, and only once: the row lock
 serialises them and an applied deadline is gone), then the seat, phase, turn and posted
 version checked (T-12). What changed is written back with the events everyone may see,
 and the live channel is told after the commit (T-10). A refused action raises and the
-transaction rolls back: nothing changes.
+transaction rolls back: nothing changes. The exception: a player's bet being built
+(chips, side chips, Extra Bet activation, Clear) runs in :func:`seat_only`, the table row
+share-locked and only the player's seat written, so a table's players bet at once.
 
 The seat's posted version (``Seat.version``) catches a repeated or stale post of that
 player's; other players' actions never make it stale.
