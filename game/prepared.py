@@ -248,3 +248,50 @@ class PreparedInsert:
         instance._state.adding = False
         instance._state.db = self.using
         return instance
+
+
+class PreparedBulkInsert:
+    """``Model.objects.bulk_create(instances)`` for rows whose keys nobody reads back: one
+    INSERT statement made once per kind of database and run with ``executemany`` (the
+    ORM builds and compiles a many-row INSERT for every call: ~0.1 ms a row of Python).
+    Values are prepared as the ORM's insert prepares them (each field's ``pre_save`` and
+    ``get_db_prep_save``). Sends no signal; the instances are not given their keys."""
+
+    def __init__(self, model: type[Model], using: str = "default") -> None:
+        self.model = model
+        self.using = using
+        self._by_vendor: dict[str, tuple[str, list[Any]]] = {}
+
+    def _statement(self, connection: Any) -> tuple[str, list[Any]]:
+        meta = self.model._meta
+        quote = connection.ops.quote_name
+        fields = [
+            field
+            for field in meta.local_concrete_fields
+            if not field.generated and field not in meta.db_returning_fields
+        ]
+        # Only names from the model's own metadata, quoted: no value is ever in the SQL.
+        sql = "INSERT INTO {} ({}) VALUES ({})".format(  # noqa: S608
+            quote(meta.db_table),
+            ", ".join(quote(field.column) for field in fields),
+            ", ".join("%s" for _ in fields),
+        )
+        return sql, fields
+
+    def insert(self, instances: list[Model]) -> None:
+        if not instances:
+            return
+        connection = connections[self.using]
+        statement = self._by_vendor.get(connection.vendor)
+        if statement is None:
+            statement = self._by_vendor[connection.vendor] = self._statement(connection)
+        sql, fields = statement
+        rows = [
+            [
+                field.get_db_prep_save(field.pre_save(instance, True), connection=connection)
+                for field in fields
+            ]
+            for instance in instances
+        ]
+        with connection.cursor() as cursor:
+            cursor.executemany(sql, rows)

@@ -28,7 +28,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from game import services as game_services
-from game.prepared import PreparedQuery, PreparedUpdate
+from game.prepared import PreparedBulkInsert, PreparedQuery, PreparedUpdate
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
 from game.rules.engine import SharedBox
@@ -286,9 +286,11 @@ def _save(locked: LockedTable) -> None:
     table.deadline_ms = _next_deadline(locked)
     first_seq = table.version + 1
     if locked.events:
-        TableEvent.objects.bulk_create(
-            TableEvent(table=table, seq=first_seq + i, kind=kind, data=data)
-            for i, (kind, data) in enumerate(locked.events)
+        _INSERT_EVENTS.insert(
+            [
+                TableEvent(table=table, seq=first_seq + i, kind=kind, data=data)
+                for i, (kind, data) in enumerate(locked.events)
+            ]
         )
         table.version += len(locked.events)
     table.revision += 1
@@ -313,6 +315,7 @@ TABLE_STATE_FIELDS = tuple(
 # Those always written (the engine's state and the rules only when changed).
 TABLE_ROW_FIELDS = tuple(name for name in TABLE_STATE_FIELDS if name not in ("state", "options"))
 _UPDATE_TABLE = PreparedUpdate(SharedTable, "id")
+_INSERT_EVENTS = PreparedBulkInsert(TableEvent)  # a deal writes twenty at once
 _UPDATE_SEAT = PreparedUpdate(Seat, "id")
 # What an action may change on a seat (saved by one UPDATE for each seat changed).
 SEAT_STATE_FIELDS = (

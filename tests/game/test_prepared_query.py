@@ -191,3 +191,26 @@ def test_the_prepared_pick_skips_asked_and_inactive_questions_in_the_samples_ord
     assert in_game.first_not_asked(sample[:3], "medium") == rest[-1]
     assert in_game.first_not_asked(sample[:2], "medium") is None
     assert in_game.asked_ids() == {asked.pk}
+
+
+@pytest.mark.django_db
+def test_the_prepared_bulk_insert_writes_what_bulk_create_writes(player) -> None:
+    from game.prepared import PreparedBulkInsert
+    from game.tables.models import SharedTable, TableEvent
+
+    table = SharedTable.objects.create(name="t", host=player)
+    other = SharedTable.objects.create(name="u", host=player)
+    data = [("card_dealt", {"card": "AS", "seat": 1, "note": "ünïcode ✓"}), ("round_over", {})]
+    PreparedBulkInsert(TableEvent).insert(
+        [TableEvent(table=table, seq=n, kind=k, data=d) for n, (k, d) in enumerate(data, 1)]
+    )
+    TableEvent.objects.bulk_create(
+        TableEvent(table=other, seq=n, kind=k, data=d) for n, (k, d) in enumerate(data, 1)
+    )
+    PreparedBulkInsert(TableEvent).insert([])  # nothing to write: no statement
+
+    def rows(of: SharedTable) -> list[tuple]:
+        return list(of.events.order_by("seq").values_list("seq", "kind", "data"))
+
+    assert rows(table) == rows(other) == [(1, *data[0]), (2, *data[1])]
+    assert all(event.created is not None for event in table.events.all())
