@@ -823,8 +823,9 @@ def main() -> int:
     parser.add_argument(
         "--pool-size",
         type=int,
-        default=40,
-        help="DATABASE_POOL_SIZE of each server (README: 20; each open stream holds one)",
+        default=20,
+        help="DATABASE_POOL_SIZE of each server (the README's 20; a stream holds one only "
+        "while it reads)",
     )
     parser.add_argument(
         "--workers", type=int, default=1, help="uvicorn worker processes of each app server"

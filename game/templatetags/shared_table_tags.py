@@ -12,23 +12,16 @@ from django import template
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 
+from game.templatetags.table_tags import chip_buttons_html
+
 register = template.Library()
 
 
 @register.simple_tag
 def bet_chip_buttons(url: str, chips: list[int]) -> SafeString:
-    """The bet's chips: ``chip=<dollars>`` posted to ``url`` (the chip action)."""
-    return _bet_chip_buttons(url, tuple(chips))
-
-
-@lru_cache(maxsize=1024)
-def _bet_chip_buttons(url: str, chips: tuple[int, ...]) -> SafeString:
-    return format_html_join(
-        "",
-        '<button type="submit" class="chip chip--{}" name="chip" value="{}" formaction="{}">'
-        "${}</button>",
-        ((chip, chip, url, chip) for chip in chips),
-    )
+    """The bet's chips: ``chip=<dollars>`` posted to ``url`` (the chip action), the same
+    row as a game's bet panel."""
+    return chip_buttons_html(url, tuple(chips))
 
 
 @register.simple_tag

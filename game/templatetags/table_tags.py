@@ -195,11 +195,13 @@ def chip_buttons(context: Context) -> str:
     """The bet panel's chip buttons, the same for every render of a game's bet panel:
     made once per (URL, chips) instead of a dozen template nodes per render (issue 14)."""
     view = context["view"]
-    return _chip_buttons(action_url(context, view.game.pk, "chip"), tuple(view.chips))
+    return chip_buttons_html(action_url(context, view.game.pk, "chip"), tuple(view.chips))
 
 
-@lru_cache(maxsize=256)
-def _chip_buttons(url: str, chips: tuple[int, ...]) -> str:
+@lru_cache(maxsize=1024)
+def chip_buttons_html(url: str, chips: tuple[int, ...]) -> str:
+    """A row of chip buttons posting ``chip=<dollars>`` to ``url`` (a game's bet panel and
+    a shared table's bet form alike)."""
     return format_html_join(
         "",
         '<button type="submit" class="chip chip--{}" name="chip" value="{}" formaction="{}">'
