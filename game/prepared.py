@@ -98,7 +98,10 @@ class PreparedQuery:
         compiled = getattr(connection, self._attribute, None)
         if compiled is None:
             # Once per process and kind of database too: under ASGI each request's sync
-            # view runs in a thread of its own, with a connection object of its own.
+            # view runs in a thread of its own, with a connection object of its own. The
+            # compiler and its converters then belong to the first connection of that kind:
+            # they only read settings (the time zone), never the connection's state, and
+            # the SQL runs on the caller's own connection below.
             compiled = self._by_vendor.get(connection.vendor)
             if compiled is None:
                 compiled = self._by_vendor[connection.vendor] = self._compile(connection)

@@ -8,7 +8,7 @@ from typing import Any
 from django.db.models import QuerySet
 
 from game.models import CoachDeviation, Game, TriviaAttempt
-from game.rules.sidebets import STAKED_SIDE_BETS
+from game.rules.sidebets import stored_side_stakes
 
 
 def games_for_player(user: Any) -> QuerySet[Game]:
@@ -45,13 +45,7 @@ def revealed_attempt(game: Game) -> TriviaAttempt | None:
 
 def pending_side_stakes(game: Game) -> dict[str, int]:
     """The stored side stakes, menu order, staked bets only (anything odd stored is ignored)."""
-    stored = game.pending_side_bets if isinstance(game.pending_side_bets, dict) else {}
-    stakes: dict[str, int] = {}
-    for name in STAKED_SIDE_BETS:
-        stake = stored.get(name)
-        if isinstance(stake, int) and not isinstance(stake, bool) and stake > 0:
-            stakes[name] = stake
-    return stakes
+    return stored_side_stakes(game.pending_side_bets)
 
 
 def pending_box_entries(

@@ -1527,8 +1527,7 @@ class Game:
             return "Double Down only on a total of 9, 10 or 11"
         if options.double_on == "10-11" and not 10 <= total <= 11:
             return "Double Down only on a total of 10 or 11"
-        wallets = round_.wallets
-        if hand.bet > (self.bank if wallets is None else wallets[hand.box].bank):
+        if hand.bet > self._bank_of(hand.box):
             return f"Your bank does not cover another bet of {display_cents(hand.bet)}"
         return None
 
@@ -1562,8 +1561,7 @@ class Game:
                 return "Resplitting is not allowed at this table"
             pairs = "aces" if aces else "a pair"
             return f"No more than {limit} splits of {pairs} at this table"
-        wallets = round_.wallets
-        if hand.bet > (self.bank if wallets is None else wallets[hand.box].bank):
+        if hand.bet > self._bank_of(hand.box):
             return f"Your bank does not cover another bet of {display_cents(hand.bet)}"
         return None
 

@@ -17,8 +17,9 @@ Conventions:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from game.rules.cards import (
     RANK_ORDER,
@@ -506,6 +507,20 @@ def evaluate_first_cards(bet: str, player_two: Sequence[str], upcard: str) -> Si
     if bet == HOUSE_MONEY:
         return house_money(player_two)
     raise ValueError(f"{bet!r} is not settled right after the deal")
+
+
+def stored_side_stakes(stored: Any) -> dict[str, int]:
+    """Side stakes as stored between rounds (a game's pending bets, a shared seat's), in
+    menu order, staked bets only: anything odd stored (not a mapping, not a positive
+    whole number of cents, an unknown bet) is ignored."""
+    stakes: dict[str, int] = {}
+    if not isinstance(stored, Mapping):
+        return stakes
+    for name in STAKED_SIDE_BETS:
+        stake = stored.get(name)
+        if isinstance(stake, int) and not isinstance(stake, bool) and stake > 0:
+            stakes[name] = stake
+    return stakes
 
 
 def fit_side_stakes(

@@ -34,7 +34,7 @@ from game.presentation.side_bet_panels import (
     parlay_panel,
     result_rows,
 )
-from game.presentation.table import ACTION_LABELS, describe, hand_badge
+from game.presentation.table import ACTION_LABELS, DEALER_RULE_LINES, describe, hand_badge
 from game.rules import sidebets as sb
 from game.rules.cards import card_name
 from game.rules.engine import Game as EngineGame
@@ -147,7 +147,6 @@ REFUSALS = {
     "no_amount": AMOUNT_FORMAT_REFUSAL,
     "bad_version": "This page is out of date: the table has been reloaded, please try again.",
 }
-STALE_NOTICE = "This table changed since the page was shown; here it is now."
 
 
 def refusal_text(error: services.ActionRefused) -> str:
@@ -304,10 +303,13 @@ def rules_text(options: Any) -> str:
     decks = "Infinite decks" if options.infinite_decks else f"{options.deck_count} decks"
     if options.deck_count == 1:
         decks = "1 deck"
+    # The single-player felt's words for the dealer's rule ("dealer hits soft 17"), not
+    # the rule's code; S17 keeps the lobby's shorter "stands on soft 17".
+    rule = options.dealer_stands_on
     dealer = (
         "dealer stands on soft 17"
-        if options.dealer_stands_on == "S17"
-        else (f"dealer {options.dealer_stands_on}")
+        if rule == "S17"
+        else DEALER_RULE_LINES[rule][:1].lower() + DEALER_RULE_LINES[rule][1:]
     )
     trivia = "trivia on" if options.trivia_mode else "trivia off"
     line = f"{decks} · {dealer} · blackjack pays {options.blackjack_payout} · {trivia}"
@@ -338,10 +340,6 @@ class TableScene:
     log: list[str]  # their lines, newest first
     # Rendered fragments every viewer can share, by key (filled by whoever renders).
     fragments: dict[Any, str] = field(default_factory=dict)
-
-    @property
-    def revision(self) -> int:
-        return self.table.revision
 
     @property
     def stamp(self) -> tuple[int, int]:
@@ -499,6 +497,8 @@ def _newest_events(
     if previous is None or previous.table.version > table.version:
         events = recent_events(table, SCENE_EVENTS)
         return events, [event_text(event) for event in events]
+    if previous.table.version == table.version:  # a bet being built: no event written
+        return previous.events, previous.log
     new = _EVENTS_AFTER.all(table_id=table.pk, after=previous.table.version)[:SCENE_EVENTS]
     events = (new + previous.events)[:SCENE_EVENTS]
     log = ([event_text(event) for event in new] + previous.log)[:SCENE_EVENTS]

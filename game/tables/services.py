@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -524,13 +524,7 @@ def side_bets_offered(options: Options) -> bool:
 def seat_side_stakes(seat: Seat) -> dict[str, int]:
     """The seat's side stakes in menu order, staked bets only (anything odd stored is
     ignored, as the single-player game ignores it)."""
-    stored = seat.side_bets if isinstance(seat.side_bets, dict) else {}
-    stakes: dict[str, int] = {}
-    for name in sb.STAKED_SIDE_BETS:
-        stake = stored.get(name)
-        if isinstance(stake, int) and not isinstance(stake, bool) and stake > 0:
-            stakes[name] = stake
-    return stakes
+    return sb.stored_side_stakes(seat.side_bets)
 
 
 def bets_for_deal(options: Options, seat: Seat) -> tuple[dict[str, int], bool]:
@@ -545,14 +539,6 @@ def _require_open_bet(locked: LockedTable, seat: Seat) -> None:
     _require_betting(locked)
     if seat.ready:
         raise ActionRefused("already_ready")
-
-
-def _check_engine(check: Callable[[], Any]) -> None:
-    """An engine check of bets; its refusal in the player's words."""
-    try:
-        check()
-    except IllegalAction as error:
-        raise ActionRefused("rule", text=_players_words(error)) from None
 
 
 def add_chip(*, table_id: int, user: Player, version: int | None, chip_cents: int) -> Seat:
@@ -602,9 +588,7 @@ def _set_side_stakes(locked: LockedTable, seat: Seat, stakes: dict[str, int]) ->
     """R-1.4, §9 on bets being built: each stake at least the table minimum, all of them
     with the bet covered by the seat's bank (the engine's own check; no table maximum
     applies to a side stake, as in the single-player game)."""
-    _check_engine(
-        lambda: locked.engine.check_bets_being_built(seat.bet_cents, stakes, bank=seat.bank_cents)
-    )
+    _run(lambda: locked.engine.check_bets_being_built(seat.bet_cents, stakes, bank=seat.bank_cents))
     seat.side_bets = stakes
 
 
@@ -659,7 +643,7 @@ def ready(*, table_id: int, user: Player, version: int | None) -> Seat:
         # The very checks start_shared_round makes of this box (stakes, limits, the bank),
         # so the deal is never refused for a bet placed here.
         engine = locked.engine
-        _check_engine(
+        _run(
             lambda: engine.check_shared_box_bets(
                 seat.bet_cents, stakes, extra_bet, bank=seat.bank_cents
             )
@@ -870,8 +854,9 @@ def play(*, table_id: int, user: Player, version: int | None, action: str) -> Se
         seat = _own_seat(locked, user, version)
         _require_turn(locked, seat)
         engine = locked.engine
-        if engine.legal_actions().get(action) != "allowed":
-            raise ActionRefused("rule", text=engine.legal_actions()[action])
+        legality = engine.legal_actions().get(action)
+        if legality != "allowed":
+            raise ActionRefused("rule", text=legality)
         if action in TRIVIA_PLAYS and engine.options.trivia_mode:
             seat.trivia_choice_for = action
             return seat

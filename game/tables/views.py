@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from http import HTTPStatus
+from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -27,7 +27,6 @@ from game.tables import clock_runner, services
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
-    STALE_NOTICE,
     SharedTableView,
     TableScene,
     event_text,
@@ -42,12 +41,11 @@ from game.tables.sse import (
     last_event_id,
     release_connections,
 )
+from game.views import REFUSED, STALE, STALE_NOTICE
 
 TABLE_TEMPLATE = "tables/table.html"
 TABLE_PARTIAL = f"{TABLE_TEMPLATE}#shared_table"
 SEAT_TEMPLATE = f"{TABLE_TEMPLATE}#seat"
-REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
-STALE = HTTPStatus.CONFLICT
 INVITES_SESSION_KEY = "table_invites"
 LOG_BATCH = 200  # log lines a stream sends at once when catching up
 
@@ -201,7 +199,7 @@ def _fill_seat_fragments(view: SharedTableView, scene: TableScene) -> None:
     the seat's own player, who sees it marked as theirs) and shared by every viewer.
     Free seats are rendered with each page: their Sit Here form carries the viewer's
     CSRF token."""
-    for seat in view.seats:
+    for index, seat in enumerate(view.seats):
         if seat.empty:
             continue
         key = ("seat", seat.number, seat.is_viewer)
@@ -212,7 +210,8 @@ def _fill_seat_fragments(view: SharedTableView, scene: TableScene) -> None:
                 {"seat": seat, "table": scene.table, "urls": table_urls(scene.table.pk)},
             )
             scene.fragments[key] = html
-        seat.html = html
+        # The viewer's own copy: the scene's seats are shared and stay as built.
+        view.seats[index] = replace(seat, html=html)
 
 
 @login_required

@@ -291,3 +291,20 @@ def test_the_chip_rows_post_each_chip_to_its_action():
         '<button type="submit" class="chip chip--5" name="side_chip" value="21+3:5" '
         'formaction="/tables/7/side-chip/">$5</button>'
     )
+
+
+@pytest.mark.parametrize(
+    "rule, words",
+    [
+        ("S17", "dealer stands on soft 17"),
+        ("H17", "dealer hits soft 17"),
+        ("S16", "dealer stands on all 16s"),
+        ("H16", "dealer hits soft 16"),
+    ],
+)
+def test_the_rules_line_words_the_dealers_rule(rule, words):
+    from game.tables.presentation import rules_text
+    from game.tables.services import table_options
+
+    line = rules_text(table_options({"dealer_stands_on": rule}))
+    assert words in line and rule not in line
