@@ -951,17 +951,11 @@ class Game:
             if not isinstance(entry, SharedBox):
                 raise IllegalAction(f"Box {number}: give its bets and wallet as a SharedBox")
             try:
-                bank, credits = _wallet_amounts(entry)
-                if self._table.trivia_mode and credits <= 0:
-                    raise IllegalAction("No trivia credits left")
-                side_bets = entry.side_bets
-                if not isinstance(side_bets, Mapping):
-                    raise IllegalAction("Side bets must be stakes by name")
-                stakes = self._validate_bets(entry.bet, side_bets, entry.extra_bet, bank, True)
+                stakes = self.check_shared_box(entry)
             except IllegalAction as error:
                 raise IllegalAction(f"Box {number}: {error}") from None
             checked.append(Box(entry.bet, stakes, entry.extra_bet))
-            wallets.append(Wallet(bank, credits))
+            wallets.append(Wallet(entry.bank, entry.credits))
         # A shared table's game never ends by its own bank or credits (R-1.5 is each
         # player's, by seat); its clock starts now.
         self.game_over = False
@@ -1103,40 +1097,31 @@ class Game:
             if stake == 0:
                 continue  # a side bet with no stake is simply not played
             stakes[name] = stake
-        self.check_bets_being_built(bet, stakes, bank=bank)
+        check_bets_being_built(self.options, bet, stakes, bank=bank)
         return stakes
 
-    def check_shared_box_bets(
-        self, bet: int, side_bets: Mapping[str, int], extra_bet: bool, *, bank: int
-    ) -> dict[str, int]:
-        """The checks ``start_shared_round`` makes of one box's bets against its own
-        ``bank``, ahead of the deal (a shared table's Ready); the stakes as they will ride.
-        Raises IllegalAction."""
-        return self._validate_bets(bet, side_bets, extra_bet, bank, True)
+    def check_shared_box(self, box: SharedBox) -> dict[str, int]:
+        """Every check ``start_shared_round`` makes of one box, and the only place it
+        makes them: its wallet, R-1.5 (no trivia credits, no box in trivia mode), then its
+        bets as a one-box bet is checked against its own bank. A shared table asks it at
+        Ready and again before the deal, so no seat's bet can refuse the others' deal.
+        Returns the stakes as they will ride. Raises IllegalAction (without "Box N: ")."""
+        bank, credits = _wallet_amounts(box)
+        if self._table.trivia_mode and credits <= 0:
+            raise IllegalAction("No trivia credits left")
+        side_bets = box.side_bets
+        if not isinstance(side_bets, Mapping):
+            raise IllegalAction("Side bets must be stakes by name")
+        return self._validate_bets(box.bet, side_bets, box.extra_bet, bank, True)
 
     def check_bets_being_built(
         self, bet: int, side_stakes: Mapping[str, int], *, bank: int | None = None
     ) -> None:
-        """R-1.4 and §9 limits on bets still being built between rounds.
-
-        The base bet at most the table maximum, each side stake at least the table minimum,
-        and all of them covered by the bank (``bank``: a shared table's seat's, else the
-        game's). The base bet's minimum is left to the deal: a player may stake side bets
-        before the base bet. Raises IllegalAction.
-        """
-        if bank is None:
-            bank = self.bank
-        options = self._table
-        if bet > options.max_bet:
-            raise IllegalAction(f"The maximum bet is {display_cents(options.max_bet)}")
-        for stake in side_stakes.values():
-            if 0 < stake < options.min_bet:
-                raise IllegalAction(f"A side bet must be at least {display_cents(options.min_bet)}")
-        total = bet + sum(side_stakes.values())
-        if total > bank:
-            raise IllegalAction(
-                f"Your bank of {display_cents(bank)} does not cover bets of {display_cents(total)}"
-            )
+        """:func:`check_bets_being_built` with this game's options and, unless ``bank``
+        is given, its bank. Raises IllegalAction."""
+        check_bets_being_built(
+            self.options, bet, side_stakes, bank=self.bank if bank is None else bank
+        )
 
     # ------------------------------------------------------------------ player actions
 
@@ -2566,6 +2551,30 @@ def _public_wallet(wallet: Wallet, index: int) -> dict[str, Any]:
         "staked": wallet.staked,
         "paid": wallet.paid,
     }
+
+
+def check_bets_being_built(
+    options: Options, bet: int, side_stakes: Mapping[str, int], *, bank: int
+) -> None:
+    """R-1.4 and §9 limits on bets still being built between rounds (each chip, each side
+    chip), the one place they are decided: the base bet at most the table maximum, each
+    side stake at least the table minimum, and all of them covered by ``bank``. The base
+    bet's minimum is left to the deal: a player may stake side bets before the base bet.
+
+    Needs the options only, not a game (a shared table checks a seat's chip without
+    loading the table's round). Raises IllegalAction.
+    """
+    if bet > options.max_bet:
+        raise IllegalAction(f"The maximum bet is {display_cents(options.max_bet)}")
+    minimum = options.min_bet
+    for stake in side_stakes.values():
+        if 0 < stake < minimum:
+            raise IllegalAction(f"A side bet must be at least {display_cents(minimum)}")
+    total = bet + sum(side_stakes.values())
+    if total > bank:
+        raise IllegalAction(
+            f"Your bank of {display_cents(bank)} does not cover bets of {display_cents(total)}"
+        )
 
 
 def _wallet_amounts(entry: SharedBox) -> tuple[int, int]:

@@ -21,17 +21,16 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
-from django.utils import timezone
 
 from game import services as game_services
 from game.prepared import PreparedBulkInsert, PreparedQuery, PreparedUpdate
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
-from game.rules.engine import SharedBox
+from game.rules.engine import SharedBox, check_bets_being_built
 from game.rules.money import CHIP_CENTS
 from game.rules.options import Options
 from game.rules.records import (
@@ -93,6 +92,20 @@ def now_ms() -> int:
     return game_services.CLOCK()
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MS = timedelta(milliseconds=1)
+
+
+def _clock_moment(ms: int) -> datetime:
+    """A table-clock time (epoch ms) as the datetime a model field stores, exactly."""
+    return _EPOCH + ms * _MS
+
+
+def _clock_ms(moment: datetime) -> int:
+    """A stored datetime back on the table clock (epoch ms), exactly."""
+    return (moment - _EPOCH) // _MS
+
+
 # --------------------------------------------------------------------- options
 
 
@@ -118,13 +131,31 @@ def table_options(raw: dict[str, Any] | None) -> Options:
 
 @dataclass
 class LockedTable:
-    """A table row locked for one action, its seats and its engine."""
+    """A table row locked for one action, its seats and its engine.
+
+    The engine is read from the table's state the first time it is asked for: an action
+    that needs only the rules (a chip, a side chip) reads ``options`` and never parses the
+    round and the shoe."""
 
     table: SharedTable
     seats: list[Seat]
-    engine: EngineGame
+    loaded_engine: EngineGame | None = None
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     changed_seats: set[int] = field(default_factory=set)
+
+    @property
+    def engine(self) -> EngineGame:
+        if self.loaded_engine is None:
+            self.loaded_engine = _load_engine(self.table)
+        return self.loaded_engine
+
+    @property
+    def options(self) -> Options:
+        """The table's rules: the engine's when it is loaded, else the stored copy (the
+        same options: ``_save`` writes the engine's back whenever they change)."""
+        if self.loaded_engine is not None:
+            return self.loaded_engine.options
+        return table_options(self.table.options)
 
     def seat_of(self, user: Player) -> Seat | None:
         for seat in self.seats:
@@ -190,7 +221,7 @@ def _lock(table_id: int, *, skip_locked: bool = False) -> LockedTable:
     if table is None:
         raise TableNotFound(table_id)
     seats = SEATS_OF_TABLE.all(table_id=table.pk)
-    return LockedTable(table, seats, _load_engine(table))
+    return LockedTable(table, seats)
 
 
 @contextmanager
@@ -255,7 +286,8 @@ def seat_only(*, table_id: int, user: Player) -> Iterator[LockedTable]:
             raise TableNotFound(table_id)
         if table.deadline_ms is None or table.deadline_ms > now_ms():
             seat = _SEAT_OF_PLAYER.first(table_id=table.pk, player_id=user.pk)
-            locked = LockedTable(table, [] if seat is None else [seat], _load_engine(table))
+            # The rules only (locked.options): a bet being built never loads the round.
+            locked = LockedTable(table, [] if seat is None else [seat])
             yield locked
             if locked.events:
                 raise RuntimeError("a seat-only action may not announce events")
@@ -273,16 +305,19 @@ def _save(locked: LockedTable) -> None:
     table = locked.table
     written = list(TABLE_ROW_FIELDS)
     # The engine's state and the rules are written only when they changed: a chip, a
-    # Ready or a seat taken leaves them alone, and the table's lock is held for less.
-    state = locked.engine.to_json()
-    if state != table.state:
-        table.state = state
-        written.append("state")
-    # The rules as chosen (a shared table's one box per seat is implied, not stored).
-    options = {k: v for k, v in locked.engine.options.to_dict().items() if k != "seats"}
-    if options != table.options:
-        table.options = options
-        written.append("options")
+    # Ready or a seat taken leaves them alone, and the table's lock is held for less. An
+    # engine never loaded has changed nothing.
+    engine = locked.loaded_engine
+    if engine is not None:
+        state = engine.to_json()
+        if state != table.state:
+            table.state = state
+            written.append("state")
+        # The rules as chosen (a shared table's one box per seat is implied, not stored).
+        options = {k: v for k, v in engine.options.to_dict().items() if k != "seats"}
+        if options != table.options:
+            table.options = options
+            written.append("options")
     table.deadline_ms = _next_deadline(locked)
     first_seq = table.version + 1
     if locked.events:
@@ -397,6 +432,7 @@ def create_table(
             public=public,
             seat_count=seat_count,
             intermission_seconds=intermission_seconds,
+            empty_since=_clock_moment(now_ms()),  # T-2: nobody seated yet
         )
         locked = LockedTable(table, [], engine)
         locked.announce("table_opened", name=table.name)
@@ -471,7 +507,7 @@ def sit(*, table_id: int, user: Player, number: int) -> Seat:
             seat = Seat.objects.create(
                 table=table,
                 player=user,
-                bank_cents=locked.engine.options.starting_bank,
+                bank_cents=locked.options.starting_bank,
                 credits=STARTING_CREDITS,
             )
             locked.seats.append(seat)
@@ -501,7 +537,7 @@ def leave(*, table_id: int, user: Player) -> Seat:
         seat.version += 1
         locked.touch(seat)
         if not locked.seated():
-            locked.table.empty_since = timezone.now()
+            locked.table.empty_since = _clock_moment(now_ms())
         locked.announce("left", seat=number, player=user.get_username())
         if locked.table.phase == SharedTable.Phase.INTERMISSION:
             _end_betting_if_everyone_decided(locked)
@@ -535,6 +571,12 @@ def bets_for_deal(options: Options, seat: Seat) -> tuple[dict[str, int], bool]:
     return seat_side_stakes(seat), seat.extra_bet
 
 
+def shared_box(options: Options, seat: Seat) -> SharedBox:
+    """The seat's box as the engine deals it: its bets as they ride, and its wallet."""
+    stakes, extra_bet = bets_for_deal(options, seat)
+    return SharedBox(seat.bet_cents, stakes, extra_bet, bank=seat.bank_cents, credits=seat.credits)
+
+
 def _require_open_bet(locked: LockedTable, seat: Seat) -> None:
     _require_betting(locked)
     if seat.ready:
@@ -548,14 +590,12 @@ def add_chip(*, table_id: int, user: Player, version: int | None, chip_cents: in
     with seat_only(table_id=table_id, user=user) as locked:
         seat = _own_seat(locked, user, version)
         _require_open_bet(locked, seat)
-        options = locked.engine.options
+        options = locked.options
         new_bet = seat.bet_cents + chip_cents
-        if new_bet > min(options.max_bet, seat.bank_cents):
-            raise ActionRefused("bet_too_large", limit_cents=min(options.max_bet, seat.bank_cents))
-        # R-1.4: the bet together with the side bets fits in the bank.
-        total = new_bet + sum(bets_for_deal(options, seat)[0].values())
-        if total > seat.bank_cents:
-            raise ActionRefused("bets_over_bank", bank_cents=seat.bank_cents, total_cents=total)
+        stakes = bets_for_deal(options, seat)[0]
+        # R-1.4, R-4.1: the rules engine's own check of a bet being built (the table
+        # maximum; the bet with the side bets within the seat's bank).
+        _run(lambda: check_bets_being_built(options, new_bet, stakes, bank=seat.bank_cents))
         seat.bet_cents = new_bet
         return seat
 
@@ -578,7 +618,7 @@ def _side_bet_seat(locked: LockedTable, user: Player, version: int | None) -> Se
     """The player's seat, betting still open to it, at a table whose side bets are on."""
     seat = _own_seat(locked, user, version)
     _require_open_bet(locked, seat)
-    options = locked.engine.options
+    options = locked.options
     if not side_bets_offered(options):
         raise ActionRefused("side_bets_simple" if options.simple else "side_bets_off")
     return seat
@@ -588,7 +628,8 @@ def _set_side_stakes(locked: LockedTable, seat: Seat, stakes: dict[str, int]) ->
     """R-1.4, §9 on bets being built: each stake at least the table minimum, all of them
     with the bet covered by the seat's bank (the engine's own check; no table maximum
     applies to a side stake, as in the single-player game)."""
-    _run(lambda: locked.engine.check_bets_being_built(seat.bet_cents, stakes, bank=seat.bank_cents))
+    options = locked.options
+    _run(lambda: check_bets_being_built(options, seat.bet_cents, stakes, bank=seat.bank_cents))
     seat.side_bets = stakes
 
 
@@ -630,31 +671,18 @@ def ready(*, table_id: int, user: Player, version: int | None) -> Seat:
     with locked_table(table_id=table_id) as locked:
         seat = _own_seat(locked, user, version)
         _require_betting(locked)
-        options = locked.engine.options
-        if seat.bet_cents < options.min_bet:
-            raise ActionRefused("bet_too_small", minimum_cents=options.min_bet)
-        if seat.bet_cents > min(options.max_bet, seat.bank_cents):
-            raise ActionRefused("bet_too_large", limit_cents=min(options.max_bet, seat.bank_cents))
-        if options.trivia_mode and seat.credits <= 0:
-            # R-1.5 at this seat: the engine would refuse the box at the deal, and the deal
-            # of everyone else with it.
-            raise ActionRefused("no_credits")
-        stakes, extra_bet = bets_for_deal(options, seat)
-        # The very checks start_shared_round makes of this box (stakes, limits, the bank),
-        # so the deal is never refused for a bet placed here.
+        box = shared_box(locked.options, seat)
+        # The very checks start_shared_round makes of this box (R-1.5 credits, R-4.1
+        # limits, R-1.4 the bank), decided by the engine alone.
         engine = locked.engine
-        _run(
-            lambda: engine.check_shared_box_bets(
-                seat.bet_cents, stakes, extra_bet, bank=seat.bank_cents
-            )
-        )
+        _run(lambda: engine.check_shared_box(box))
         seat.ready, seat.sitting_out = True, False
         locked.announce(
             "bet_placed",
             seat=seat.number,
             bet=seat.bet_cents,
-            side_bets=sum(stakes.values()),
-            extra_bet=extra_bet,
+            side_bets=sum(box.side_bets.values()),
+            extra_bet=box.extra_bet,
         )
         _end_betting_if_everyone_decided(locked)
         return seat
@@ -693,8 +721,36 @@ def _end_betting_if_everyone_decided(locked: LockedTable) -> None:
 
 
 def _end_betting(locked: LockedTable) -> None:
-    """T-5/T-6: deal to every seat with a bet placed, seat order; none: betting reopens."""
-    players = [seat for seat in locked.seated() if seat.ready]
+    """T-5/T-6: deal to every seat with a bet placed, seat order; none: betting reopens.
+
+    Each box is checked again by the engine first (``Game.check_shared_box``, the checks
+    the deal itself makes): a bet that no longer passes (checked at Ready, but the seat's
+    row may have changed since) sits that seat out of the round, said in the table's log,
+    so one seat's bet can never refuse the others' deal nor stall the table's clock."""
+    engine = locked.engine
+    options = engine.options
+    players: list[Seat] = []
+    boxes: list[SharedBox] = []
+    for seat in locked.seated():
+        if not seat.ready:
+            continue
+        box = shared_box(options, seat)
+        try:
+            engine.check_shared_box(box)
+        except IllegalAction as error:
+            seat.ready = False
+            locked.touch(seat)
+            reason = _players_words(error)
+            logger.warning(
+                "table %s: seat %s sits the round out, its bet refused: %s",
+                locked.table.pk,
+                seat.number,
+                reason,
+            )
+            locked.announce("bet_refused", seat=seat.number, reason=reason)
+            continue
+        players.append(seat)
+        boxes.append(box)
     for seat in locked.seats:
         if seat.box is not None:
             seat.box = None
@@ -702,17 +758,7 @@ def _end_betting(locked: LockedTable) -> None:
     if not players:
         _open_betting(locked)
         return
-    options = locked.engine.options
-    boxes = [
-        SharedBox(
-            seat.bet_cents,
-            *bets_for_deal(options, seat),
-            bank=seat.bank_cents,
-            credits=seat.credits,
-        )
-        for seat in players
-    ]
-    events = _run(lambda: locked.engine.start_shared_round(boxes))
+    events = _run(lambda: engine.start_shared_round(boxes))
     for index, seat in enumerate(players):
         seat.box = index
         seat.ready = False
@@ -790,7 +836,7 @@ def _fit_side_stakes(locked: LockedTable, seat: Seat) -> None:
         stakes,
         base_cents=seat.bet_cents,
         bank_cents=seat.bank_cents,
-        min_cents=locked.engine.options.min_bet,
+        min_cents=locked.options.min_bet,
     )
     if fitted != stakes:
         seat.side_bets = fitted
@@ -953,7 +999,7 @@ def _answer_ms(options: Options) -> int:
 
 
 def _pending_answer_deadlines(locked: LockedTable) -> list[tuple[int, Seat]]:
-    options = locked.engine.options
+    options = locked.options
     return sorted(
         (
             (seat.pending_question.shown_ms + _answer_ms(options), seat)
@@ -972,13 +1018,20 @@ def _next_deadline(locked: LockedTable) -> int | None:
         if locked.seated():
             return table.betting_ends_ms
         if table.empty_since is not None:
-            return int((table.empty_since + EMPTY_TABLE_CLOSES_AFTER).timestamp() * 1000)
+            return _empty_table_closes_ms(table)
         return None
     candidates = [deadline for deadline, _ in _pending_answer_deadlines(locked)]
     round_ = locked.engine.round
     if round_ is not None and round_.deadline is not None:
         candidates.append(round_.deadline)
     return min(candidates) if candidates else None
+
+
+def _empty_table_closes_ms(table: SharedTable) -> int:
+    """T-2: when a table with nobody seated closes, on the table clock (the clock every
+    other deadline reads)."""
+    assert table.empty_since is not None
+    return _clock_ms(table.empty_since + EMPTY_TABLE_CLOSES_AFTER)
 
 
 def _apply_due(locked: LockedTable) -> int:
@@ -991,10 +1044,7 @@ def _apply_due(locked: LockedTable) -> int:
             return applied
         if table.phase == SharedTable.Phase.INTERMISSION:
             if not locked.seated():
-                empty_since = table.empty_since
-                if empty_since is not None and timezone.now() >= (
-                    empty_since + EMPTY_TABLE_CLOSES_AFTER
-                ):
+                if table.empty_since is not None and now >= _empty_table_closes_ms(table):
                     _close(locked, reason="empty")
                     return applied + 1
                 return applied

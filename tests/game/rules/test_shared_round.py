@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from game.rules import sidebets as sb
 from game.rules.clock import FakeClock
-from game.rules.engine import Game, SharedBox
+from game.rules.engine import Game, SharedBox, check_bets_being_built
 from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
 from game.rules.records import GameOver, IllegalAction, TriviaOutcome
@@ -660,6 +660,36 @@ def test_bets_being_built_are_checked_against_the_bank_given() -> None:
         game.check_bets_being_built(1000, {"21+3": 100}, bank=1000)
     with pytest.raises(IllegalAction, match="Your bank of \\$0.00"):
         game.check_bets_being_built(1000, {})  # the game's own bank
+    # The same check from the options alone (a shared table's chip loads no round).
+    check_bets_being_built(game.options, 1000, {"21+3": 100}, bank=1100)
+    with pytest.raises(IllegalAction, match="The maximum bet is"):
+        check_bets_being_built(game.options, game.options.max_bet + 1, {}, bank=10**9)
+
+
+@pytest.mark.parametrize(
+    ("box", "words"),
+    [
+        (SharedBox(100, bank=1000, credits=0), "No trivia credits left"),
+        (SharedBox(50, bank=1000, credits=3), "The minimum bet is"),
+        (SharedBox(2000, bank=1000, credits=3), "Your bank of \\$10.00 does not cover"),
+        (
+            SharedBox(500, {"21+3": 600}, bank=1000, credits=3),
+            "Your bank of \\$10.00 does not cover bets of \\$11.00",
+        ),
+    ],
+)
+def test_a_shared_box_is_checked_once_the_same_way_at_ready_and_at_the_deal(box, words) -> None:
+    """Game.check_shared_box is start_shared_round's check of each box (R-1.5, R-4.1,
+    R-1.4), so a table that asked it at Ready is never refused the deal for that box."""
+    game = shared_game(trivia_mode=True)
+    with pytest.raises(IllegalAction, match=words):
+        game.check_shared_box(box)
+    with pytest.raises(IllegalAction, match="Box 2: " + words):
+        game.start_shared_round([SharedBox(100, bank=1000, credits=3), box])
+    assert game.round is None  # nothing changed
+    assert game.check_shared_box(SharedBox(100, {"21+3": 100}, bank=1000, credits=1)) == {
+        "21+3": 100
+    }
 
 
 def test_a_wallet_stops_at_the_ceiling_on_its_own() -> None:

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
-from django.utils import timezone
 
-from game.tables import services
+from game.tables import presentation, services
 from game.tables.models import Seat, SharedTable, TableEvent
 from tests.game.tables.conftest import bet_and_ready, engine_of, seat_version, stack_table_shoe
 
@@ -95,7 +92,60 @@ def test_ready_needs_a_bet(seated_pair, ana):
     table = seated_pair()
     with pytest.raises(services.ActionRefused) as refused:
         services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
-    assert refused.value.reason == "bet_too_small"
+    # The rules engine's refusal, in its words (the single-player game's for a deal).
+    assert refused.value.reason == "rule"
+    assert refused.value.details == {"text": "The minimum bet is $1.00"}
+
+
+def test_chips_are_refused_by_the_engines_check_beyond_the_maximum_and_the_bank(seated_pair, ana):
+    table = seated_pair(max_bet="15.00")
+    services.add_chip(
+        table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=1_000
+    )
+    with pytest.raises(services.ActionRefused) as refused:
+        services.add_chip(
+            table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=1_000
+        )
+    assert refused.value.details == {"text": "The maximum bet is $15.00"}
+    Seat.objects.filter(player=ana).update(bank_cents=1_200)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.add_chip(
+            table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=500
+        )
+    assert refused.value.details == {"text": "Your bank of $12.00 does not cover bets of $15.00"}
+    assert Seat.objects.get(player=ana).bet_cents == 1_000  # nothing changed
+    # A stored bet the engine would refuse at the deal is refused at Ready, in its words.
+    Seat.objects.filter(player=ana).update(bet_cents=2_000, bank_cents=100_000)
+    with pytest.raises(services.ActionRefused) as refused:
+        services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
+    assert refused.value.details == {"text": "The maximum bet is $15.00"}
+
+
+def test_a_bet_being_built_reads_the_options_never_the_round(seated_pair, ana, monkeypatch):
+    """A chip, a side chip, an activation and a Clear check the bet against the table's
+    rules alone: the engine's state (the round, the shoe) is not parsed for them."""
+    from game.rules.engine import Game as EngineGame
+
+    table = seated_pair(side_bets=True)
+
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("the engine's state was parsed for a bet being built")
+
+    monkeypatch.setattr(EngineGame, "from_json", no_parsing)
+    version = lambda: seat_version(table, ana)  # noqa: E731
+    services.add_chip(table_id=table.pk, user=ana, version=version(), chip_cents=1_000)
+    services.add_side_chip(
+        table_id=table.pk, user=ana, version=version(), bet="21+3", chip_cents=500
+    )
+    services.activate_extra_bet(table_id=table.pk, user=ana, version=version(), active=True)
+    services.clear_side_bet(table_id=table.pk, user=ana, version=version(), bet="21+3")
+    Seat.objects.filter(player=ana).update(bank_cents=1_200)
+    with pytest.raises(services.ActionRefused):  # the bank: refused from the options alone
+        services.add_chip(table_id=table.pk, user=ana, version=version(), chip_cents=500)
+    seat = Seat.objects.get(player=ana)
+    assert (seat.bet_cents, seat.side_bets, seat.extra_bet) == (1_000, {}, True)
+    services.clear_bet(table_id=table.pk, user=ana, version=version())
+    assert Seat.objects.get(player=ana).bet_cents == 0
 
 
 def test_a_seat_without_credits_cannot_bet_in_trivia_mode_and_the_others_still_play(
@@ -106,7 +156,7 @@ def test_a_seat_without_credits_cannot_bet_in_trivia_mode_and_the_others_still_p
     services.add_chip(table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=500)
     with pytest.raises(services.ActionRefused) as refused:
         services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
-    assert refused.value.reason == "no_credits"
+    assert refused.value.details == {"text": "No trivia credits left"}  # R-1.5, the engine's
     services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
     bet_and_ready(table, ben)
     table.refresh_from_db()
@@ -122,6 +172,57 @@ def test_at_the_deadline_only_the_ready_are_dealt_in(seated_pair, ana, ben, cloc
     table.refresh_from_db()
     assert table.phase == SharedTable.Phase.ROUND
     assert [s.box for s in table.seats.order_by("number")] == [0, None]
+
+
+def test_a_bet_refused_at_the_deadline_sits_that_seat_out_and_the_others_are_dealt(
+    seated_pair, ana, ben, clock
+):
+    """A Ready seat whose bet no longer passes the engine's checks at the deal (its row
+    changed since Ready) sits the round out with a line in the log; the clock deals the
+    others and the table goes on."""
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    services.add_chip(table_id=table.pk, user=ben, version=seat_version(table, ben), chip_cents=500)
+    # ben is Ready with a bet his bank no longer covers.
+    Seat.objects.filter(player=ben).update(ready=True, bank_cents=300)
+    clock.advance(seconds=30)
+    assert services.apply_due_deadlines() >= 1
+    table.refresh_from_db()
+    assert table.phase == SharedTable.Phase.ROUND
+    assert len(engine_of(table).round.boxes) == 1
+    ana_seat, ben_seat = Seat.objects.get(player=ana), Seat.objects.get(player=ben)
+    assert ana_seat.box == 0 and ben_seat.box is None and not ben_seat.ready
+    assert ben_seat.bank_cents == 300  # nothing taken
+    refused = TableEvent.objects.get(table=table, kind="bet_refused")
+    assert refused.data == {
+        "seat": 3,
+        "player": "ben",
+        "reason": "Your bank of $3.00 does not cover bets of $5.00",
+    }
+    assert presentation.event_text(refused) == (
+        "ben (seat 3) sits this round out: Your bank of $3.00 does not cover bets of $5.00."
+    )
+    # The table's actions go on: ana plays her turn.
+    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="stand")
+
+
+def test_when_every_ready_bet_is_refused_at_the_deadline_betting_reopens(
+    seated_pair, ana, ben, clock
+):
+    table = seated_pair(PLAIN, trivia_mode=True)
+    bet_and_ready(table, ana)
+    Seat.objects.filter(player=ana).update(credits=0)  # R-1.5 since her Ready
+    clock.advance(seconds=30)
+    assert services.apply_due_deadlines() >= 1
+    table.refresh_from_db()
+    assert table.phase == SharedTable.Phase.INTERMISSION
+    assert table.betting_ends_ms == clock.now_ms + 30_000
+    assert kinds(table)[-2:] == ["bet_refused", "betting_open"]
+    # A request applying the same deadline is not refused either.
+    Seat.objects.filter(player=ana).update(ready=True)
+    clock.advance(seconds=30)
+    services.sit_out(table_id=table.pk, user=ben, version=seat_version(table, ben))
+    assert kinds(table)[-3:] == ["bet_refused", "betting_open", "sitting_out"]
 
 
 def test_a_chip_after_the_betting_deadline_applies_it_first_and_is_refused(
@@ -368,17 +469,36 @@ def test_closing_is_for_between_rounds(seated_pair, ana, ben):
 
 
 def test_an_empty_table_closes_by_itself_after_30_minutes(make_table, ana, clock):
+    """T-2 on the table clock, the clock every other deadline reads (the wall clock here is
+    years after the fake one: a wall-clock comparison would close it at once)."""
     table = make_table()
     services.sit(table_id=table.pk, user=ana, number=1)
+    clock.advance(seconds=3_600)  # seated meanwhile: the clock ran, the table stays
     services.leave(table_id=table.pk, user=ana)
-    SharedTable.objects.filter(pk=table.pk).update(
-        empty_since=timezone.now() - timedelta(minutes=31), deadline_ms=0
-    )
+    table.refresh_from_db()
+    assert table.deadline_ms == clock.now_ms + 30 * 60_000
+    clock.advance(seconds=29 * 60 + 59)
+    assert services.apply_due_deadlines() == 0
+    services.renew_invite(table_id=table.pk, user=ana)  # a request applies what is due, too
+    table.refresh_from_db()
+    assert not table.is_closed
+    clock.advance(seconds=1)
+    assert services.apply_due_deadlines() == 1
+    table.refresh_from_db()
+    assert table.is_closed and table.deadline_ms is None
+    with pytest.raises(services.TableNotFound):
+        services.sit(table_id=table.pk, user=ana, number=1)
+
+
+def test_a_table_nobody_ever_sat_at_closes_30_minutes_after_its_creation(make_table, clock):
+    table = make_table()
+    assert table.deadline_ms == clock.now_ms + 30 * 60_000
+    clock.advance(seconds=30 * 60 - 1)
+    assert services.apply_due_deadlines() == 0
+    clock.advance(seconds=1)
     assert services.apply_due_deadlines() == 1
     table.refresh_from_db()
     assert table.is_closed
-    with pytest.raises(services.TableNotFound):
-        services.sit(table_id=table.pk, user=ana, number=1)
 
 
 # --------------------------------------------------------------------- T-11: no secrets in events

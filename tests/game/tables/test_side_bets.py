@@ -215,7 +215,7 @@ def test_side_stakes_are_refused_beyond_the_limits_and_the_bank_and_nothing_chan
         lambda: services.add_chip(
             table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=500
         )
-    ).reason == ("bets_over_bank")
+    ).details == {"text": "Your bank of $20.00 does not cover bets of $25.00"}
     seat = Seat.objects.get(player=ana)
     assert (seat.bet_cents, seat.side_bets) == (1_000, {"21+3": 1_000})
     # A stake stored below the minimum (say, from before the minimum rose) is refused at

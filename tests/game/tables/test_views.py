@@ -133,7 +133,7 @@ def test_a_refused_action_is_422_and_a_stale_one_409(seated_pair, ana, ben):
     response = ana_client.post(
         action_url(table, "ready"), {"version": seat_version(table, ana)}, HTTP_HX_REQUEST="true"
     )
-    assert response.status_code == 422 and "Bet at least $1.00" in response.content.decode()
+    assert response.status_code == 422 and "The minimum bet is $1.00" in response.content.decode()
     response = ana_client.post(
         action_url(table, "chip"),
         {"version": seat_version(table, ana) + 5, "chip": "5"},
