@@ -334,6 +334,9 @@ class TableScene:
     turn_box: int | None
     events: list[TableEvent]  # newest first, at most SCENE_EVENTS
     log: list[str]  # their lines, newest first
+    # The engine's public view of the round (None between rounds): the same for everyone,
+    # read once per revision, and the viewers' offer panels take their figures from it.
+    public_round: dict[str, Any] | None = None
     # Rendered fragments every viewer can share, by key (filled by whoever renders).
     fragments: dict[Any, str] = field(default_factory=dict)
 
@@ -376,6 +379,7 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
         turn_box=turn_box,
         events=events,
         log=log,
+        public_round=round_,
     )
 
 
@@ -447,7 +451,7 @@ def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTab
         last_version=table.version,
     )
     if seated:
-        _fill_controls(view, table, viewer_seat, scene.engine, scene.turn_box)
+        _fill_controls(view, scene, viewer_seat)
     return view
 
 
@@ -542,13 +546,8 @@ def _timer(table: SharedTable, seats: list[Seat], engine: EngineGame | None) -> 
     return Timer(label, max(0, -(-(deadline - now) // 1000)))
 
 
-def _fill_controls(
-    view: SharedTableView,
-    table: SharedTable,
-    seat: Seat,
-    engine: EngineGame | None,
-    turn_box: int | None,
-) -> None:
+def _fill_controls(view: SharedTableView, scene: TableScene, seat: Seat) -> None:
+    table, engine, turn_box = scene.table, scene.engine, scene.turn_box
     if table.phase == SharedTable.Phase.INTERMISSION:
         view.betting = not seat.ready and not seat.sitting_out
         view.chips = [c // 100 for c in CHIP_CENTS if c <= seat.bank_cents]
@@ -572,7 +571,8 @@ def _fill_controls(
         view.offer_question = OFFER_QUESTIONS[offer]
         view.offer_buttons = OFFER_BUTTONS[offer]
         if offer in OFFER_TEXTS:
-            _fill_side_bet_offer(view, engine, seat.box, offer)
+            assert scene.public_round is not None  # an offer is open: a round is in play
+            _fill_side_bet_offer(view, engine, scene.public_round, seat.box, offer)
         return
     if turn_box != seat.box:
         return
@@ -603,10 +603,13 @@ def box_round(round_: dict[str, Any], box: int) -> dict[str, Any]:
     return {**round_, **round_["boxes"][box]}
 
 
-def _fill_side_bet_offer(view: SharedTableView, engine: EngineGame, box: int, offer: str) -> None:
+def _fill_side_bet_offer(
+    view: SharedTableView, engine: EngineGame, public_round: dict[str, Any], box: int, offer: str
+) -> None:
     """The extra bet's, the parlay's or the dice's panel for the viewer's own box (T-7): the
-    figures from that box alone (its bet, its wallet), the hole card never involved."""
-    mine = box_round(engine.public_view()["round"], box)
+    figures from that box alone (its bet, its wallet) in the scene's public view of the
+    round (read once for every viewer), the hole card never involved."""
+    mine = box_round(public_round, box)
     words: dict[str, Any] = {}
     if offer == "extra_bet":
         smallest, largest = engine.extra_bet_limits(box)

@@ -325,6 +325,38 @@ def test_the_dice_the_extra_bet_and_the_parlay_answered_by_both_players_in_any_o
     ]
 
 
+def test_the_offer_panels_take_their_figures_from_the_scenes_one_public_view(
+    seated_pair, ana, ben, watcher, monkeypatch
+):
+    """Each viewer's offer panel reads the scene's public view of the round: the engine's
+    public view is built once per scene, not once more per viewer."""
+    from game.rules.engine import Game as EngineGame
+    from game.tables.presentation import table_scene, view_for
+
+    table = seated_pair(OFFERS)
+    with_dice(table, [1, 2, 3])
+    place(table, ana, 10, perfect_11s=1, house_money=1)
+    place(table, ben, 10, house_money=2, extra_bet=1)
+    answer(table, ana, "roll")
+    answer(table, ben, "extra_bet", 1_000)  # the parlay is open to both
+    table.refresh_from_db()
+    calls = []
+    public_view = EngineGame.public_view
+
+    def counted(engine):
+        calls.append(engine)
+        return public_view(engine)
+
+    monkeypatch.setattr(EngineGame, "public_view", counted)
+    scene = table_scene(table)
+    views = [view_for(scene, viewer) for viewer in (ana, ben, watcher, ana)]
+    assert len(calls) == 1
+    assert [view.offer for view in views] == ["parlay", "parlay", "", "parlay"]
+    assert views[0].parlay is not None and views[1].parlay is not None
+    assert views[0].parlay.base_bet == 1_000 and views[1].parlay.base_bet == 1_000
+    assert views[0].offer_text != views[1].offer_text  # each box's own figures
+
+
 def test_both_players_roll_their_dice_in_either_order(seated_pair, ana, ben):
     table = seated_pair(TWO_ROLLS)
     with_dice(table, [6, 6, 1, 6, 2, 3])  # box 1: two infinities 16:1; box 2: one, 15:1
