@@ -524,6 +524,8 @@ class Player:
                 continue
             answered = time.perf_counter()
             label = f"{action} {data['play']}" if action == "play" else action
+            if action == "ready" and status == 200 and 'data-phase="intermission"' not in body:
+                label = "ready, dealt"  # the last Ready: the round was dealt in its post
             notice = NOTICE.search(body) if status != 200 else None
             reason = f" ({notice.group(1)})" if notice else ""
             stats.statuses[(label + reason, status)] += 1
@@ -750,7 +752,7 @@ def report(args: argparse.Namespace, result: dict[str, Any], watch: CpuWatch) ->
     )
     print(f"  actions: {len(done)} answered 200 = {rate:.1f} actions/s; {ms(done)}")
     for label, values in sorted(stats.latencies.items()):
-        print(f"    {label:12} n={len(values):5}  {ms(values)}")
+        print(f"    {label:13} n={len(values):5}  {ms(values)}")
     by_status = ", ".join(
         f"{label} {status}: {count}"
         for (label, status), count in sorted(stats.statuses.items())

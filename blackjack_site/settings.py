@@ -167,6 +167,8 @@ SESSION_ENGINE = (
 TABLE_CLOCK = os.environ.get("TABLE_CLOCK") or ("external" if REDIS_URL else "in-process")
 TABLE_CLOCK_INTERVAL = float(os.environ.get("TABLE_CLOCK_INTERVAL", "0.2"))
 TABLE_STREAM_SECONDS = float(os.environ.get("TABLE_STREAM_SECONDS", "60"))
+# Threads a process reads its streams' news in (game/tables/sse.py: stream_reads).
+TABLE_STREAM_READ_THREADS = int(os.environ.get("TABLE_STREAM_READ_THREADS", "2"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -20,8 +20,10 @@ generator otherwise (runserver, the test Client, live_server).
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from asgiref.sync import sync_to_async
@@ -192,10 +194,31 @@ def _read_in_thread(messages_after: MessagesAfter, table_id: int, after: int | N
         close_old_connections()
 
 
+_stream_reads: ThreadPoolExecutor | None = None
+_stream_reads_lock = threading.Lock()
+
+
+def stream_reads() -> ThreadPoolExecutor:
+    """The threads every stream of this process reads in: a few
+    (TABLE_STREAM_READ_THREADS), not the loop's default pool. An action wakes every
+    stream at its table at once; in the default pool their reads would take the
+    interpreter from the players' own posts in turn, one thread each, while the reads of
+    one table mostly wait for the one building its scene anyway (scenes.py). Fewer
+    threads: a player's own answer first, the others' screens a few ms later."""
+    global _stream_reads
+    with _stream_reads_lock:
+        if _stream_reads is None:
+            _stream_reads = ThreadPoolExecutor(
+                max_workers=max(1, int(_setting("TABLE_STREAM_READ_THREADS", 2))),
+                thread_name_prefix="table-stream-read",
+            )
+        return _stream_reads
+
+
 async def _async_stream(
     table_id: int, after_seq: int | None, messages_after: MessagesAfter, timing: _Timing
 ) -> AsyncIterator[bytes]:
-    read = sync_to_async(_read_in_thread, thread_sensitive=False)
+    read = sync_to_async(_read_in_thread, thread_sensitive=False, executor=stream_reads())
     start = time.monotonic()
     deadline = start + timing.lifetime
     yield f"retry: {timing.retry_ms}\n\n".encode()

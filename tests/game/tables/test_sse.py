@@ -160,6 +160,41 @@ def test_the_async_stream_through_the_asgi_client(table):
     check_stream(chunks + [(ended, b"")], lifetime=0.8)
 
 
+def test_async_streams_read_in_a_few_threads_of_their_own(settings, table):
+    """Streams woken together read in sse.stream_reads()'s few threads, not one thread each
+    from the loop's default pool (which would take the interpreter from the posts)."""
+    lock = threading.Lock()
+    running, most, names = 0, 0, set()
+    read = table.messages_after
+
+    def slow_read(after: int | None):
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+            names.add(threading.current_thread().name)
+        time.sleep(0.05)
+        try:
+            return read(after)
+        finally:
+            with lock:
+                running -= 1
+
+    table.messages_after = slow_read
+
+    async def six_streams() -> None:
+        async def one() -> None:
+            response = await AsyncClient().get(f"/stream/{table.table_id}/")
+            async for _ in response.streaming_content:
+                pass
+
+        await asyncio.gather(*(one() for _ in range(6)))
+
+    run_in_fresh_loop(six_streams)
+    assert names and all(name.startswith("table-stream-read") for name in names), names
+    assert 1 <= most <= settings.TABLE_STREAM_READ_THREADS == 2
+
+
 def test_the_asgi_handler_sends_each_event_as_it_comes(table):
     """Served by Django's ASGI handler (as under uvicorn), the stream is not buffered: the
     retry and the snapshot leave at once, each message in its own body chunk."""
