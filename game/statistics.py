@@ -18,6 +18,7 @@ from django.db.models.functions import Coalesce
 from game.models import Hand, Round, SideBet, TriviaAttempt
 from game.presentation.side_bet_menu import SIDE_BET_LABELS as MENU_LABELS
 from game.rules.records import DIFFICULTIES, LOSE, NATURAL, PUSH, ROUND_OVER, SURRENDER, WIN
+from trivia.models import DIFFICULTY_LABELS
 
 # Names as the player reads them; insurance and even money are stored as side-bet rows.
 SIDE_BET_LABELS: dict[str, str] = {
@@ -25,7 +26,6 @@ SIDE_BET_LABELS: dict[str, str] = {
     "insurance": "Insurance",
     "even_money": "Even Money",
 }
-DIFFICULTY_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
 
 
 @dataclass(frozen=True)

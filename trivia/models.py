@@ -168,6 +168,11 @@ def question_problems(
     return problems
 
 
+# A difficulty as the player reads it ("easy" -> "Easy"): the question bank's own labels,
+# for every page that names one (the statistics, the shared tables).
+DIFFICULTY_LABELS: dict[str, str] = dict(Question.Difficulty.choices)
+
+
 class QuestionReport(models.Model):
     class Reason(models.TextChoices):
         WRONG_ANSWER = "wrong_answer", "The marked answer is wrong"

@@ -8,6 +8,7 @@ and this module words them, so the wording lives here once. Amounts travel in ce
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from game.models import Game
@@ -81,9 +82,10 @@ def _worded(details: dict[str, Any]) -> dict[str, Any]:
     return worded
 
 
-def refusal_text(error: ActionRefused) -> str:
-    """The sentence a refused action shows the player."""
-    return REFUSALS[error.reason].format(**_worded(error.details))
+def refusal_text(error: ActionRefused, refusals: Mapping[str, str] = REFUSALS) -> str:
+    """The sentence a refused action shows the player (``refusals``: these words with a
+    caller's own, as a shared table's, game/tables/presentation.py)."""
+    return refusals[error.reason].format(**_worded(error.details))
 
 
 def phase_line(engine: EngineGame, *, shuffled: bool = False) -> str:

@@ -78,8 +78,13 @@ class SideBetLine:
 
 @dataclass(frozen=True)
 class SideBetMenu:
+    """The side bets of the bet for the next deal: the single-player bet panel's menu and a
+    shared table's seat's (game/tables/presentation.py), built by :func:`menu_for`."""
+
     # False when the table's ``side_bets`` option is off: no menu and no Side Bets button.
     available: bool
+    # Shown open: the player's choice in the single-player game (stored on the game); at a
+    # shared table, while anything rides in it (a live update re-renders the drawer).
     open: bool
     lines: tuple[SideBetLine, ...]
     extra_bet_active: bool
@@ -108,18 +113,35 @@ def side_bet_lines(stakes: dict[str, int]) -> tuple[SideBetLine, ...]:
     )
 
 
+def menu_for(
+    stakes: dict[str, int],
+    *,
+    extra_bet_active: bool,
+    open: bool,
+    available: bool = True,
+    chips: tuple[int, ...] = CHIP_DOLLARS,
+) -> SideBetMenu:
+    """The menu for these pending ``stakes`` (by name, in menu order) and Extra Bet
+    activation; ``chips`` in dollars (a shared seat's: those its bank covers)."""
+    return SideBetMenu(
+        available=available,
+        open=open,
+        lines=side_bet_lines(stakes),
+        extra_bet_active=extra_bet_active,
+        extra_bet_summary=SIDE_BET_SUMMARIES[EXTRA_BET_BLACKJACK],
+        total=sum(stakes.values()),
+        chips=chips,
+    )
+
+
 def side_bet_menu(game: Game) -> SideBetMenu:
     """The menu as the bet panel shows it, from the Game row alone (no queries)."""
     options = game.options or {}
     # The simple game keeps the side_bets option but plays none (§10 Extensions).
     available = bool(options.get("side_bets", True)) and not options.get("simple", False)
-    stakes = pending_side_stakes(game) if available else {}
-    lines = side_bet_lines(stakes)
-    return SideBetMenu(
-        available=available,
-        open=available and game.side_bets_menu_open,
-        lines=lines,
+    return menu_for(
+        pending_side_stakes(game) if available else {},
         extra_bet_active=available and game.pending_extra_bet,
-        extra_bet_summary=SIDE_BET_SUMMARIES[EXTRA_BET_BLACKJACK],
-        total=sum(stakes.values()),
+        open=available and game.side_bets_menu_open,
+        available=available,
     )

@@ -231,16 +231,16 @@ def build_side_bet_panels(
     panels = SideBetPanels()
     if round_ is None:
         return panels
-    panels.results = _result_rows(round_)
+    panels.results = result_rows(round_)
     phase = round_["phase"]
     if phase == DEALING and sb.PERFECT_11S in round_["pending_side_bets"]:
-        panels.dice_roll = _dice_roll(round_)
+        panels.dice_roll = dice_roll_panel(round_)
     if round_["dice"] and engine.round_in_progress and _last_action(engine) == "roll":
         panels.dice_result = _dice_result(round_)
     if phase == EXTRA_BET:
         panels.extra_bet = extra_bet_panel(round_, engine, legal)
     if phase == HOUSE_MONEY_PARLAY:
-        panels.parlay = _parlay(round_)
+        panels.parlay = parlay_panel(round_)
     return panels
 
 
@@ -327,7 +327,12 @@ def _extra_bet_row(round_: Mapping[str, Any], settled: Mapping[str, Any]) -> Sid
     return SideBetRow(name=name, title=title, stake=0, status=status, note=note)
 
 
-def _result_rows(round_: Mapping[str, Any]) -> list[SideBetRow]:
+def result_rows(round_: Mapping[str, Any]) -> list[SideBetRow]:
+    """The side bets of the round as result rows, in menu order (the extra bet last).
+
+    ``round_`` is a round's public view (``Game.public_view()["round"]``), or one box's
+    part of a shared round under the same keys (game/tables/presentation.py ``box_round``:
+    ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
     settled = {record["name"]: record for record in round_["side_bets"]}
     rows: list[SideBetRow] = []
     for name in sb.STAKED_SIDE_BETS:
@@ -344,7 +349,12 @@ def _result_rows(round_: Mapping[str, Any]) -> list[SideBetRow]:
     return rows
 
 
-def _dice_roll(round_: Mapping[str, Any]) -> DiceRollPanel:
+def dice_roll_panel(round_: Mapping[str, Any]) -> DiceRollPanel:
+    """The Perfect 11s dice panel (R-SB-12): the pay table and the stake that rolls.
+
+    ``round_`` is a round's public view (``Game.public_view()["round"]``), or one box's
+    part of a shared round under the same keys (game/tables/presentation.py ``box_round``:
+    ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
     lines = [
         (condition_text(sb.PERFECT_11S, condition), ratio_text(ratio))
         for condition, ratio in sb.PAY_TABLES[sb.PERFECT_11S]
@@ -409,7 +419,12 @@ def _extra_chip(dollars: int, amount: int, base_bet: int, bank: int) -> ChipButt
     return ChipButton(dollars=dollars, allowed=not reason, reason=reason)
 
 
-def _parlay(round_: Mapping[str, Any]) -> ParlayPanel | None:
+def parlay_panel(round_: Mapping[str, Any]) -> ParlayPanel | None:
+    """The House Money parlay panel (R-SB-31); None when House Money did not win.
+
+    ``round_`` is a round's public view (``Game.public_view()["round"]``), or one box's
+    part of a shared round under the same keys (game/tables/presentation.py ``box_round``:
+    ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
     stake = round_["side_stakes"].get(sb.HOUSE_MONEY, 0)
     win = sb.house_money(_first_two(round_))
     if win is None or not stake:
@@ -430,10 +445,3 @@ def _parlay(round_: Mapping[str, Any]) -> ParlayPanel | None:
         base_bet=base_bet,
         choices=choices,
     )
-
-
-# One box's part of a round, as a shared table's seat shows it (game/tables/presentation.py
-# passes ``{**round, **round["boxes"][i]}``: the same keys, that box's bets and hands).
-result_rows = _result_rows
-dice_roll_panel = _dice_roll
-parlay_panel = _parlay

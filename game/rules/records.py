@@ -113,18 +113,15 @@ class BoxBet:
 
 
 @dataclass(frozen=True, slots=True)
-class SharedBox:
-    """One box of a shared round (TABLES.md): its bets as :class:`BoxBet` has them, and
-    the wallet of the player who plays it, before the round — ``bank`` in cents and trivia
-    ``credits``. Every cent and credit of the box moves in that wallet, never in the
-    game's own bank (``Game.start_shared_round``, ``Game.box_wallet``).
+class SharedBox(BoxBet):
+    """One box of a shared round (TABLES.md): a :class:`BoxBet` (its bets, the same
+    fields) with the wallet of the player who plays it, before the round — ``bank`` in
+    cents and trivia ``credits``. Every cent and credit of the box moves in that wallet,
+    never in the game's own bank (``Game.start_shared_round``, ``Game.box_wallet``).
 
     ``SharedBox(1000, {"21+3": 100}, bank=50_000, credits=10)``.
     """
 
-    bet: int
-    side_bets: Mapping[str, int] = field(default_factory=dict)
-    extra_bet: bool = False
     bank: int = field(kw_only=True)
     credits: int = field(kw_only=True)
 

@@ -14,12 +14,9 @@ from typing import Any
 from django.db.models import Value
 
 from game.prepared import PreparedQuery
-from game.presentation.side_bet_menu import (
-    SIDE_BET_LABELS,
-    SIDE_BET_SUMMARIES,
-    SideBetLine,
-    side_bet_lines,
-)
+from game.presentation import notices
+from game.presentation.notices import PHASE_LINES
+from game.presentation.side_bet_menu import SIDE_BET_LABELS, SideBetMenu, menu_for
 from game.presentation.side_bet_panels import (
     DIE_INFINITY_TEXT,
     LOST,
@@ -43,8 +40,8 @@ from game.rules.records import DEALING, HOUSE_MONEY_PARLAY, PLAYER_TURN
 from game.rules_pages.content import ratio_text
 from game.tables import services
 from game.tables.models import Seat, SharedTable, TableEvent
+from trivia.models import DIFFICULTY_LABELS
 
-DIFFICULTY_LABELS = {"easy": "Easy", "medium": "Medium", "hard": "Hard"}
 OFFER_BUTTONS = {
     "insurance": (("insurance:accept", "Take Insurance"), ("insurance:decline", "No Insurance")),
     "even_money": (
@@ -61,14 +58,6 @@ OFFER_BUTTONS = {
     "parlay": tuple((f"parlay:{choice}", PARLAY_LABELS[choice]) for choice in sb.PARLAY_CHOICES),
     "roll": (("roll", "Roll"),),
 }
-OFFER_QUESTIONS = {
-    "insurance": "Insurance?",
-    "even_money": "Even money?",
-    "early_surrender": "Early surrender?",
-    "extra_bet": "Extra bet?",
-    "parlay": "House Money won: collect or parlay?",
-    "roll": "Perfect 11s won: roll the Infinity dice.",
-}
 # The round's phase while an offer stage is open, by the offer it makes (the dice are
 # rolled while the round is still "dealing", R-4.3).
 PHASE_OFFERS = {
@@ -78,6 +67,15 @@ PHASE_OFFERS = {
     "extra_bet": "extra_bet",
     HOUSE_MONEY_PARLAY: "parlay",
     DEALING: "roll",
+}
+# Each offer's question: the single-player game's line for that phase ("Insurance?"),
+# except where a shared table's words say more. The whole table reads the question in the
+# headline while the offer is open, so it names what won ("House Money: parlay?" would
+# not say that the offer exists only because House Money won).
+OFFER_QUESTIONS = {
+    **{offer: PHASE_LINES[phase] for phase, offer in PHASE_OFFERS.items()},
+    "parlay": "House Money won: collect or parlay?",
+    "roll": "Perfect 11s won: roll the Infinity dice.",
 }
 # The offers by name in the log ("ana is offered the extra bet").
 OFFER_NAMES = {
@@ -111,53 +109,45 @@ SIDE_BET_FEE = " (fee {fee})"
 SIDE_BET_PAID = ", paid {winnings}"
 SIDE_BET_PARLAYED = ", {parlayed} parlayed"
 SIDE_BET_TO_BE_PAID = ", payout to come"
-REFUSALS = {
+# The refusals only a shared table makes; every other reason is one the single-player
+# game makes too, worded once there (game/presentation/notices.py).
+TABLE_REFUSALS = {
     "not_seated": "Take a seat first.",
     "already_seated": "You already have a seat at this table.",
     "seat_taken": "That seat is taken.",
     "no_such_seat": "There is no such seat.",
     "betting_closed": "Betting is closed until the round is over.",
     "already_ready": "Your bet is placed for this round.",
-    "no_such_chip": "There is no such chip.",
     "no_round_in_play": "No round is in play.",
     "not_your_turn": "It is not your turn.",
     "question_open": "Answer the question first.",
     "no_such_action": "There is no such action.",
     "no_such_answer": "There is no such answer.",
-    "no_such_difficulty": "Choose Easy, Medium or Hard.",
-    "no_choice_waiting": "Press Hit or Double Down first.",
-    "no_unanswered_question": "There is no question to answer.",
-    "not_an_answer_shown": "Choose one of the answers shown.",
-    "no_questions": "No {difficulty} questions are available.",
     "host_only": "Only the table's host can do that.",
     "between_rounds_only": "That can be done only between rounds.",
     "bets_placed": "Options can change only before anyone has placed a bet.",
     "table_name_missing": "Give the table a name.",
     "seat_count_out_of_range": "A table has 2 to 7 seats.",
     "intermission_out_of_range": "Betting time is 10 to 60 seconds.",
-    "time_ran_out": "Time ran out.",
-    "side_bets_off": "Side bets are off at this table.",
-    "side_bets_simple": "No side bets in the simple game: Hit and Stand only.",
-    "no_such_side_bet": "There is no such side bet.",
     "no_such_activation": "Choose Activate or Deactivate.",
     "no_amount": AMOUNT_FORMAT_REFUSAL,
     "bad_version": "This page is out of date: the table has been reloaded, please try again.",
 }
 
 
+REFUSALS = {**notices.REFUSALS, **TABLE_REFUSALS}
+NOT_ALLOWED = "That is not allowed now."
+
+
 def refusal_text(error: services.ActionRefused) -> str:
-    details = error.details
-    if error.reason == "rule":
-        return str(details.get("text", "That is not allowed now."))
-    words = {
-        key.removesuffix("_cents"): display_cents(value) if key.endswith("_cents") else value
-        for key, value in details.items()
-    }
-    template = REFUSALS.get(error.reason, "That is not allowed now.")
+    """The sentence a refused action at a shared table shows: worded as the single-player
+    game words it (``notices.refusal_text``), from the table's own words and the game's."""
+    if error.reason not in REFUSALS:
+        return NOT_ALLOWED
     try:
-        return template.format(**words)
-    except KeyError:
-        return template
+        return notices.refusal_text(error, REFUSALS)
+    except (KeyError, IndexError):  # a detail missing: the sentence without it
+        return REFUSALS[error.reason].split("{")[0].strip() or NOT_ALLOWED
 
 
 @dataclass
@@ -210,22 +200,6 @@ class Timer:
 
 
 @dataclass
-class SeatSideBets:
-    """The side bets of the viewer's bet for the next deal (T-5, UI.md "Side bets menu")."""
-
-    lines: list[SideBetLine]
-    extra_bet_active: bool
-    extra_bet_summary: str
-    total: int
-    chips: list[int]
-
-    @property
-    def open(self) -> bool:
-        """The drawer stays open while anything rides in it (a swap re-renders it)."""
-        return self.total > 0 or self.extra_bet_active
-
-
-@dataclass
 class SharedTableView:
     table: SharedTable
     seats: list[SeatView]
@@ -248,7 +222,7 @@ class SharedTableView:
     last_version: int = 0
     # Side bets (§9): the viewer's stakes while betting (None: off at this table), and the
     # offer open to the viewer's box (T-7) with its panel.
-    side_bet_menu: SeatSideBets | None = None
+    side_bet_menu: SideBetMenu | None = None
     offer: str = ""
     offer_text: str = ""
     extra_bet: ExtraBetPanel | None = None
@@ -585,15 +559,15 @@ def _fill_controls(view: SharedTableView, scene: TableScene, seat: Seat) -> None
     ]
 
 
-def _side_bet_menu(seat: Seat, chips: list[int]) -> SeatSideBets:
-    """The viewer's side bets for the next deal, the single-player menu's lines and words."""
+def _side_bet_menu(seat: Seat, chips: list[int]) -> SideBetMenu:
+    """The viewer's side bets for the next deal (T-5, UI.md "Side bets menu"): the
+    single-player menu, open while anything rides in it (a live update re-renders it)."""
     stakes = services.seat_side_stakes(seat)
-    return SeatSideBets(
-        lines=list(side_bet_lines(stakes)),
+    return menu_for(
+        stakes,
         extra_bet_active=seat.extra_bet,
-        extra_bet_summary=SIDE_BET_SUMMARIES[sb.EXTRA_BET_BLACKJACK],
-        total=sum(stakes.values()),
-        chips=chips,
+        open=bool(stakes) or seat.extra_bet,
+        chips=tuple(chips),
     )
 
 

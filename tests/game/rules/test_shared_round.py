@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from game.rules import sidebets as sb
 from game.rules.clock import FakeClock
-from game.rules.engine import Game, SharedBox, check_bets_being_built
+from game.rules.engine import BoxBet, Game, SharedBox, check_bets_being_built
 from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
 from game.rules.records import GameOver, IllegalAction, TriviaOutcome
@@ -664,6 +664,18 @@ def test_bets_being_built_are_checked_against_the_bank_given() -> None:
     check_bets_being_built(game.options, 1000, {"21+3": 100}, bank=1100)
     with pytest.raises(IllegalAction, match="The maximum bet is"):
         check_bets_being_built(game.options, game.options.max_bet + 1, {}, bank=10**9)
+
+
+def test_a_shared_box_is_a_box_bet_with_a_wallet() -> None:
+    box = SharedBox(1000, {"21+3": 100}, True, bank=50_000, credits=10)
+    assert isinstance(box, BoxBet)
+    assert (box.bet, dict(box.side_bets), box.extra_bet) == (1000, {"21+3": 100}, True)
+    assert (box.bank, box.credits) == (50_000, 10)
+    with pytest.raises(TypeError):
+        SharedBox(1000, bank=1)  # the wallet is given whole
+    game = shared_game()
+    with pytest.raises(IllegalAction, match="as a SharedBox"):
+        game.start_shared_round([BoxBet(1000)])
 
 
 @pytest.mark.parametrize(
