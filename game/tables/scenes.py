@@ -105,26 +105,38 @@ def scene_of(table: SharedTable) -> TableScene:
         return scene
     with _builder(table.pk):
         # Whoever waited here while another thread built it takes theirs.
-        scene = _cached(table.pk, table.invite_token, stamp)
-        if scene is None:
-            # A copy: the caller's row may be refreshed in place after this.
-            scene = table_scene(copy.copy(table), _previous(table))
-            _keep(scene)
+        return _cached(table.pk, table.invite_token, stamp) or _build(table)
+
+
+def _build(table: SharedTable) -> TableScene:
+    """Builds and keeps the scene of ``table`` (the caller holds the table's builder)."""
+    # A copy: the caller's row may be refreshed in place after this.
+    scene = table_scene(copy.copy(table), _previous(table))
+    _keep(scene)
     return scene
 
 
 def current_scene(table_id: int) -> TableScene | None:
     """The scene of the table as it stands now, None when there is no such table. One
-    small read (the revision) when the scene is already built; the whole row only when
-    it changed."""
+    small read (the revision) when the scene is already built; the whole row only by the
+    one that builds it."""
     head = _TABLE_HEAD.first(table_id=table_id)
     if head is None:
         return None
-    scene = _cached(table_id, head.invite_token, _stamp_of(head))
+    stamp = _stamp_of(head)
+    scene = _cached(table_id, head.invite_token, stamp)
     if scene is not None:
         return scene
-    table = TABLE_BY_ID.first(table_id=table_id)
-    return None if table is None else scene_of(table)
+    with _builder(table_id):
+        # The streams an action woke wait here for the first one's scene rather than each
+        # reading the whole row (the engine's state) only to find it built.
+        scene = _cached(table_id, head.invite_token, stamp)
+        if scene is not None:
+            return scene
+        table = TABLE_BY_ID.first(table_id=table_id)
+        if table is None:
+            return None
+        return _cached(table_id, table.invite_token, _stamp_of(table)) or _build(table)
 
 
 def forget_all() -> None:

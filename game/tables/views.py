@@ -9,6 +9,8 @@ no seat, they act for the requesting player's own.
 from __future__ import annotations
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -27,6 +29,7 @@ from game.tables import clock_runner, services
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
+    SeatView,
     SharedTableView,
     TableScene,
     event_text,
@@ -179,7 +182,7 @@ def _context(
 ) -> dict[str, Any]:
     scene = scene or scene_of(table)
     view = view_for(scene, request.user)
-    _fill_seat_fragments(view, scene)
+    _fill_seat_fragments(view)
     invite_url = (
         request.build_absolute_uri(reverse("tables:invitation", args=[table.invite_token]))
         if view.is_host
@@ -194,24 +197,38 @@ def _context(
     }
 
 
-def _fill_seat_fragments(view: SharedTableView, scene: TableScene) -> None:
-    """Each taken seat's markup, rendered once per revision and seat (and once more for
-    the seat's own player, who sees it marked as theirs) and shared by every viewer.
-    Free seats are rendered with each page: their Sit Here form carries the viewer's
-    CSRF token."""
+def _fill_seat_fragments(view: SharedTableView) -> None:
+    """Each taken seat's markup, shared by every viewer and every revision that shows the
+    seat alike. Free seats are rendered with each page: their Sit Here form carries the
+    viewer's CSRF token."""
     for index, seat in enumerate(view.seats):
-        if seat.empty:
-            continue
-        key = ("seat", seat.number, seat.is_viewer)
-        html = scene.fragments.get(key)
-        if html is None:
-            html = render_to_string(
-                SEAT_TEMPLATE,
-                {"seat": seat, "table": scene.table, "urls": table_urls(scene.table.pk)},
-            )
-            scene.fragments[key] = html
-        # The viewer's own copy: the scene's seats are shared and stay as built.
-        view.seats[index] = replace(seat, html=html)
+        if not seat.empty:
+            # The viewer's own copy: the scene's seats are shared and stay as built.
+            view.seats[index] = replace(seat, html=_taken_seat_markup(seat))
+
+
+_SEAT_MARKUP_KEPT = 4096  # about 4 MB at most: ~1 KB a seat
+_seat_markup: OrderedDict[str, str] = OrderedDict()
+_seat_markup_lock = threading.Lock()
+
+
+def _taken_seat_markup(seat: SeatView) -> str:
+    """A taken seat's markup, which shows nothing but the seat (its fields, its hands): kept
+    by what it shows, so a new revision renders only the seats it changed (a chip, a card:
+    one seat of five). Rendered from the seat alone, so that nothing else can slip into
+    what is kept."""
+    key = repr(seat)
+    with _seat_markup_lock:
+        html = _seat_markup.get(key)
+        if html is not None:
+            _seat_markup.move_to_end(key)
+            return html
+    html = render_to_string(SEAT_TEMPLATE, {"seat": seat})
+    with _seat_markup_lock:
+        _seat_markup[key] = html
+        while len(_seat_markup) > _SEAT_MARKUP_KEPT:
+            _seat_markup.popitem(last=False)
+    return html
 
 
 @login_required

@@ -4,6 +4,7 @@ viewer still gets their own seat, controls and Sit Here buttons -- never someone
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 
 import pytest
 from django.urls import reverse
@@ -130,3 +131,65 @@ def test_a_scene_carries_the_last_ones_events_and_reads_only_the_new(
     assert [e.seq for e in carried.events] == [e.seq for e in fresh.events]
     assert carried.events[0].seq == table.version and len(carried.events) == 5
     assert carried.log == fresh.log
+
+
+def test_streams_woken_together_read_the_whole_row_once(
+    seated_pair, ana, monkeypatch: pytest.MonkeyPatch
+):
+    """A stream that waited while another built the scene takes that scene: only the
+    builder reads the whole row (the engine's state), the others only its revision."""
+    table = seated_pair(PLAIN)
+    scenes.current_scene(table.pk)
+    services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
+    whole_rows: list[int] = []
+    read_whole_row = scenes.TABLE_BY_ID.first
+
+    def counting_read(**params):
+        whole_rows.append(params["table_id"])
+        return read_whole_row(**params)
+
+    monkeypatch.setattr(scenes.TABLE_BY_ID, "first", counting_read)
+    real_builder = scenes._builder
+
+    class AnotherStreamBuildsWhileThisOneWaits:
+        def __enter__(self) -> None:
+            with real_builder(table.pk):
+                scenes._build(scenes.TABLE_BY_ID.first(table_id=table.pk))
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+    monkeypatch.setattr(scenes, "_builder", lambda table_id: AnotherStreamBuildsWhileThisOneWaits())
+    scene = scenes.current_scene(table.pk)
+    table.refresh_from_db()
+    assert scene is not None and scene.table.revision == table.revision
+    assert whole_rows == [table.pk]  # the other stream's read; this one's none
+
+
+def test_a_new_revision_renders_only_the_seats_it_changed(
+    seated_pair, ana, ben, short_streams, monkeypatch: pytest.MonkeyPatch
+):
+    from game.tables import views
+
+    monkeypatch.setattr(views, "_seat_markup", OrderedDict())  # other tests' seats
+    table = seated_pair(PLAIN)
+    first_table_message(ben, table)
+    rendered: list[str] = []
+    real_render = views.render_to_string
+
+    def counting_render(template_name: str, context=None, *args, **kwargs):
+        if template_name == views.SEAT_TEMPLATE:
+            rendered.append(context["seat"].player)
+        return real_render(template_name, context, *args, **kwargs)
+
+    monkeypatch.setattr(views, "render_to_string", counting_render)
+    services.add_chip(
+        table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=2500
+    )
+    after = first_table_message(ben, table)
+    assert rendered == ["ana"]  # ben's seat looks as it did: its markup is reused
+    assert "$25.00" in seat_markup(after, 1) and "(you)" in seat_markup(after, 3)
+    # Seen by ana, her seat is marked as hers: another rendering, not ben's view of it.
+    mine = first_table_message(ana, table)
+    assert rendered == ["ana", "ana", "ben"]
+    assert "(you)" in seat_markup(mine, 1) and "(you)" not in seat_markup(mine, 3)
