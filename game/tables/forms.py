@@ -10,7 +10,7 @@ from django import forms
 from game.forms import OptionsForm, default_options
 from game.rules.options import TIMER_OFF, Options
 from game.tables.models import SEATS_MAX, SEATS_MIN
-from game.tables.services import INTERMISSION_SECONDS, table_options
+from game.tables.services import table_options
 
 # A shared table plays one box per seat (T-3), times every turn (T-8) and buys every seat in
 # with the same bank. It has no coach: the coach is a setting of one player's own game (saved
@@ -90,10 +90,3 @@ class CreateTableForm(TableOptionsForm):
     def rule_fields(self) -> list[Any]:
         """The house rules, set to the usual ones: folded away until wanted."""
         return [field for field in self if field.name not in TABLE_FIELDS]
-
-    def clean_intermission_seconds(self) -> int:
-        value = self.cleaned_data["intermission_seconds"]
-        low, high = INTERMISSION_SECONDS
-        if not low <= value <= high:
-            raise forms.ValidationError("Betting time is 10 to 60 seconds.")
-        return value

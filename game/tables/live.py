@@ -78,10 +78,6 @@ class _Hub:
         with self._lock:
             return self._latest.get(table_id)
 
-    def waiting(self, table_id: int) -> int:
-        with self._lock:
-            return len(self._waiters.get(table_id, ()))
-
 
 _hub = _Hub()
 

@@ -439,11 +439,6 @@ def _as_seen_by(seat_view: SeatView, viewer_number: int | None) -> SeatView:
     return seat_view
 
 
-def table_view(table: SharedTable, viewer: Any, *, log_size: int = 12) -> SharedTableView:
-    """The shared table as ``viewer`` may see it (a watcher when not seated)."""
-    return view_for(table_scene(table), viewer, log_size=log_size)
-
-
 _NEWEST_EVENTS = PreparedQuery(
     lambda table_id: TableEvent.objects.filter(table_id=table_id).order_by("-seq")[
         :SCENE_EVENTS_MAX

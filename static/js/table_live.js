@@ -3,14 +3,12 @@
 // that table swaps do not replace, and loads this file with defer:
 //   <ol id="table-log" data-events-url="/tables/7/events/" data-last-seq="42"> … </ol>
 // (data-last-seq: the last event the page already shows; optional.)
-// Events:
-//   table    — the table as this viewer sees it: either the whole #shared-table element
-//              (swapped outerHTML) or its inside (innerHTML); htmx swaps it, so hx-
-//              attributes work and elements marked hx-swap-oob replace their namesakes;
-//              one whose id is below #shared-table's data-version (an action's answer
-//              showed a later table already) is skipped
+// Events (the only two the server sends, game/tables/views.py table_events):
+//   table    — the table as this viewer sees it: the whole #shared-table element, swapped
+//              outerHTML by htmx, so hx- attributes work and elements marked hx-swap-oob
+//              replace their namesakes; one whose id is below #shared-table's data-version
+//              (an action's answer showed a later table already) is skipped
 //   log      — put first in #table-log (the newest line on top)
-//   redirect — a path on this site to go to (the table closed, …)
 // After each one "table:updated" is dispatched on document (detail: event, id).
 //
 // Reconnecting: the stream ends every minute and the browser reopens it by itself, sending
@@ -37,12 +35,10 @@
     if (window.htmx && typeof window.htmx.swap === "function") {
       window.htmx.swap(target, html, { swapStyle: style, swapDelay: 0, settleDelay: 0 },
         { contextElement: target });
-    } else if (style === "beforeend" || style === "afterbegin") {
+    } else if (style === "afterbegin") {
       target.insertAdjacentHTML(style, html);
-    } else if (style === "outerHTML") {
-      target.outerHTML = html;
     } else {
-      target.innerHTML = html;
+      target.outerHTML = html;
     }
   }
 
@@ -51,13 +47,6 @@
     var shown = parseInt(target.getAttribute("data-version") || "", 10);
     var incoming = parseInt(lastId, 10);
     return !isNaN(shown) && !isNaN(incoming) && incoming < shown;
-  }
-
-  function isWholeTable(html) {
-    var template = document.createElement("template");
-    template.innerHTML = html;
-    var first = template.content.firstElementChild;
-    return Boolean(first && first.id === "shared-table");
   }
 
   function handled(name, apply) {
@@ -75,19 +64,12 @@
     source.addEventListener("table", handled("table", function (html) {
       var target = document.getElementById("shared-table");
       if (!target || isOlderThanShown(target)) { return; }
-      swapInto(target, html, isWholeTable(html) ? "outerHTML" : "innerHTML");
+      swapInto(target, html, "outerHTML");
     }));
     source.addEventListener("log", handled("log", function (html) {
       var log = document.getElementById("table-log");
       if (log) { swapInto(log, html, "afterbegin"); }
     }));
-    source.addEventListener("redirect", function (event) {
-      var path = event.data;
-      if (path.charAt(0) === "/" && path.charAt(1) !== "/") {
-        close();
-        window.location.assign(path);
-      }
-    });
     source.addEventListener("error", function () {
       // CONNECTING: the browser is reconnecting by itself, with Last-Event-ID.
       if (source && source.readyState === EventSource.CLOSED) {

@@ -17,7 +17,7 @@ from game.rules.money import CHIP_DOLLARS
 from game.tables import services
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
-from game.tables.presentation import event_text, table_view
+from game.tables.presentation import event_text, table_scene, view_for
 from tests.game.tables.conftest import engine_of, seat_version
 
 pytestmark = pytest.mark.django_db
@@ -110,7 +110,8 @@ def log(table: SharedTable) -> list[str]:
 
 def seat_lines(table: SharedTable, viewer: Any, number: int) -> list[str]:
     table.refresh_from_db()
-    return next(s for s in table_view(table, viewer).seats if s.number == number).side_bets
+    view = view_for(table_scene(table), viewer)
+    return next(s for s in view.seats if s.number == number).side_bets
 
 
 def refusal(call: Any) -> services.ActionRefused:

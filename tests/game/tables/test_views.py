@@ -35,6 +35,24 @@ def test_the_lobby_lists_public_tables_only(make_table, ana, ben):
     assert "0 / 5" in page and "blackjack pays 3:2" in page
 
 
+@pytest.mark.parametrize("seconds", ["5", "9", "61", "90", "ten"])
+def test_the_betting_time_is_one_of_the_fields_choices(ana, seconds):
+    """The field's own choices bound the betting time (T-5: 10 to 60 seconds)."""
+    from game.tables.forms import CreateTableForm
+
+    low, high = services.INTERMISSION_SECONDS
+    field = CreateTableForm().fields["intermission_seconds"]
+    assert all(low <= int(value) <= high for value, _label in field.choices)
+    data = {**_default_form(), "name": "T", "public": "1", "seat_count": "4"}
+    assert CreateTableForm(data={**data, "intermission_seconds": "10"}).is_valid()
+    form = CreateTableForm(data={**data, "intermission_seconds": seconds})
+    assert not form.is_valid() and list(form.errors) == ["intermission_seconds"]
+    response = client_of(ana).post(
+        reverse("tables:create"), {**data, "intermission_seconds": seconds}
+    )
+    assert response.status_code in (200, 422) and not SharedTable.objects.exists()
+
+
 def test_the_site_navigation_links_the_lobby(ana):
     page = client_of(ana).get("/").content.decode()
     assert 'href="/tables/">Tables</a>' in page
@@ -211,6 +229,34 @@ def test_the_event_stream_sends_the_table_then_catches_up_from_an_id(
     caught_up = b"".join(response.streaming_content).decode()
     assert "event: log" in caught_up and "ana (seat 1) bets $10.00 and is ready." in caught_up
     assert f"id: {seen + 1}" in caught_up
+
+
+def test_the_stream_sends_only_what_table_live_js_listens_for(seated_pair, ana, ben, settings):
+    """Two kinds of message: "log" lines and "table", always the whole #shared-table
+    element (table_live.js swaps it outerHTML and has no other branch); table_live.js
+    listens for those two and nothing else."""
+    import re
+    from pathlib import Path
+
+    from django.conf import settings as django_settings
+
+    settings.TABLE_STREAM_SECONDS = 0.2
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="stand")
+    url = reverse("tables:events", args=[table.pk])
+    text = b"".join(client_of(ben).get(url, HTTP_LAST_EVENT_ID="0").streaming_content).decode()
+    blocks = [block for block in text.split("\n\n") if "event: " in block]
+    names = {re.search(r"^event: (.*)$", block, re.M).group(1) for block in blocks}
+    assert names == {"log", "table"}
+    for block in blocks:
+        if "event: table" in block:
+            data = "\n".join(re.findall(r"^data: ?(.*)$", block, re.M))
+            assert data.lstrip().startswith('<div id="shared-table"')
+    script = (Path(django_settings.BASE_DIR) / "static/js/table_live.js").read_text()
+    listened = set(re.findall(r'addEventListener\("([a-z]+)"', script))
+    assert listened - {"open", "error", "pagehide"} == {"log", "table"}
 
 
 def test_the_event_stream_of_a_private_table_is_404_to_strangers(make_table, ben):
