@@ -4,8 +4,9 @@ connection reads what the queryset reads; game URLs reversed once give what reve
 from __future__ import annotations
 
 import pytest
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.test import override_settings
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from game import services
@@ -70,6 +71,49 @@ def test_outside_a_transaction_the_prepared_lock_does_what_the_orm_does(make_gam
             services._LOCKING_QUERY.first(game_id=game.pk, owner_id=player.pk)
     else:
         assert services._LOCKING_QUERY.first(game_id=game.pk, owner_id=player.pk) == game
+
+
+def _server_prepared_statements() -> list[str]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [row[0] for row in cursor.fetchall()]
+
+
+@pytest.mark.django_db
+def test_on_postgresql_the_lock_is_prepared_once_per_session_and_logged_with_its_values(
+    make_game, player
+) -> None:
+    """Fourth pass: PostgreSQL plans the lock once per session (psycopg's prepared
+    statements), and a prepared statement is still logged and counted like the ORM's."""
+    if connection.vendor != "postgresql":
+        pytest.skip("prepared on the server on PostgreSQL only")
+    game = make_game()
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        for _ in range(2):
+            assert services._lock(game_id=game.pk, user=player).game == game
+        locks = [
+            statement
+            for statement in _server_prepared_statements()
+            if statement.startswith('SELECT "game_game"."id"') and "FOR UPDATE" in statement
+        ]
+    assert len(locks) == 1
+    logged = [query["sql"] for query in queries if "FOR UPDATE" in query["sql"]]
+    assert len(logged) == 2
+    assert f'"game_game"."id" = {game.pk}' in logged[0]
+
+
+@pytest.mark.django_db
+def test_after_a_rollback_the_prepared_statements_are_made_again(make_game, player) -> None:
+    """psycopg forgets its prepared statements when a transaction rolls back (and drops
+    them on the server): the next action prepares them again and runs."""
+    game = make_game()
+    with pytest.raises(services.StaleVersion), transaction.atomic():
+        services._lock(game_id=game.pk, user=player)
+        raise services.StaleVersion("refused")
+    with transaction.atomic():
+        assert services._lock(game_id=game.pk, user=player).game == game
+    services.place_bet_and_deal(game_id=game.pk, user=player, version=game.version, bet_cents=1000)
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
 
 
 @pytest.mark.django_db
