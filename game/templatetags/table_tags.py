@@ -238,6 +238,39 @@ def play_buttons(context: Context) -> str:
     return mark_safe("".join(buttons))  # noqa: S308 - each part made by format_html
 
 
+# Four answers or more: keys A-D (and 1-4) by position; two (True/False): the first letter.
+_ANSWER_KEYS = (("a", "A 1", "A"), ("b", "B 2", "B"), ("c", "C 3", "C"), ("d", "D 4", "D"))
+
+
+@register.simple_tag
+def answer_buttons(answers: list[str]) -> str:
+    """The trivia question's answer buttons, each posting ``answer=<its text>``, with its
+    keyboard shortcut. Written here rather than as a loop of template nodes (the question
+    panel is the busiest render of a trivia hit, issue 14)."""
+    lettered = len(answers) > 2
+    buttons = []
+    for position, answer in enumerate(answers):
+        if lettered:
+            key, shortcut, letter = _ANSWER_KEYS[position % len(_ANSWER_KEYS)]
+            letter_html = format_html(
+                '<span class="answer-letter" aria-hidden="true">{}</span>', letter
+            )
+        else:
+            key, shortcut, letter_html = answer[:1].lower(), answer[:1].upper(), ""
+        buttons.append(
+            format_html(
+                '\n      <button type="submit" name="answer" value="{}" class="answer" '
+                'data-key="{}" aria-keyshortcuts="{}">{}<span>{}</span></button>\n      ',
+                answer,
+                key,
+                shortcut,
+                letter_html,
+                answer,
+            )
+        )
+    return mark_safe("\n      " + "".join(buttons) + "\n    ")  # noqa: S308 - format_html's parts
+
+
 @register.simple_tag(name="game_url")
 def game_url_tag(viewname: str, game_id: int) -> str:
     """``{% game_url 'game:options' game.pk %}``: ``{% url %}`` for a game's page, its
