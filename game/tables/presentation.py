@@ -683,9 +683,10 @@ def event_text(event: TableEvent) -> str:
     if kind == "hole_card_revealed":
         return f"The dealer turns over {card_name(data['card'])}: {data['total']}."
     if kind == "hand_settled":
-        amount = display_cents(int(data.get("winnings") or 0))
+        paid = int(data.get("winnings") or 0)
         result = hand_badge(data["result"], data.get("how")) or data["result"]
-        return f"{who}: {result}, paid {amount}."
+        # A lost hand pays nothing: "paid $0.00" would read as if something were owed.
+        return f"{who}: {result}, paid {display_cents(paid)}." if paid else f"{who}: {result}."
     if kind == "question_revealed":
         verdict = (
             "right" if data.get("correct") else ("too late" if data.get("timed_out") else "wrong")

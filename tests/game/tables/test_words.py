@@ -11,7 +11,7 @@ import pytest
 from game.presentation import notices
 from game.presentation.side_bet_menu import SideBetMenu
 from game.tables import presentation, services
-from game.tables.models import Seat
+from game.tables.models import Seat, TableEvent
 from tests.game.tables.conftest import seat_version
 
 pytestmark = pytest.mark.django_db
@@ -104,3 +104,19 @@ def test_a_seats_side_bets_are_the_single_player_menu(seated_pair, ana):
     assert menu.available and menu.open and menu.total == 500
     assert menu.chips == (1, 5, 10)  # those the bank covers
     assert [line.stake for line in menu.lines if line.name == "21+3"] == [500]
+
+
+@pytest.mark.parametrize(
+    ("result", "how", "winnings", "line"),
+    [
+        ("win", "", 2000, "ana (seat 1): WIN, paid $20.00."),
+        ("push", "", 1000, "ana (seat 1): PUSH, paid $10.00."),
+        ("lose", "", 0, "ana (seat 1): LOSE."),  # not "paid $0.00"
+    ],
+)
+def test_a_settled_hand_says_what_it_paid_and_nothing_when_it_lost(result, how, winnings, line):
+    event = TableEvent(
+        kind="hand_settled",
+        data={"seat": 1, "player": "ana", "result": result, "how": how, "winnings": winnings},
+    )
+    assert presentation.event_text(event) == line
