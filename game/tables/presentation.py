@@ -300,7 +300,10 @@ class TableScene:
     table: SharedTable
     seats: list[Seat]
     engine: EngineGame | None
-    seat_views: list[SeatView]
+    seat_views: list[SeatView]  # as the others see them
+    # Each taken seat as its own player sees it: marked as theirs, with the bet they are
+    # still building (the others see it once placed).
+    own_seat_views: dict[int, SeatView]
     dealer_cards: list[str | None]
     dealer_total_text: str
     headline: str
@@ -330,7 +333,9 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
     round_ = public["round"]
     in_round = table.phase == SharedTable.Phase.ROUND and round_ is not None
     turn_box = engine.box_in_turn() if (engine and in_round) else None
-    seat_views = _seat_views(table, seats, round_, in_round, turn_box, options.trivia_mode)
+    seat_views, own_seat_views = _seat_views(
+        table, seats, round_, in_round, turn_box, options.trivia_mode
+    )
     dealer_cards: list[str | None] = []
     dealer_total = ""
     if round_ is not None and any(s.hands for s in seat_views):
@@ -346,6 +351,7 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
         seats=seats,
         engine=engine,
         seat_views=seat_views,
+        own_seat_views=own_seat_views,
         dealer_cards=dealer_cards,
         dealer_total_text=dealer_total,
         headline=_headline(table, seats, engine, turn_box),
@@ -364,13 +370,14 @@ def _seat_views(
     in_round: bool,
     turn_box: int | None,
     trivia_mode: bool,
-) -> list[SeatView]:
-    """Every seat as a watcher sees it (``view_for`` marks the viewer's own)."""
+) -> tuple[list[SeatView], dict[int, SeatView]]:
+    """Every seat as a watcher sees it, and each taken seat as its own player sees it."""
     by_number = {s.number: s for s in seats if s.number is not None}
     # After a round, its boxes stay on the felt (seat.box) until the next deal.
     boxes_by_seat = {s.pk: s.box for s in seats if s.box is not None}
     side_bets_on = services.side_bets_offered(services.table_options(table.options))
     seat_views: list[SeatView] = []
+    own_seat_views: dict[int, SeatView] = {}
     for number in range(1, table.seat_count + 1):
         seat = by_number.get(number)
         if seat is None:
@@ -385,7 +392,8 @@ def _seat_views(
             status=_seat_status(table, seat, seat.pk in boxes_by_seat),
         )
         box = boxes_by_seat.get(seat.pk)
-        if round_ is not None and box is not None:
+        dealt = round_ is not None and box is not None
+        if dealt:
             view.in_turn = in_round and turn_box == box
             current = round_.get("current_hand")
             for index, hand in enumerate(round_["hands"]):
@@ -393,11 +401,15 @@ def _seat_views(
                     view.hands.append(_hand_view(hand, view.in_turn and index == current))
             boxes = round_.get("boxes")
             view.bet = boxes[box]["bet"] if boxes else round_["bet"]
-        view.side_bets = seat_side_bet_lines(
-            round_, boxes_by_seat.get(seat.pk), seat, offered=side_bets_on
-        )
+        view.side_bets = seat_side_bet_lines(round_, box, seat, offered=side_bets_on)
+        own_seat_views[number] = replace(view, is_viewer=True)
+        if not (dealt or seat.ready):
+            # A bet still being built is its player's own until Ready places it: a chip
+            # writes no event, so the others' felt, live or reloaded, shows it alike from
+            # its Ready on (T-5, T-10).
+            view = replace(view, bet=0, side_bets=[])
         seat_views.append(view)
-    return seat_views
+    return seat_views, own_seat_views
 
 
 def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTableView:
@@ -408,7 +420,7 @@ def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTab
     viewer_seat = next((s for s in scene.seats if s.player_id == viewer_pk), None)
     seated = viewer_seat is not None and viewer_seat.number is not None
     seat_views = [
-        _as_seen_by(seat_view, viewer_seat.number if seated else None)
+        _as_seen_by(scene, seat_view, viewer_seat.number if seated else None)
         for seat_view in scene.seat_views
     ]
     view = SharedTableView(
@@ -429,13 +441,13 @@ def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTab
     return view
 
 
-def _as_seen_by(seat_view: SeatView, viewer_number: int | None) -> SeatView:
-    """The scene's seat (shared, never changed) as one viewer sees it: their own seat
-    marked, Sit Here only for someone not seated yet."""
+def _as_seen_by(scene: TableScene, seat_view: SeatView, viewer_number: int | None) -> SeatView:
+    """The scene's seat (shared, never changed) as one viewer sees it: their own seat as
+    theirs, Sit Here only for someone not seated yet."""
     if seat_view.empty and viewer_number is not None:
         return replace(seat_view, can_sit=False)
     if seat_view.number == viewer_number:
-        return replace(seat_view, is_viewer=True)
+        return scene.own_seat_views[seat_view.number]
     return seat_view
 
 

@@ -80,7 +80,7 @@ def test_a_new_revision_builds_a_new_scene(seated_pair, ana, ben, short_streams,
     assert "Sitting out" in seat_markup(after, 1)
 
 
-def test_a_chip_writes_no_event_but_the_next_page_shows_the_bet(
+def test_a_chip_writes_no_event_and_the_bet_being_built_is_its_players_own(
     seated_pair, ana, ben, short_streams
 ):
     table = seated_pair(PLAIN)
@@ -91,9 +91,17 @@ def test_a_chip_writes_no_event_but_the_next_page_shows_the_bet(
         table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=2500
     )
     assert SharedTable.objects.get(pk=table.pk).version == version_before  # no event
-    assert "$25.00" in seat_markup(first_table_message(ben, table), 1)
+    # Her own felt and controls show it at once (a new scene, though no event)...
     page = client_of(ana).get(reverse("tables:table", args=[table.pk])).content.decode()
-    assert 'data-testid="my-bet">$25.00<' in page
+    assert 'data-testid="my-bet">$25.00<' in page and "$25.00" in seat_markup(page, 1)
+    assert "$25.00" in seat_markup(first_table_message(ana, table), 1)
+    # ...the others', live or reloaded alike, once she is Ready (an event: T-10).
+    assert "$25.00" not in seat_markup(first_table_message(ben, table), 1)
+    page = client_of(ben).get(reverse("tables:table", args=[table.pk])).content.decode()
+    assert "$25.00" not in seat_markup(page, 1)
+    services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
+    assert SharedTable.objects.get(pk=table.pk).version > version_before
+    assert "$25.00" in seat_markup(first_table_message(ben, table), 1)
 
 
 def test_catching_up_reads_the_same_lines_from_the_scene_as_from_the_database(
@@ -183,12 +191,10 @@ def test_a_new_revision_renders_only_the_seats_it_changed(
         return real_render(template_name, context, *args, **kwargs)
 
     monkeypatch.setattr(views, "render_to_string", counting_render)
-    services.add_chip(
-        table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=2500
-    )
+    services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
     after = first_table_message(ben, table)
     assert rendered == ["ana"]  # ben's seat looks as it did: its markup is reused
-    assert "$25.00" in seat_markup(after, 1) and "(you)" in seat_markup(after, 3)
+    assert "Sitting out" in seat_markup(after, 1) and "(you)" in seat_markup(after, 3)
     # Seen by ana, her seat is marked as hers: another rendering, not ben's view of it.
     mine = first_table_message(ana, table)
     assert rendered == ["ana", "ana", "ben"]
