@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from django import template
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from game.rules.cards import RANK_NAMES, SUIT_SYMBOLS, card_name, is_jackpot_ace, is_red
 from game.rules.money import display_cents, format_cents
@@ -153,30 +155,37 @@ class ActionFormNode(template.Node):
         self.nodelist = nodelist
 
     def render(self, context: Context) -> str:
-        game = context["view"].game
-        url = action_url(context, game.pk, str(self.action.resolve(context)))
-        attrs = format_html_join(
-            "",
-            "{}",
-            (
-                (
-                    format_html(" {}", name)
-                    if value is None
-                    else format_html(' {}="{}"', name, value.resolve(context)),
-                )
-                for name, value in self.attrs
-            ),
-        )
-        opening = format_html(
-            '<form method="post" action="{}" hx-post="{}"{}>{}'
-            '<input type="hidden" name="version" value="{}">',
-            url,
-            url,
-            attrs,
-            CsrfTokenNode().render(context),
-            game.version,
-        )
+        attrs = [
+            (name, None if value is None else value.resolve(context)) for name, value in self.attrs
+        ]
+        opening = action_form_opening(context, str(self.action.resolve(context)), attrs)
         return f"{opening}{self.nodelist.render(context)}</form>"
+
+
+def action_form_opening(
+    context: Context, action: str, attrs: Iterable[tuple[str, Any]] = ()
+) -> SafeString:
+    """The opening of an action's form (see :class:`ActionFormNode`), up to and with the
+    hidden version field; ``attrs`` as (name, value), a value of None for a bare name."""
+    game = context["view"].game
+    url = action_url(context, game.pk, action)
+    extra = format_html_join(
+        "",
+        "{}",
+        (
+            (format_html(" {}", name) if value is None else format_html(' {}="{}"', name, value),)
+            for name, value in attrs
+        ),
+    )
+    return format_html(
+        '<form method="post" action="{}" hx-post="{}"{}>{}'
+        '<input type="hidden" name="version" value="{}">',
+        url,
+        url,
+        extra,
+        CsrfTokenNode().render(context),
+        game.version,
+    )
 
 
 def action_url(context: Context, game_id: int, action: str) -> str:
@@ -269,6 +278,83 @@ def answer_buttons(answers: list[str]) -> str:
             )
         )
     return mark_safe("\n      " + "".join(buttons) + "\n    ")  # noqa: S308 - format_html's parts
+
+
+@register.simple_tag(takes_context=True)
+def hint_button(context: Context) -> SafeString | str:
+    """The coach's Hint (issue 7): a GET of the table with ?hint=1, so it changes nothing
+    and works without JavaScript."""
+    if not context.get("hint_available"):
+        return ""
+    url = game_url("game:table", context["view"].game.pk)
+    return format_html(
+        '\n    <form method="get" action="{}" hx-get="{}" class="hint-form">\n'
+        '      <input type="hidden" name="hint" value="1">\n'
+        '      <button type="submit" class="secondary" data-key="?" aria-keyshortcuts="?">'
+        "Hint</button>\n    </form>\n",
+        url,
+        url,
+    )
+
+
+def _unavailable_actions(view: Any) -> SafeString | str:
+    """A disabled button cannot take keyboard focus, so its title (the reason) is out of
+    reach for keyboard and touch users. The reasons are listed here too, behind a
+    disclosure that Tab reaches; each disabled button points at its line with
+    aria-describedby."""
+    unavailable = view.unavailable_actions
+    if not unavailable:
+        return ""
+    lines = format_html_join(
+        "",
+        '<li><strong>{}:</strong> <span id="why-not-{}">{}</span></li>\n    ',
+        ((action.label, action.name, action.reason) for action in unavailable),
+    )
+    return format_html(
+        '\n<details class="unavailable-actions">\n  <summary>Why are some actions unavailable?'
+        "</summary>\n  <ul>\n    {}\n  </ul>\n</details>\n",
+        lines,
+    )
+
+
+@register.simple_tag(takes_context=True)
+def play_actions(context: Context) -> SafeString | str:
+    """While a round is in progress: the turn's buttons in one form, each posting to its
+    own action. Once a difficulty has been chosen in this game, Hit and Double Down ask at
+    it directly; the select beside them changes it (works without JavaScript: it is posted
+    with the button). Then the Hint and the list of unavailable actions."""
+    view = context["view"]
+    if not view.round_in_progress:
+        return ""
+    pick = ""
+    if view.trivia_mode and view.game.trivia_difficulty and view.panel == "player_turn":
+        options = format_html_join(
+            "",
+            '<option value="{}"{}>{} (+{})</option>',
+            (
+                (
+                    difficulty,
+                    mark_safe(" selected") if difficulty == view.trivia_difficulty else "",
+                    difficulty[:1].upper() + difficulty[1:],
+                    credits,
+                )
+                for difficulty, credits in view.difficulty_hints.items()
+            ),
+        )
+        pick = format_html(
+            '\n      <label class="difficulty-pick">Questions\n'
+            '        <select name="difficulty">{}</select>\n      </label>\n      ',
+            options,
+        )
+    return format_html(
+        '\n  <div class="actions play-actions" role="group" aria-label="Actions">\n'
+        "    {}\n      {}\n      {}\n    </form>\n    {}\n  </div>\n  {}\n  ",
+        action_form_opening(context, "stand", [("class", "play-form")]),
+        play_buttons(context),
+        pick,
+        hint_button(context),
+        _unavailable_actions(view),
+    )
 
 
 @register.simple_tag(name="game_url")
