@@ -21,7 +21,7 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from game.presentation.table import HandView, TableView, Timer
-from game.templatetags.table_tags import _playing_card, dollars, signed_dollars
+from game.templatetags.table_tags import _playing_card, dollars, plain_dollars, signed_dollars
 from game.url_cache import game_url
 
 register = template.Library()
@@ -307,3 +307,66 @@ def felt(context: Context) -> SafeString:
         seats,
         _circles(view),
     )
+
+
+@register.simple_tag(takes_context=True)
+def table_top(context: Context) -> SafeString:
+    """The table's own element opening (what the scripts read: phase, panel, bank,
+    credits, round, version), its heading and a refusal's notice."""
+    view: TableView = context["view"]
+    notice = context.get("notice")
+    return format_html(
+        '<div id="table" class="blackjack-table" hx-target="#table" hx-swap="outerHTML" '
+        'hx-disabled-elt="#table button" data-phase="{}" data-panel="{}"\n'
+        '     data-bank="{}" data-credits="{}"\n'
+        '     data-round="{}" data-version="{}">\n'
+        '  <h1 class="visually-hidden">Blackjack table</h1>\n'
+        "  {}\n",
+        view.phase,
+        view.panel,
+        plain_dollars(view.bank),
+        "" if view.credits is None else view.credits,
+        view.round_number,
+        view.game.version,
+        format_html('<p class="table-notice" role="alert">{}</p>', notice) if notice else "",
+    )
+
+
+@register.simple_tag(takes_context=True)
+def table_stats(context: Context) -> SafeString:
+    """The bank and (trivia mode) the credits under the felt."""
+    view: TableView = context["view"]
+    credits = (
+        format_html('<div><dt>Credits</dt><dd data-testid="credits">{}</dd></div>', view.credits)
+        if view.trivia_mode
+        else ""
+    )
+    return format_html(
+        '<dl class="stats">\n'
+        '    <div><dt>Bank</dt><dd data-testid="bank">{}</dd></div>\n'
+        "    {}\n  </dl>",
+        dollars(view.bank),
+        credits,
+    )
+
+
+@register.simple_tag(takes_context=True)
+def coach_lines(context: Context) -> SafeString:
+    """The coach's lines on the table (issue 7): the hint asked for, and the note on a
+    move that was not basic strategy."""
+    hint = ""
+    if context.get("hint_requested") and context.get("hint_available"):
+        coach_hint = context.get("coach_hint")
+        hint = format_html(
+            '\n  <p class="coach-line coach-hint" id="coach-hint" data-testid="coach-hint">{}'
+            "</p>\n",
+            coach_hint.hint_text if coach_hint else "The coach has no hint for this decision.",
+        )
+    note = context.get("coach_note")
+    if note:
+        note = format_html(
+            '\n  <p class="coach-line coach-note" id="coach-note" data-testid="coach-note">{}'
+            "</p>\n",
+            note,
+        )
+    return format_html("\n{}\n{}\n", hint, note or "")
