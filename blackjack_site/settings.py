@@ -100,6 +100,9 @@ WSGI_APPLICATION = "blackjack_site.wsgi.application"
 # DATABASE_POOL_SIZE > 0 uses psycopg's pool on PostgreSQL instead (Django 5.1+), shared by
 # a worker's threads; Django refuses a pool together with persistent connections.
 DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
+# PostgreSQL: the game's hot statements prepared once per connection (game/prepared.py);
+# off behind a pooler that does not keep them (PgBouncer before 1.21 in transaction mode).
+GAME_PREPARED_STATEMENTS = env_bool("GAME_PREPARED_STATEMENTS", True)
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
