@@ -79,14 +79,13 @@ def _server_prepared_statements() -> list[str]:
         return [row[0] for row in cursor.fetchall()]
 
 
+@pytest.mark.postgres_only
 @pytest.mark.django_db
 def test_on_postgresql_the_lock_is_prepared_once_per_session_and_logged_with_its_values(
     make_game, player
 ) -> None:
     """Fourth pass: PostgreSQL plans the lock once per session (psycopg's prepared
     statements), and a prepared statement is still logged and counted like the ORM's."""
-    if connection.vendor != "postgresql":
-        pytest.skip("prepared on the server on PostgreSQL only")
     game = make_game()
     with CaptureQueriesContext(connection) as queries, transaction.atomic():
         for _ in range(2):
