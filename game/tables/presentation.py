@@ -451,44 +451,47 @@ def _as_seen_by(scene: TableScene, seat_view: SeatView, viewer_number: int | Non
     return seat_view
 
 
+# A scene's events go up to its table row's version and no further: the events are read
+# after the row, and an action committed in between must not put its events in a scene
+# that does not show its version (the next scene reads the events after that version).
+# Value(): a plain integer below the field's range (the stand-in the query is compiled
+# with) would be dropped from the SQL as always true.
 _NEWEST_EVENTS = PreparedQuery(
-    lambda table_id: TableEvent.objects.filter(table_id=table_id).order_by("-seq")[
-        :SCENE_EVENTS_MAX
-    ],
+    lambda table_id, upto: TableEvent.objects.filter(
+        table_id=table_id, seq__lte=Value(upto)
+    ).order_by("-seq")[:SCENE_EVENTS_MAX],
     "table_id",
+    "upto",
 )
 
 
 _EVENTS_AFTER = PreparedQuery(
-    # Value(): a plain integer below the field's range (the stand-in the query is compiled
-    # with) would be dropped from the SQL as always true.
-    lambda table_id, after: TableEvent.objects.filter(
-        table_id=table_id, seq__gt=Value(after)
+    lambda table_id, after, upto: TableEvent.objects.filter(
+        table_id=table_id, seq__gt=Value(after), seq__lte=Value(upto)
     ).order_by("-seq")[:SCENE_EVENTS_MAX],
     "table_id",
     "after",
+    "upto",
 )
 
 
 def _newest_events(
     table: SharedTable, previous: TableScene | None
 ) -> tuple[list[TableEvent], list[str]]:
-    """The scene's events and their log lines, newest first: only those written since
-    ``previous`` (the same table's last scene) are read and worded, the rest carried."""
+    """The scene's events and their log lines, newest first, up to the table's version:
+    only those written since ``previous`` (the same table's last scene) are read and
+    worded, the rest carried."""
     if previous is None or previous.table.version > table.version:
-        events = recent_events(table, SCENE_EVENTS)
+        events = _NEWEST_EVENTS.all(table_id=table.pk, upto=table.version)[:SCENE_EVENTS]
         return events, [event_text(event) for event in events]
     if previous.table.version == table.version:  # a bet being built: no event written
         return previous.events, previous.log
-    new = _EVENTS_AFTER.all(table_id=table.pk, after=previous.table.version)[:SCENE_EVENTS]
+    new = _EVENTS_AFTER.all(table_id=table.pk, after=previous.table.version, upto=table.version)[
+        :SCENE_EVENTS
+    ]
     events = (new + previous.events)[:SCENE_EVENTS]
     log = ([event_text(event) for event in new] + previous.log)[:SCENE_EVENTS]
     return events, log
-
-
-def recent_events(table: SharedTable, count: int) -> list[TableEvent]:
-    """The table's newest ``count`` events (at most SCENE_EVENTS_MAX), newest first."""
-    return _NEWEST_EVENTS.all(table_id=table.pk)[:count]
 
 
 def _headline(

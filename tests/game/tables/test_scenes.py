@@ -199,3 +199,21 @@ def test_a_new_revision_renders_only_the_seats_it_changed(
     mine = first_table_message(ana, table)
     assert rendered == ["ana", "ana", "ben"]
     assert "(you)" in seat_markup(mine, 1) and "(you)" not in seat_markup(mine, 3)
+
+
+def test_events_committed_after_the_row_was_read_wait_for_the_next_scene(seated_pair, ana, ben):
+    """A scene's events go up to its row's version: an action committed between the read
+    of the row and the read of its events shows in the next scene, once."""
+    table = seated_pair(PLAIN)
+    first = scenes.TABLE_BY_ID.first(table_id=table.pk)
+    previous = presentation.table_scene(first)
+    services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
+    row_read = scenes.TABLE_BY_ID.first(table_id=table.pk)
+    services.sit_out(table_id=table.pk, user=ben, version=seat_version(table, ben))
+    stale = presentation.table_scene(row_read, previous)  # its events read after the actions
+    assert max(event.seq for event in stale.events) == row_read.version
+    fresh_row = scenes.TABLE_BY_ID.first(table_id=table.pk)
+    carried = presentation.table_scene(fresh_row, stale)
+    seqs = [event.seq for event in carried.events]
+    assert len(seqs) == len(set(seqs)) and seqs[0] == fresh_row.version
+    assert carried.log == presentation.table_scene(fresh_row).log
