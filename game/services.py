@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import DatabaseError, transaction
@@ -199,12 +199,18 @@ def _lock(*, game_id: int, user: Player | int) -> Table:
 TIME_RAN_OUT = "time_ran_out"
 
 
-def _epoch_ms(moment: datetime) -> int:
-    return int(moment.timestamp() * 1000)
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MS = timedelta(milliseconds=1)
 
 
-def _from_epoch_ms(ms: int) -> datetime:
-    return datetime.fromtimestamp(ms / 1000, tz=UTC)
+def epoch_ms(moment: datetime) -> int:
+    """A stored datetime on the game clock (epoch ms), exactly (no float)."""
+    return (moment - _EPOCH) // _MS
+
+
+def from_epoch_ms(ms: int) -> datetime:
+    """A game-clock time (epoch ms) as the datetime a model field stores, exactly."""
+    return _EPOCH + ms * _MS
 
 
 def pending_answer_deadline(game: Game, options: Options) -> int | None:
@@ -212,7 +218,7 @@ def pending_answer_deadline(game: Game, options: Options) -> int | None:
     attempt = game.pending_trivia
     if attempt is None or attempt.is_answered:
         return None
-    return answer_deadline(_epoch_ms(attempt.shown_at), options)
+    return answer_deadline(epoch_ms(attempt.shown_at), options)
 
 
 def _apply_deadlines(table: Table) -> bool:
@@ -245,7 +251,7 @@ def _time_out_answer(table: Table, deadline: int) -> None:
     outcome = TriviaOutcome(attempt.difficulty, False, timed_out=True)
     attempt.correct = False
     attempt.credits_change = outcome.credit_change
-    attempt.answered_at = _from_epoch_ms(deadline)
+    attempt.answered_at = from_epoch_ms(deadline)
     attempt.applied = True
     attempt.save(update_fields=["correct", "credits_change", "answered_at", "applied"])
     engine = table.engine
@@ -1076,7 +1082,7 @@ def _ask_question(table: Table, *, action: str, difficulty: str) -> Game:
         difficulty=difficulty,
         answers_shown=shuffled_answers(question, rng=rng),
         # R-8.9: the answer's clock starts now, and a reload does not restart it.
-        shown_at=_from_epoch_ms(CLOCK()),
+        shown_at=from_epoch_ms(CLOCK()),
     )
     _ATTEMPT_INSERT.save(attempt)
     # The decision is made (Hit or Double): the turn's clock waits for the answer.

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
@@ -90,20 +90,6 @@ def now_ms() -> int:
     """The table clock: epoch ms, the same clock the single-player timers read (tests move
     a FakeClock through game.services.CLOCK)."""
     return game_services.CLOCK()
-
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MS = timedelta(milliseconds=1)
-
-
-def _clock_moment(ms: int) -> datetime:
-    """A table-clock time (epoch ms) as the datetime a model field stores, exactly."""
-    return _EPOCH + ms * _MS
-
-
-def _clock_ms(moment: datetime) -> int:
-    """A stored datetime back on the table clock (epoch ms), exactly."""
-    return (moment - _EPOCH) // _MS
 
 
 # --------------------------------------------------------------------- options
@@ -432,7 +418,7 @@ def create_table(
             public=public,
             seat_count=seat_count,
             intermission_seconds=intermission_seconds,
-            empty_since=_clock_moment(now_ms()),  # T-2: nobody seated yet
+            empty_since=game_services.from_epoch_ms(now_ms()),  # T-2: nobody seated yet
         )
         locked = LockedTable(table, [], engine)
         locked.announce("table_opened", name=table.name)
@@ -537,7 +523,7 @@ def leave(*, table_id: int, user: Player) -> Seat:
         seat.version += 1
         locked.touch(seat)
         if not locked.seated():
-            locked.table.empty_since = _clock_moment(now_ms())
+            locked.table.empty_since = game_services.from_epoch_ms(now_ms())
         locked.announce("left", seat=number, player=user.get_username())
         if locked.table.phase == SharedTable.Phase.INTERMISSION:
             _end_betting_if_everyone_decided(locked)
@@ -1031,7 +1017,7 @@ def _empty_table_closes_ms(table: SharedTable) -> int:
     """T-2: when a table with nobody seated closes, on the table clock (the clock every
     other deadline reads)."""
     assert table.empty_since is not None
-    return _clock_ms(table.empty_since + EMPTY_TABLE_CLOSES_AFTER)
+    return game_services.epoch_ms(table.empty_since + EMPTY_TABLE_CLOSES_AFTER)
 
 
 def _apply_due(locked: LockedTable) -> int:
