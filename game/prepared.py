@@ -274,6 +274,17 @@ class PreparedUpdate:
             return cursor.rowcount
 
 
+def _inserted_fields(model: type[Model]) -> list[Any]:
+    """The fields an INSERT of ``model`` writes, as the ORM's own: not generated, not
+    returned by the database (the primary key)."""
+    meta = model._meta
+    return [
+        field
+        for field in meta.local_concrete_fields
+        if not field.generated and field not in meta.db_returning_fields
+    ]
+
+
 class PreparedInsert:
     """``instance.save()`` of a new row (``Model.objects.create``) with the INSERT's SQL
     made once per database connection: the ORM builds and compiles an ``InsertQuery`` per
@@ -288,17 +299,11 @@ class PreparedInsert:
         self._attribute = f"_prepared_insert_{id(self)}"
 
     def _compile(self, connection: Any, instance: Model) -> tuple[str, list[Any], Any]:
-        meta = self.model._meta
-        returning = meta.db_returning_fields
-        fields = [
-            field
-            for field in meta.local_concrete_fields
-            if not field.generated and field not in returning
-        ]
+        fields = _inserted_fields(self.model)
         query = InsertQuery(self.model)
         query.insert_values(fields, [instance])
         compiler = query.get_compiler(using=self.using)
-        compiler.returning_fields = returning
+        compiler.returning_fields = self.model._meta.db_returning_fields
         statements = compiler.as_sql()
         if len(statements) != 1:  # pragma: no cover - one row, one statement
             raise ValueError("a prepared insert must be one statement")
@@ -342,7 +347,9 @@ class PreparedBulkInsert:
     INSERT statement made once per kind of database and run with ``executemany`` (the
     ORM builds and compiles a many-row INSERT for every call: ~0.1 ms a row of Python).
     Values are prepared as the ORM's insert prepares them (each field's ``pre_save`` and
-    ``get_db_prep_save``). Sends no signal; the instances are not given their keys."""
+    ``get_db_prep_save``). Sends no signal; the instances are not given their keys. Run
+    by the ordinary cursor, not ``statement_cursor``: psycopg sends ``executemany``'s
+    rows as one pipeline already, and the statement is not the planning-heavy kind."""
 
     def __init__(self, model: type[Model], using: str = "default") -> None:
         self.model = model
@@ -352,11 +359,7 @@ class PreparedBulkInsert:
     def _statement(self, connection: Any) -> tuple[str, list[Any]]:
         meta = self.model._meta
         quote = connection.ops.quote_name
-        fields = [
-            field
-            for field in meta.local_concrete_fields
-            if not field.generated and field not in meta.db_returning_fields
-        ]
+        fields = _inserted_fields(self.model)
         # Only names from the model's own metadata, quoted: no value is ever in the SQL.
         sql = "INSERT INTO {} ({}) VALUES ({})".format(  # noqa: S608
             quote(meta.db_table),

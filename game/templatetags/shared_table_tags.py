@@ -6,11 +6,7 @@ viewer at every change, they were most of a live update's cost."""
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from django import template
-from django.utils.html import format_html_join
-from django.utils.safestring import SafeString
 
 from game.templatetags.table_tags import chip_buttons_html
 
@@ -18,23 +14,13 @@ register = template.Library()
 
 
 @register.simple_tag
-def bet_chip_buttons(url: str, chips: list[int]) -> SafeString:
+def bet_chip_buttons(url: str, chips: list[int]) -> str:
     """The bet's chips: ``chip=<dollars>`` posted to ``url`` (the chip action), the same
     row as a game's bet panel."""
     return chip_buttons_html(url, tuple(chips))
 
 
 @register.simple_tag
-def side_chip_buttons(url: str, bet: str, chips: list[int]) -> SafeString:
+def side_chip_buttons(url: str, bet: str, chips: list[int]) -> str:
     """One side bet's chips: ``side_chip=<bet>:<dollars>`` posted to ``url``."""
-    return _side_chip_buttons(url, bet, tuple(chips))
-
-
-@lru_cache(maxsize=4096)
-def _side_chip_buttons(url: str, bet: str, chips: tuple[int, ...]) -> SafeString:
-    return format_html_join(
-        "",
-        '<button type="submit" class="chip chip--{}" name="side_chip" value="{}:{}" '
-        'formaction="{}">${}</button>',
-        ((chip, bet, chip, url, chip) for chip in chips),
-    )
+    return chip_buttons_html(url, tuple(chips), name="side_chip", value_prefix=f"{bet}:")

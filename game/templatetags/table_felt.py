@@ -21,44 +21,45 @@ from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 
 from game.presentation.table import HandView, TableView, Timer
-from game.templatetags.table_tags import _playing_card, dollars, plain_dollars, signed_dollars
+from game.templatetags.table_tags import (
+    DOUBLED,
+    _playing_card,
+    dollars,
+    join_html,
+    plain_dollars,
+    signed_dollars,
+)
 from game.url_cache import game_url
 
 register = template.Library()
 
 
-def _join(parts: Iterable[str]) -> SafeString:
-    # Every part is made by format_html (escaped) or is a card's cached HTML.
-    return mark_safe("".join(parts))  # noqa: S308
-
-
 def _cards(cards: Iterable[str | None], size: str = "") -> SafeString:
-    return _join(_playing_card(card or None, size) for card in cards)
+    return join_html(_playing_card(card or None, size) for card in cards)
 
 
-def _badge_or_message(hand: HandView, tag: str, message_class: str) -> SafeString | str:
+def _badge_or_message(hand: HandView) -> SafeString | str:
     """A settled hand's badge (WIN, BUST …) with its net, else its status message."""
     if hand.badge:
         return format_html(
-            '<{} class="badge badge--{}">{} <span class="badge__amount">{}</span></{}>',
-            tag,
+            '<p class="badge badge--{}">{} <span class="badge__amount">{}</span></p>',
             hand.badge.lower(),
             hand.badge,
             signed_dollars(hand.net),
-            tag,
         )
     if hand.message:
-        return format_html('<{} class="{}">{}</{}>', tag, message_class, hand.message, tag)
+        return format_html('<p class="hand-message">{}</p>', hand.message)
     return ""
 
 
-def timer_html(view: TableView) -> SafeString:
-    """R-4.13 / R-8.9: the server holds the deadline; timer.js counts down from the seconds
-    left when the page was made, says the last five to screen readers, and reloads the
-    table at 0 so the server's verdict shows."""
+def timer_html(view: TableView, kind: str) -> SafeString | str:
+    """The timer of ``kind`` ("turn" on the felt, "answer" on the question panel), if it
+    is the one running. R-4.13 / R-8.9: the server holds the deadline; timer.js counts
+    down from the seconds left when the page was made, says the last five to screen
+    readers, and reloads the table at 0 so the server's verdict shows."""
     timer: Timer | None = view.timer
-    if timer is None:
-        return mark_safe("")
+    if timer is None or timer.kind != kind:
+        return ""
     return format_html(
         '<p class="timer timer--{}" role="timer" data-seconds-left="{}" data-table-url="{}">'
         '<span class="timer__label">{}</span> <span class="timer__count">{}</span> s'
@@ -74,12 +75,8 @@ def timer_html(view: TableView) -> SafeString:
 
 @register.simple_tag(takes_context=True)
 def turn_timer(context: Context, kind: str) -> SafeString | str:
-    """The timer of ``kind`` ("turn" on the felt, "answer" on the question panel), if it
-    is the one running."""
-    view = context["view"]
-    if view.timer is None or view.timer.kind != kind:
-        return ""
-    return timer_html(view)
+    """``timer_html`` of the page's view, for the question panel's template."""
+    return timer_html(context["view"], kind)
 
 
 def _dealer_row(view: TableView) -> SafeString:
@@ -119,7 +116,7 @@ def _split_strip(hands: list[HandView], label: str) -> SafeString:
     """The split hands not in play, beside the one that is: small cards, total, result."""
     items = []
     for hand in hands:
-        doubled = mark_safe(' <span class="doubled">x2</span>') if hand.doubled else ""
+        doubled = DOUBLED if hand.doubled else ""
         if hand.badge:
             result = format_html(
                 '<span class="badge badge--{}">{} {}</span>',
@@ -145,7 +142,7 @@ def _split_strip(hands: list[HandView], label: str) -> SafeString:
             )
         )
     return format_html(
-        '\n<ul class="split-strip" aria-label="{}">\n  {}\n</ul>\n', label, _join(items)
+        '\n<ul class="split-strip" aria-label="{}">\n  {}\n</ul>\n', label, join_html(items)
     )
 
 
@@ -169,7 +166,7 @@ def _hands_row(view: TableView) -> SafeString:
         hand.label,
         hand.total_text,
         _cards(hand.cards),
-        _badge_or_message(hand, "p", "hand-message"),
+        _badge_or_message(hand),
         after,
     )
 
@@ -193,7 +190,7 @@ def _boxes(view: TableView) -> SafeString:
                     f"Hand {position}: " if len(box.hands) > 1 else "",
                     hand.total_text,
                     _cards(hand.cards),
-                    _badge_or_message(hand, "p", "hand-message"),
+                    _badge_or_message(hand),
                 )
             )
         classes = (" box--in-play" if box.in_play else "") + (
@@ -213,15 +210,17 @@ def _boxes(view: TableView) -> SafeString:
                 box.number,
                 box.label,
                 mark_safe('<span class="visually-hidden">, in play</span>') if box.in_play else "",
-                _join(hands),
+                join_html(hands),
                 dollars(box.bet),
             )
         )
-    return format_html('\n    <div class="boxes">\n      {}\n    </div>\n    ', _join(sections))
+    return format_html('\n    <div class="boxes">\n      {}\n    </div>\n    ', join_html(sections))
 
 
 def _chip_stack(chips: list[int]) -> SafeString:
-    return _join(format_html('<span class="stack-chip chip--{}"></span>', chip) for chip in chips)
+    return join_html(
+        format_html('<span class="stack-chip chip--{}"></span>', chip) for chip in chips
+    )
 
 
 def _circles(view: TableView) -> SafeString:
@@ -253,7 +252,7 @@ def _circles(view: TableView) -> SafeString:
             )
         side = format_html(
             '\n    <ul class="side-circles" aria-hidden="true">\n      {}\n    </ul>\n    ',
-            _join(items),
+            join_html(items),
         )
     betting = ""
     if not view.boxes:
@@ -274,7 +273,7 @@ def _circles(view: TableView) -> SafeString:
             if paid
             else "",
             dollars(hand.bet if hand else view.bet),
-            mark_safe(' <span class="doubled">x2</span>') if hand and hand.doubled else "",
+            DOUBLED if hand and hand.doubled else "",
         )
     return format_html('<div class="circles">\n    {}\n    {}\n    </div>', side, betting)
 
@@ -284,7 +283,7 @@ def felt(context: Context) -> SafeString:
     """The felt from the dealer's row to the circles (the panels follow in the template)."""
     view: TableView = context["view"]
     messages: Any = context.get("messages") or ()
-    message_line = _join(
+    message_line = join_html(
         [*(format_html("{} ", message) for message in messages), conditional_escape(view.message)]
     )
     if view.boxes:
@@ -303,7 +302,7 @@ def felt(context: Context) -> SafeString:
         _dealer_row(view),
         view.felt_rules,
         message_line,
-        timer_html(view) if view.timer is not None and view.timer.kind == "turn" else "",
+        timer_html(view, "turn"),
         seats,
         _circles(view),
     )

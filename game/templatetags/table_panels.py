@@ -20,13 +20,11 @@ from django.utils.safestring import SafeString, mark_safe
 
 from game.presentation.table import TableView
 from game.question_reports import NOTE_MAX_LENGTH
-from game.templatetags.table_tags import action_form_opening, dollars
+from game.templatetags.table_tags import DOUBLED, action_form_opening, dollars, join_html
 from game.url_cache import game_url
 from trivia.models import QuestionReport
 
 register = template.Library()
-
-_DOUBLED = mark_safe(' <span class="doubled">x2</span>')
 
 
 def report_question_html(context: Context, attempt: Any) -> SafeString:
@@ -121,7 +119,7 @@ def reveal_panel(context: Context) -> SafeString:
         verdict,
         heading,
         attempt.question.text,
-        mark_safe("".join(items)),  # noqa: S308 - each made by format_html
+        join_html(items),
         stringformat(attempt.credits_change, "+d"),
         view.credits_before,
         view.credits,
@@ -151,7 +149,7 @@ def outcome_panel(context: Context) -> SafeString:
             "<td>{}</td></tr>\n        ",
             hand.result,
             hand.label,
-            _DOUBLED if hand.doubled else "",
+            DOUBLED if hand.doubled else "",
             hand.result_label,
             hand.how_label,
             dollars(hand.winnings),
@@ -208,7 +206,7 @@ def outcome_panel(context: Context) -> SafeString:
         next_round,
         mark_safe(" open") if view.side_bets or view.insurance or view.other_hands else "",
         view.round_number,
-        mark_safe("".join(rows)),  # noqa: S308 - each made by format_html
+        join_html(rows),
         total,
         dollars(view.round_paid),
     )

@@ -12,6 +12,7 @@ from django.template.context import Context
 from django.template.defaulttags import CsrfTokenNode
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import capfirst
 
 from game.rules.cards import RANK_NAMES, SUIT_SYMBOLS, card_name, is_jackpot_ace, is_red
 from game.rules.money import display_cents, format_cents
@@ -207,19 +208,30 @@ def chip_buttons(context: Context) -> str:
     return chip_buttons_html(action_url(context, view.game.pk, "chip"), tuple(view.chips))
 
 
-@lru_cache(maxsize=1024)
-def chip_buttons_html(url: str, chips: tuple[int, ...]) -> str:
-    """A row of chip buttons posting ``chip=<dollars>`` to ``url`` (a game's bet panel and
-    a shared table's bet form alike)."""
+@lru_cache(maxsize=4096)
+def chip_buttons_html(
+    url: str, chips: tuple[int, ...], name: str = "chip", value_prefix: str = ""
+) -> str:
+    """A row of chip buttons posting ``<name>=<value_prefix><dollars>`` to ``url``: a
+    game's bet panel and a shared table's bet form (``chip=25``), a shared table's side
+    bet (``side_chip=21+3:25``)."""
     return format_html_join(
         "",
-        '<button type="submit" class="chip chip--{}" name="chip" value="{}" formaction="{}">'
+        '<button type="submit" class="chip chip--{}" name="{}" value="{}{}" formaction="{}">'
         "${}</button>",
-        ((chip, chip, url, chip) for chip in chips),
+        ((chip, name, value_prefix, chip, url, chip) for chip in chips),
     )
 
 
-@register.simple_tag(takes_context=True)
+def join_html(parts: Iterable[str]) -> SafeString:
+    """Parts that are each safe already (made by format_html, or fixed markup), as one."""
+    return mark_safe("".join(parts))  # noqa: S308 - every caller passes format_html's parts
+
+
+# A doubled hand's marker beside its total.
+DOUBLED = mark_safe(' <span class="doubled">x2</span>')
+
+
 def play_buttons(context: Context) -> str:
     """The turn's buttons (Hit, Stand, …), each posting to its own action: a disabled one
     says why in its title and, on the player's turn, points at its line in the list of
@@ -244,7 +256,7 @@ def play_buttons(context: Context) -> str:
                 action.label,
             )
         )
-    return mark_safe("".join(buttons))  # noqa: S308 - each part made by format_html
+    return join_html(buttons)
 
 
 # Four answers or more: keys A-D (and 1-4) by position; two (True/False): the first letter.
@@ -335,7 +347,7 @@ def play_actions(context: Context) -> SafeString | str:
                 (
                     difficulty,
                     mark_safe(" selected") if difficulty == view.trivia_difficulty else "",
-                    difficulty[:1].upper() + difficulty[1:],
+                    capfirst(difficulty),
                     credits,
                 )
                 for difficulty, credits in view.difficulty_hints.items()
