@@ -174,7 +174,7 @@ class SeatView:
     can_sit: bool = False
     # One short line per side bet: its stake while betting, its result once settled.
     side_bets: list[str] = field(default_factory=list)
-    # The seat's markup once rendered for this revision (views: shared by the viewers).
+    # The seat's markup (views: kept by what the seat shows, shared by every viewer).
     html: str = ""
 
     @property
@@ -635,7 +635,8 @@ def seat_side_bet_lines(
     """A seat's side bets on the felt, one short line each (T-6, R-4.12): the round's bets
     and results for a seat dealt in (what a bet that needs the hole card waits for is
     never guessed: it is pending until the engine settles it), else its stakes for the
-    next deal while the table's side bets are on (``offered``). Everyone sees them alike."""
+    next deal while the table's side bets are on (``offered``): the others see those from
+    the seat's Ready (``_seat_views``)."""
     if round_ is not None and box is not None and round_.get("boxes"):
         rows = result_rows(box_round(round_, box))
         return [_side_bet_line(row) for row in rows if row.status != NOT_PLAYED]
