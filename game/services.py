@@ -50,6 +50,7 @@ from trivia.services import (
     AskedElsewhere,
     NoQuestionsAvailable,
     choose_question,
+    pool_stamp_subquery,
     shuffled_answers,
 )
 
@@ -126,6 +127,8 @@ class Table:
     round_was_open: bool = False
     # The primary key of the game's latest Round row (read with the lock), if any.
     round_row_id: int | None = None
+    # The question bank's stamp (read with the lock): a pick needs no read of its own.
+    question_pool_stamp: str | None = None
 
 
 def load_engine(game: Game) -> EngineGame:
@@ -164,7 +167,9 @@ def _locking_query(game_id: int, owner_id: int) -> Any:
     return (
         Game.objects.select_for_update(of=("self",))
         .select_related("pending_trivia__question__category")
-        .annotate(round_row_id=Subquery(latest_round[:1]))
+        .annotate(
+            round_row_id=Subquery(latest_round[:1]), question_pool_stamp=pool_stamp_subquery()
+        )
         .filter(pk=game_id, owner_id=owner_id)
         .order_by()
     )
@@ -182,15 +187,19 @@ def _lock(*, game_id: int, user: Player | int) -> Table:
     """Lock the owner's game row (call inside atomic).
 
     One query reads all an action needs besides the engine state: the pending trivia
-    attempt with its question (joined; only the game row is locked) and the primary key of
-    the latest round (by the (game, number) index)."""
+    attempt with its question (joined; only the game row is locked), the primary key of
+    the latest round (by the (game, number) index) and the question bank's stamp."""
     owner_id = user if isinstance(user, int) else user.pk
     game = _LOCKING_QUERY.first(game_id=int(game_id), owner_id=int(owner_id))
     if game is None:
         raise GameNotFound(game_id)
     engine = load_engine(game)
     return Table(
-        game, engine, round_was_open=engine.round_in_progress, round_row_id=game.round_row_id
+        game,
+        engine,
+        round_was_open=engine.round_in_progress,
+        round_row_id=game.round_row_id,
+        question_pool_stamp=game.question_pool_stamp,
     )
 
 
@@ -1069,7 +1078,12 @@ def _ask_question(table: Table, *, action: str, difficulty: str) -> Game:
     game, engine = table.game, table.engine
     rng = make_rng()
     try:
-        question = choose_question(difficulty=difficulty, asked_ids=_AskedInGame(game.pk), rng=rng)
+        question = choose_question(
+            difficulty=difficulty,
+            asked_ids=_AskedInGame(game.pk),
+            rng=rng,
+            pool_stamp=table.question_pool_stamp,
+        )
     except NoQuestionsAvailable as error:
         raise ActionRefused("no_questions", difficulty=error.difficulty) from None
     attempt = TriviaAttempt(

@@ -207,3 +207,20 @@ class QuestionReport(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_reason_display()}: {self.question}"
+
+
+class QuestionPoolStamp(models.Model):
+    """One row whose ``stamp`` changes with every change to the bank's active questions.
+
+    Question selection keeps each difficulty's active ids in the process's memory and
+    re-reads them when this stamp differs (trivia.services). It lives in the database,
+    not the cache, so that a game's action reads it with the row lock it takes anyway (no
+    extra round trip, issue 14), and it changes in the same transaction as the questions:
+    nobody sees the new stamp before the new questions, nor keeps it if they roll back."""
+
+    SINGLETON_ID = 1
+
+    stamp = models.CharField(max_length=32)
+
+    def __str__(self) -> str:
+        return self.stamp

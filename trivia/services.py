@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import secrets
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Collection, MutableSequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.core.cache import cache
-from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, QuerySet, Subquery
 
-from trivia.models import Question, QuestionReport
+from trivia.models import Question, QuestionPoolStamp, QuestionReport
 
 __all__ = [
     "AskedElsewhere",
@@ -19,6 +19,7 @@ __all__ = [
     "RandomSource",
     "active_question_ids",
     "choose_question",
+    "pool_stamp_subquery",
     "question_pools_changed",
     "record_answer",
     "report_question",
@@ -63,68 +64,77 @@ class NoQuestionsAvailable(Exception):
         )
 
 
-# Each difficulty's active question ids, cached (Django's cache) so that a pick reads no
-# more than the few rows it considers, however big the bank: COUNT + OFFSET walked the
-# index up to the row picked (12.7 ms a pick at 100,000 questions). Every write through
-# the app refreshes them (trivia.apps connects the signals; bulk imports and the admin's
-# activate/deactivate call question_pools_changed); the timeout bounds what a write that
-# bypasses both (raw SQL, a shell's queryset.update) or another process's memory leaves.
+# Each difficulty's active question ids, kept in the process's memory so that a pick reads
+# no more than the few rows it considers, however big the bank: COUNT + OFFSET walked the
+# index up to the row picked (12.7 ms a pick at 100,000 questions). A list is kept for as
+# long as the bank's stamp (trivia.models.QuestionPoolStamp) stays the same; every write
+# through the app changes the stamp (trivia.apps connects the signals; bulk imports and the
+# admin's activate/deactivate call question_pools_changed). The list's age bounds what a
+# write that bypasses both (raw SQL, a shell's queryset.update) leaves.
 POOL_TIMEOUT_SECONDS = 300
 # Random ids read per pick: enough that one query almost always finds a question not yet
 # asked in the game (all 8 asked: under 0.4% while half the pool is asked).
 CANDIDATES = 8
 
 
-# Each process keeps the lists it has read, for as long as a small stamp in the shared
-# cache stays the same: a pick reads the stamp (a few bytes) rather than the whole list
-# (6,667 ids at 20,000 questions: most of a pick's time, issue 14). Forgetting the pools
-# deletes the stamp, so every process reads the lists afresh; the stamp's timeout bounds
-# how long a list may live, as the lists' own timeout did.
-_STAMP_KEY = "trivia:active-ids:stamp"
-_READ: dict[str, tuple[str, list[int]]] = {}
+@dataclass(frozen=True)
+class _Pool:
+    stamp: str
+    ids: list[int]
+    read_at: float
 
 
-def _pool_stamp() -> str:
-    stamp = cache.get(_STAMP_KEY)
+_READ: dict[str, _Pool] = {}
+
+
+def pool_stamp_subquery() -> Subquery:
+    """The bank's current stamp as a subquery, for a caller to read with a query it runs
+    anyway (a game's action reads it with its row lock: issue 14, no extra round trip)."""
+    rows = QuestionPoolStamp.objects.filter(pk=QuestionPoolStamp.SINGLETON_ID)
+    return Subquery(rows.values("stamp")[:1])
+
+
+def read_pool_stamp() -> str:
+    """The bank's current stamp ("" while its row is missing, e.g. after a flush)."""
+    rows = QuestionPoolStamp.objects.filter(pk=QuestionPoolStamp.SINGLETON_ID)
+    return rows.values_list("stamp", flat=True).first() or ""
+
+
+def active_question_ids(difficulty: str, stamp: str | None = None) -> list[int]:
+    """The ids of the active questions of ``difficulty``, from the process's memory while
+    the bank's stamp is ``stamp`` (read here when the caller has not read it)."""
     if stamp is None:
-        cache.add(_STAMP_KEY, secrets.token_hex(8), POOL_TIMEOUT_SECONDS)
-        # Another process may have added its stamp first: use whichever is stored.
-        stamp = cache.get(_STAMP_KEY) or ""
-    return stamp
-
-
-def _pool_key(difficulty: str, stamp: str) -> str:
-    return f"trivia:active-ids:{stamp}:{difficulty}"
-
-
-def active_question_ids(difficulty: str) -> list[int]:
-    """The ids of the active questions of ``difficulty``, from the cache when it has them."""
-    stamp = _pool_stamp()
-    read = _READ.get(difficulty)
-    if read is not None and read[0] == stamp and stamp:
-        return read[1]
-    ids = cache.get(_pool_key(difficulty, stamp))
-    if ids is None:
-        ids = list(
-            Question.objects.filter(active=True, difficulty=difficulty)
-            .order_by("id")
-            .values_list("id", flat=True)
-        )
-        cache.set(_pool_key(difficulty, stamp), ids, POOL_TIMEOUT_SECONDS)
-    _READ[difficulty] = (stamp, ids)
+        stamp = read_pool_stamp()
+    pool = _READ.get(difficulty)
+    now = time.monotonic()
+    if pool is not None and pool.stamp == stamp and now - pool.read_at < POOL_TIMEOUT_SECONDS:
+        return pool.ids
+    ids = list(
+        Question.objects.filter(active=True, difficulty=difficulty)
+        .order_by("id")
+        .values_list("id", flat=True)
+    )
+    _READ[difficulty] = _Pool(stamp, ids, now)
     return ids
 
 
 def forget_question_pools() -> None:
+    """This process's lists go (another process sees the stamp change)."""
     _READ.clear()
-    cache.delete(_STAMP_KEY)
 
 
 def question_pools_changed() -> None:
-    """Call after adding, (de)activating or deleting questions: the cached id lists go now
-    and again when the transaction commits (a pick in between may have cached the old)."""
+    """Call after adding, (de)activating or deleting questions, in the same transaction:
+    the bank gets a new stamp, so every process reads its lists afresh once the change
+    commits (and nobody does if it rolls back)."""
     forget_question_pools()
-    transaction.on_commit(forget_question_pools)
+    stamp = secrets.token_hex(8)
+    rows = QuestionPoolStamp.objects.filter(pk=QuestionPoolStamp.SINGLETON_ID)
+    if not rows.update(stamp=stamp):
+        # The row is gone (a flushed database): made again.
+        QuestionPoolStamp.objects.update_or_create(
+            pk=QuestionPoolStamp.SINGLETON_ID, defaults={"stamp": stamp}
+        )
 
 
 def _random_ids(pool: list[int], rng: RandomSource, count: int) -> list[int]:
@@ -194,22 +204,27 @@ def choose_question(
     difficulty: str,
     asked_ids: Asked,
     rng: RandomSource | None = None,
+    pool_stamp: str | None = None,
 ) -> Question:
     """A random active question of ``difficulty`` not in ``asked_ids``.
 
     When every active question of that difficulty has been asked in this game, starts
     over among all of them. ``asked_ids`` may be a list/set of ids, a values queryset
-    (used as a subquery) or an :class:`AskedElsewhere`. Usually one query (two when the
-    id list is not cached); a cached list gone stale (a question deactivated behind the
-    cache's back) is re-read once. Raises NoQuestionsAvailable when there are none.
+    (used as a subquery) or an :class:`AskedElsewhere`. ``pool_stamp`` is the bank's
+    stamp when the caller has read it (:func:`pool_stamp_subquery`); else it is read
+    here. Usually one query besides the stamp (two when the id list is not kept); a kept
+    list gone stale (a question deactivated behind the stamp's back) is re-read once.
+    Raises NoQuestionsAvailable when there are none.
     """
     if difficulty not in Question.Difficulty.values:
         raise ValueError(f"Unknown difficulty {difficulty!r}")
     rng = rng or _SYSTEM_RANDOM
-    question = _pick(active_question_ids(difficulty), difficulty, asked_ids, rng)
+    if pool_stamp is None:
+        pool_stamp = read_pool_stamp()
+    question = _pick(active_question_ids(difficulty, pool_stamp), difficulty, asked_ids, rng)
     if question is None:
         forget_question_pools()
-        question = _pick(active_question_ids(difficulty), difficulty, asked_ids, rng)
+        question = _pick(active_question_ids(difficulty, pool_stamp), difficulty, asked_ids, rng)
     if question is None:
         raise NoQuestionsAvailable(difficulty)
     return question

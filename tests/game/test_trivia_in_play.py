@@ -11,6 +11,8 @@ from game.models import TriviaAttempt
 from tests.game import scenarios
 from tests.game.helpers import post, stack_shoe
 from tests.trivia.factories import QuestionFactory
+from trivia.models import QuestionPoolStamp
+from trivia.services import active_question_ids, read_pool_stamp
 
 pytestmark = pytest.mark.django_db
 
@@ -185,3 +187,33 @@ def test_trivia_text_is_escaped(alice, player) -> None:
     page = alice.get(f"/games/{game.pk}/").text
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;" in page
     assert "<i>yes</i>" not in page
+
+
+def test_a_question_added_by_another_process_can_be_asked(alice, player) -> None:
+    """The pick's id lists follow the bank's stamp, read with the game's lock: a list kept
+    from before the change would offer only the question this game has asked already."""
+    old = QuestionFactory(difficulty="easy")
+    game = scenarios.choosing_difficulty(player)
+    TriviaAttempt.objects.create(
+        game=game,
+        hand_index=0,
+        action="hit",
+        question=old,
+        difficulty="easy",
+        answers_shown=[old.correct_answer, *old.incorrect_answers],
+        answer_given=old.correct_answer,
+        correct=True,
+        credits_change=1,
+        applied=True,
+        answered_at=game.created,
+    )
+    assert active_question_ids("easy", read_pool_stamp()) == [old.pk]
+    # Another process adds a question: a new stamp, none of it through this process's
+    # signals (bulk_create sends none; the stamp is written as its question_pools_changed
+    # writes it).
+    new = QuestionFactory.build(difficulty="easy", category=old.category)
+    type(old).objects.bulk_create([new])
+    QuestionPoolStamp.objects.update(stamp="another process")
+    assert post(alice, game, "difficulty", difficulty="easy").status_code == 302
+    asked = game.trivia_attempts.exclude(question=old).get()
+    assert asked.question.text == new.text
