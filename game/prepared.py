@@ -125,6 +125,8 @@ class _Compiled:
     fields_start: int
     fields_end: int
     init_list: list[str]
+    # Where the primary key is among the model's own columns.
+    pk_index: int
     annotation_col_map: dict[str, int]
     populators: list[Any]
 
@@ -154,6 +156,7 @@ class PreparedQuery:
         fields_start = klass_info["select_fields"][0]
         fields_end = klass_info["select_fields"][-1] + 1
         columns = [column for column, _, _ in select[: compiler.col_count]]
+        init_list = [column[0].target.attname for column in select[fields_start:fields_end]]
         return _Compiled(
             sql=sql,
             params=params,
@@ -163,21 +166,32 @@ class PreparedQuery:
             model=klass_info["model"],
             fields_start=fields_start,
             fields_end=fields_end,
-            init_list=[column[0].target.attname for column in select[fields_start:fields_end]],
+            init_list=init_list,
+            pk_index=init_list.index(klass_info["model"]._meta.pk.attname),
             annotation_col_map=dict(compiler.annotation_col_map or {}),
             populators=get_related_populators(klass_info, select, self.using),
         )
 
     def first(self, **values: Any) -> Any:
         """The first row as a model instance (with what it selects related), or None."""
-        rows = self._run(values, first_only=True)
-        return rows[0] if rows else None
+        compiled, rows = self._fetch(values, first_only=True)
+        return self._instance(compiled, rows[0]) if rows else None
 
     def all(self, **values: Any) -> list[Any]:
         """Every row (as many as the queryset's own slice allows) as model instances."""
-        return self._run(values, first_only=False)
+        compiled, rows = self._fetch(values, first_only=False)
+        return [self._instance(compiled, row) for row in rows]
 
-    def _run(self, values: dict[str, Any], *, first_only: bool) -> list[Any]:
+    def first_in_order(self, order: list[Any], **values: Any) -> Any:
+        """Of the rows found, the one whose primary key comes first in ``order``, as a model
+        instance, or None. Only that row is converted and built: a question pick reads
+        eight candidates and keeps one (issue 14)."""
+        compiled, rows = self._fetch(values, first_only=False)
+        by_key = {row[compiled.fields_start + compiled.pk_index]: row for row in rows}
+        chosen = next((by_key[key] for key in order if key in by_key), None)
+        return None if chosen is None else self._instance(compiled, chosen)
+
+    def _fetch(self, values: dict[str, Any], *, first_only: bool) -> tuple[_Compiled, list[Any]]:
         connection = connections[self.using]
         compiled = getattr(connection, self._attribute, None)
         if compiled is None:
@@ -209,19 +223,21 @@ class PreparedQuery:
                 rows = [] if row is None else [row]
             else:
                 rows = cursor.fetchall()
-        if compiled.converters and rows:
-            rows = list(compiled.compiler.apply_converters(rows, compiled.converters))
-        instances = []
-        for row in rows:
-            instance = compiled.model.from_db(
-                self.using, compiled.init_list, row[compiled.fields_start : compiled.fields_end]
-            )
-            for populator in compiled.populators:  # select_related (they keep no row's state)
-                populator.populate(row, instance)
-            for name, position in compiled.annotation_col_map.items():
-                setattr(instance, name, row[position])
-            instances.append(instance)
-        return instances
+        return compiled, rows
+
+    def _instance(self, compiled: _Compiled, row: Any) -> Any:
+        """One row as ``ModelIterable`` makes it: converted, built, related rows populated,
+        annotations set."""
+        if compiled.converters:
+            row = next(iter(compiled.compiler.apply_converters([row], compiled.converters)))
+        instance = compiled.model.from_db(
+            self.using, compiled.init_list, row[compiled.fields_start : compiled.fields_end]
+        )
+        for populator in compiled.populators:  # select_related (they keep no row's state)
+            populator.populate(row, instance)
+        for name, position in compiled.annotation_col_map.items():
+            setattr(instance, name, row[position])
+        return instance
 
 
 class PreparedUpdate:

@@ -1061,10 +1061,9 @@ class _AskedInGame(AskedElsewhere):
                 pk__in=ids, active=True, difficulty=difficulty
             )
             found = {row.pk: row for row in rows.exclude(pk__in=asked).order_by()}
-        else:
-            values = dict(zip(_CANDIDATE_NAMES, ids, strict=True))
-            found = {row.pk: row for row in prepared.all(game_id=self.game_id, **values)}
-        return next((found[pk] for pk in ids if pk in found), None)
+            return next((found[pk] for pk in ids if pk in found), None)
+        values = dict(zip(_CANDIDATE_NAMES, ids, strict=True))
+        return prepared.first_in_order(ids, game_id=self.game_id, **values)
 
     def asked_ids(self) -> set[int]:
         return set(

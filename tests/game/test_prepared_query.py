@@ -237,6 +237,33 @@ def test_the_prepared_pick_skips_asked_and_inactive_questions_in_the_samples_ord
 
 
 @pytest.mark.django_db
+def test_first_in_order_builds_only_the_row_it_returns(questions, monkeypatch) -> None:
+    from trivia.models import Question
+
+    pool = questions["easy"][:3]
+    picked = PreparedQuery(
+        lambda a, b, c: Question.objects.select_related("category").filter(pk__in=[a, b, c]),
+        "a",
+        "b",
+        "c",
+    )
+    built = []
+    real_from_db = Question.from_db.__func__
+    monkeypatch.setattr(
+        Question, "from_db", classmethod(lambda *args: built.append(1) or real_from_db(*args))
+    )
+    keys = {"a": pool[0].pk, "b": pool[1].pk, "c": pool[2].pk}
+    order = [-1, pool[2].pk, pool[0].pk]  # a key no row has first: skipped
+    found = picked.first_in_order(order, **keys)
+    assert found == pool[2] and len(built) == 1
+    # Converted and populated as the ORM does it.
+    expected = Question.objects.select_related("category").get(pk=pool[2].pk)
+    assert found.incorrect_answers == expected.incorrect_answers
+    assert found.created == expected.created and found.category == expected.category
+    assert picked.first_in_order([-1], **keys) is None
+
+
+@pytest.mark.django_db
 def test_the_prepared_bulk_insert_writes_what_bulk_create_writes(player) -> None:
     from game.prepared import PreparedBulkInsert
     from game.tables.models import SharedTable, TableEvent
