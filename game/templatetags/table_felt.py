@@ -17,7 +17,7 @@ from typing import Any
 
 from django import template
 from django.template.context import Context
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from game.presentation.table import HandView, TableView, Timer
@@ -25,6 +25,7 @@ from game.templatetags.table_tags import (
     DOUBLED,
     _playing_card,
     dollars,
+    format_html,
     join_html,
     plain_dollars,
     signed_dollars,

@@ -17,7 +17,7 @@ from django import template
 from django.template.context import Context
 from django.template.defaultfilters import capfirst, pluralize, stringformat
 from django.template.defaulttags import CsrfTokenNode
-from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
 
 from game.presentation.side_bet_menu import SideBetMenu, side_bet_menu
@@ -32,6 +32,8 @@ from game.templatetags.table_tags import (
     answer_buttons,
     chip_buttons,
     dollars,
+    format_html,
+    format_html_join,
     hint_button,
     join_html,
     plain_dollars,

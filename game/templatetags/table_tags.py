@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
@@ -10,7 +11,7 @@ from django import template
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.template.defaulttags import CsrfTokenNode
-from django.utils.html import format_html, format_html_join
+from django.utils.functional import Promise
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 
@@ -19,6 +20,35 @@ from game.rules.money import display_cents, format_cents
 from game.url_cache import game_url
 
 register = template.Library()
+
+
+def _escaped(value: Any) -> str:
+    """``conditional_escape(value)``: a lazy string made text first; a value with
+    ``__html__`` (a SafeString, the output of these functions) as it says it is; anything
+    else as text with ``& < > " '`` escaped (``html.escape``, as Django's ``escape``)."""
+    if isinstance(value, Promise):
+        value = str(value)
+    as_html = getattr(value, "__html__", None)
+    return as_html() if as_html is not None else html.escape(str(value))
+
+
+def format_html(format_string: str, *args: Any) -> SafeString:
+    """``django.utils.html.format_html`` for the table's tags: the same result, every value
+    escaped as ``conditional_escape`` escapes it (:func:`_escaped`), without the
+    lazy-string checks Django's ``escape`` makes around each value (a quarter to a third
+    of the table tags' time, issue 14: ~7 µs a call of five values against ~2)."""
+    return SafeString(format_string.format(*map(_escaped, args)))
+
+
+def format_html_join(
+    sep: str, format_string: str, args_generator: Iterable[Iterable[Any]]
+) -> SafeString:
+    """``django.utils.html.format_html_join`` with :func:`format_html` (positional
+    arguments only)."""
+    return SafeString(
+        _escaped(sep).join(format_html(format_string, *args) for args in args_generator)
+    )
+
 
 # The face shows "10", not the code's "0".
 _RANK_FACES = {**{rank: rank for rank in RANK_NAMES}, "0": "10"}
