@@ -25,8 +25,8 @@ behind such a pooler, set ``GAME_PREPARED_STATEMENTS = False`` in the settings.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextlib import suppress
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -86,13 +86,54 @@ class _PostgreSQL:
 _postgresql: _PostgreSQL | None = None
 
 
+def _prepares(connection: Any) -> bool:
+    return connection.vendor == "postgresql" and getattr(settings, "GAME_PREPARED_STATEMENTS", True)
+
+
+# The psycopg pipeline of a sent_together() block, kept on Django's connection object.
+_PIPELINE = "_game_sent_together"
+
+
+@contextmanager
+def sent_together(using: str = "default") -> Iterator[None]:
+    """Statements run inside whose results nobody reads yet are sent to PostgreSQL together
+    (a psycopg pipeline): a transaction's BEGIN goes with its first query, a round's
+    UPDATE and its hands' INSERT with the game's UPDATE, one round trip instead of one
+    each (issue 14). Reading a result sends what waits first: a fetch does it itself,
+    :meth:`PreparedUpdate.run` before it reads the row count. Only for this module's
+    statements: the ORM reads an UPDATE's row count without sending what waits (-1 in a
+    pipeline), so no ORM write may run inside. Elsewhere (SQLite, or
+    ``GAME_PREPARED_STATEMENTS`` off) each statement is sent at once, as usual."""
+    connection = connections[using]
+    if not _prepares(connection) or getattr(connection, _PIPELINE, None) is not None:
+        yield
+        return
+    connection.ensure_connection()
+    # An error of a statement sent together surfaces when they are sent: translated
+    # into Django's database errors like any other.
+    with connection.wrap_database_errors, connection.connection.pipeline() as pipeline:
+        setattr(connection, _PIPELINE, pipeline)
+        try:
+            yield
+        finally:
+            setattr(connection, _PIPELINE, None)
+
+
+def _send_waiting(connection: Any) -> None:
+    """Send the statements of a sent_together() block that wait, and take their results."""
+    pipeline = getattr(connection, _PIPELINE, None)
+    if pipeline is not None:
+        with connection.wrap_database_errors:
+            pipeline.sync()
+
+
 def statement_cursor(connection: Any) -> Any:
     """A cursor for one of this module's statements: Django's own, except on PostgreSQL
     (psycopg 3), where it prepares each statement on the server the first time the session
     runs it (psycopg keeps the names, and forgets them after a rollback). Wrapped as
     Django wraps its cursors, so each statement is logged and counted like any other."""
     global _postgresql
-    if connection.vendor != "postgresql" or not getattr(settings, "GAME_PREPARED_STATEMENTS", True):
+    if not _prepares(connection):
         return connection.cursor()
     if _postgresql is None:
         _postgresql = _PostgreSQL()
@@ -270,10 +311,32 @@ class PreparedUpdate:
         return sql, fields + where
 
     def run(self, values: dict[str, Any], **where: Any) -> int:
-        if any(hasattr(value, "resolve_expression") for value in values.values()):
-            # An expression (F(), Case …) is the ORM's to compile.
-            return self.model._default_manager.filter(**where).update(**values)
         connection = connections[self.using]
+        if any(hasattr(value, "resolve_expression") for value in values.values()):
+            # An expression (F(), Case …) is the ORM's to compile; the ORM's row count
+            # would be wrong in a pipeline (sent_together).
+            if getattr(connection, _PIPELINE, None) is not None:
+                raise ValueError("an ORM update cannot run inside sent_together()")
+            return self.model._default_manager.filter(**where).update(**values)
+        sql, params = self._sql_and_params(connection, values, where)
+        with statement_cursor(connection) as cursor:
+            cursor.execute(sql, params)
+            _send_waiting(connection)
+            return cursor.rowcount
+
+    def send(self, values: dict[str, Any], **where: Any) -> None:
+        """:meth:`run` for a caller that does not read the row count: inside
+        :func:`sent_together` the UPDATE waits to be sent with the next statement read."""
+        connection = connections[self.using]
+        if any(hasattr(value, "resolve_expression") for value in values.values()):
+            raise ValueError("an UPDATE sent together takes plain values only")
+        sql, params = self._sql_and_params(connection, values, where)
+        with statement_cursor(connection) as cursor:
+            cursor.execute(sql, params)
+
+    def _sql_and_params(
+        self, connection: Any, values: dict[str, Any], where: dict[str, Any]
+    ) -> tuple[str, list[Any]]:
         names = tuple(values)
         statement = self._sql.get((connection.vendor, *names))
         if statement is None:
@@ -285,9 +348,7 @@ class PreparedUpdate:
             if field.remote_field is not None and hasattr(value, "prepare_database_save"):
                 value = value.prepare_database_save(field)
             params.append(field.get_db_prep_save(value, connection=connection))
-        with statement_cursor(connection) as cursor:
-            cursor.execute(sql, params)
-            return cursor.rowcount
+        return sql, params
 
 
 def _inserted_fields(model: type[Model]) -> list[Any]:

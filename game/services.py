@@ -23,7 +23,13 @@ from django.utils import timezone
 
 from game import coach
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
-from game.prepared import PreparedBulkInsert, PreparedInsert, PreparedQuery, PreparedUpdate
+from game.prepared import (
+    PreparedBulkInsert,
+    PreparedInsert,
+    PreparedQuery,
+    PreparedUpdate,
+    sent_together,
+)
 from game.rules import sidebets as sb
 from game.rules.clock import Clock, system_clock
 from game.rules.engine import Game as EngineGame
@@ -144,7 +150,8 @@ def locked_game(*, game_id: int, user: Player, version: int) -> Iterator[Table]:
     that ran out before the action came is applied first and kept, and the action is
     refused with TimeRanOut (R-4.13, R-8.9)."""
     with transaction.atomic():
-        table = _lock(game_id=game_id, user=user)
+        with sent_together():  # BEGIN goes with the lock
+            table = _lock(game_id=game_id, user=user)
         if not _apply_deadlines(table):
             _check_version(table.game, version)
             yield table
@@ -276,7 +283,8 @@ def catch_up_deadlines(*, game: Game) -> Game:
     if not _deadline_due(game):
         return game
     with transaction.atomic():
-        table = _lock(game_id=game.pk, user=game.owner_id)
+        with sent_together():  # BEGIN goes with the lock
+            table = _lock(game_id=game.pk, user=game.owner_id)
         _apply_deadlines(table)
     return table.game
 
@@ -311,7 +319,7 @@ def _save(table: Table, *, note: StatusNote | None = None, **fields: Any) -> Gam
         "options": engine.options.to_dict(),
         "last_played": timezone.now(),
         "rounds_played": engine.round_number,
-        "version": old_version + 1,
+        "version": _next_version(game),
         **fields,
     }
     if engine.game_over:
@@ -330,6 +338,11 @@ def _save(table: Table, *, note: StatusNote | None = None, **fields: Any) -> Gam
     return game
 
 
+def _next_version(game: Game) -> int:
+    """The version an action's save gives the game."""
+    return game.version + 1
+
+
 def _run(action: Callable[[], list[Event]]) -> list[Event]:
     try:
         return action()
@@ -337,9 +350,12 @@ def _run(action: Callable[[], list[Event]]) -> list[Event]:
         raise ActionRefused("rule", text=str(error)) from None
 
 
-def _persist_round(table: Table, events: list[Event], *, new_round: bool = False) -> None:
+def _persist_round(
+    table: Table, events: list[Event], *, new_round: bool = False, version: int | None = None
+) -> None:
     """The Round row is written when the round is dealt and when it ends (then with its
-    hands and side bets); the moves in between live in the game's state only."""
+    hands and side bets); the moves in between live in the game's state only. ``version``
+    is the game's version the row records (default: the game's, already saved)."""
     game, engine = table.game, table.engine
     round_ = engine.round
     if round_ is None or not (new_round or table.round_was_open):
@@ -348,7 +364,7 @@ def _persist_round(table: Table, events: list[Event], *, new_round: bool = False
         return
     fields: dict[str, Any] = {
         "phase": round_.phase,
-        "version": game.version,
+        "version": game.version if version is None else version,
         "bet_cents": round_.bet,
         "staked_cents": round_.staked,
         "credits_change": round_.credits_change,
@@ -363,7 +379,7 @@ def _persist_round(table: Table, events: list[Event], *, new_round: bool = False
         row_id = _ROUND_INSERT.save(Round(game=game, number=round_.number, **fields)).pk
     else:
         row_id = table.round_row_id
-        _ROUND_UPDATE.run({"updated": timezone.now(), **fields}, id=row_id)
+        _ROUND_UPDATE.send({"updated": timezone.now(), **fields}, id=row_id)
     if round_.over:
         _write_round_record(row_id, engine)
 
@@ -887,9 +903,10 @@ def _play(
     over = table.engine.round is not None and table.engine.round.phase == ROUND_OVER
     if note is None:
         note = _phase_note(events)
-    game = _save(table, note=note, trivia_choice_for="", showing_outcome=over, **fields)
-    _persist_round(table, events)
-    return game
+    # The round's writes first, sent with the game's UPDATE (one round trip on PostgreSQL).
+    with sent_together():
+        _persist_round(table, events, version=_next_version(table.game))
+        return _save(table, note=note, trivia_choice_for="", showing_outcome=over, **fields)
 
 
 def _trivia_action(

@@ -4,12 +4,12 @@ connection reads what the queryset reads; game URLs reversed once give what reve
 from __future__ import annotations
 
 import pytest
-from django.db import connection, models, transaction
+from django.db import IntegrityError, connection, models, transaction
 from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from game import services
+from game import prepared, services
 from game.models import Game, Round, TriviaAttempt
 from game.prepared import PreparedQuery
 from game.url_cache import cached_reverse, game_url
@@ -284,3 +284,68 @@ def test_the_prepared_bulk_insert_writes_what_bulk_create_writes(player) -> None
 
     assert rows(table) == rows(other) == [(1, *data[0]), (2, *data[1])]
     assert all(event.created is not None for event in table.events.all())
+
+
+def _waiting(connection_: object) -> int:
+    """How many statements of the sent_together() block wait for their results."""
+    pipeline = getattr(connection_, prepared._PIPELINE, None)
+    return 0 if pipeline is None else len(pipeline.result_queue)
+
+
+@pytest.mark.postgres_only
+@pytest.mark.django_db
+def test_statements_sent_together_wait_for_the_first_result_read(make_game, player) -> None:
+    """Issue 14: a round's UPDATE waits and goes with the game's UPDATE, whose row count
+    is read only once both are sent; BEGIN goes with the lock."""
+    game = make_game()
+    round_ = Round.objects.create(game=game, number=1, phase="player_turn")
+    with transaction.atomic():
+        with prepared.sent_together():
+            table = services._lock(game_id=game.pk, user=player)
+            assert _waiting(connection) == 0  # the lock's row was read: sent, BEGIN with it
+        assert connection.connection.info.transaction_status.name == "INTRANS"
+        with prepared.sent_together():
+            services._ROUND_UPDATE.send({"phase": "round_over"}, id=round_.pk)
+            assert _waiting(connection) > 0  # (its PREPARE too, the first time)
+            updated = services._GAME_UPDATE.run({"credits": 7}, id=game.pk, version=game.version)
+            assert updated == 1 and _waiting(connection) == 0
+            gone = services._GAME_UPDATE.run({"credits": 8}, id=game.pk, version=-1)
+            assert gone == 0
+    assert table.game.pk == game.pk
+    assert Round.objects.get(pk=round_.pk).phase == "round_over"
+    assert Game.objects.get(pk=game.pk).credits == 7
+
+
+@pytest.mark.postgres_only
+@pytest.mark.django_db
+def test_an_error_sent_together_is_djangos_and_rolls_back(make_game) -> None:
+    game = make_game()
+    round_ = Round.objects.create(game=game, number=1, phase="player_turn")
+    other = Round.objects.create(game=game, number=2, phase="player_turn")
+    with pytest.raises(IntegrityError), transaction.atomic(), prepared.sent_together():
+        services._ROUND_UPDATE.send({"phase": "round_over"}, id=round_.pk)
+        # (game, number) is unique: this one fails when the two are sent.
+        services._ROUND_UPDATE.send({"number": 1}, id=other.pk)
+    assert Round.objects.get(pk=round_.pk).phase == "player_turn"
+
+
+@pytest.mark.postgres_only
+@pytest.mark.django_db
+def test_an_orm_update_is_refused_inside_sent_together(make_game) -> None:
+    game = make_game()
+    with transaction.atomic(), prepared.sent_together(), pytest.raises(ValueError, match="ORM"):
+        services._GAME_UPDATE.run({"credits": models.F("credits") + 1}, id=game.pk)
+
+
+@pytest.mark.django_db
+def test_without_prepared_statements_each_statement_is_sent_at_once(make_game) -> None:
+    """SQLite, or GAME_PREPARED_STATEMENTS off: sent_together changes nothing."""
+    game = make_game()
+    with (
+        override_settings(GAME_PREPARED_STATEMENTS=False),
+        transaction.atomic(),
+        prepared.sent_together(),
+    ):
+        assert getattr(connection, prepared._PIPELINE, None) is None
+        assert services._GAME_UPDATE.run({"credits": 9}, id=game.pk, version=game.version) == 1
+    assert Game.objects.get(pk=game.pk).credits == 9
