@@ -28,6 +28,12 @@ def _where() -> tuple[Any, str]:
     return (get_urlconf() or settings.ROOT_URLCONF, get_script_prefix())
 
 
+def urls_in_use() -> tuple[Any, str]:
+    """The URLconf and script prefix URLs are reversed in now: part of the key of anything
+    cached that holds URLs."""
+    return _where()
+
+
 def cached_reverse(viewname: str, *args: Any) -> str:
     """``reverse(viewname, args=args)`` for arguments that repeat (e.g. an action's name)."""
     key = (*_where(), viewname, *args)

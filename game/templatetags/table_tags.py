@@ -17,7 +17,7 @@ from django.utils.text import capfirst
 
 from game.rules.cards import RANK_NAMES, SUIT_SYMBOLS, card_name, is_jackpot_ace, is_red
 from game.rules.money import display_cents, format_cents
-from game.url_cache import game_url
+from game.url_cache import game_url, urls_in_use
 
 register = template.Library()
 
@@ -266,24 +266,40 @@ def play_buttons(context: Context) -> str:
     """The turn's buttons (Hit, Stand, …), each posting to its own action: a disabled one
     says why in its title and, on the player's turn, points at its line in the list of
     unavailable actions. Written here rather than as template nodes: a tenth of the
-    table's render (issue 14)."""
+    table's render (issue 14); made once per game and set of buttons (a round shows the
+    same few sets over and over)."""
     view = context["view"]
-    game_id = view.game.pk
-    describe_why = view.panel == "player_turn"
+    return _play_buttons(
+        urls_in_use(),
+        view.game.pk,
+        view.panel == "player_turn",
+        tuple(
+            (action.name, action.label, action.key, action.allowed, action.reason, action.primary)
+            for action in view.actions
+        ),
+    )
+
+
+@lru_cache(maxsize=4096)
+def _play_buttons(
+    urls: Any, game_id: int, describe_why: bool, actions: tuple[tuple[Any, ...], ...]
+) -> SafeString:
+    """``urls``: the URLconf and script prefix the action URLs are reversed in (a key
+    only)."""
     buttons = []
-    for action in view.actions:
-        attributes = ' class="primary"' if action.primary else ""
-        if not action.allowed:
-            attributes += format_html(' disabled title="{}"', action.reason)
-            if describe_why and action.reason:
-                attributes += format_html(' aria-describedby="why-not-{}"', action.name)
+    for name, label, key, allowed, reason, primary in actions:
+        attributes = ' class="primary"' if primary else ""
+        if not allowed:
+            attributes += format_html(' disabled title="{}"', reason)
+            if describe_why and reason:
+                attributes += format_html(' aria-describedby="why-not-{}"', name)
         buttons.append(
             format_html(
                 '\n      <button type="submit" data-key="{}" formaction="{}"{}>{}</button>\n      ',
-                action.key,
-                action_url(context, game_id, action.name),
+                key,
+                game_url("game:action", game_id, name),
                 mark_safe(attributes),  # noqa: S308 - made of format_html's escaped parts
-                action.label,
+                label,
             )
         )
     return join_html(buttons)
