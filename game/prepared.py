@@ -389,7 +389,15 @@ class PreparedInsert:
             raise ValueError("a prepared insert takes plain values only")
         return sql, fields, compiler
 
-    def save(self, instance: Model) -> Model:
+    def send(self, instance: Model) -> None:
+        """:meth:`save` for a caller that does not need the new row's key: inside
+        :func:`sent_together` the INSERT waits to be sent with the next statement read
+        (the key it returns is not read; ``instance`` keeps none)."""
+        connection, sql, params, _ = self._sql_and_params(instance)
+        with statement_cursor(connection) as cursor:
+            cursor.execute(sql, params)
+
+    def _sql_and_params(self, instance: Model) -> tuple[Any, str, list[Any], Any]:
         if type(instance) is not self.model or not instance._state.adding or instance.pk:
             raise ValueError("a prepared insert saves a new instance of its own model")
         connection = connections[self.using]
@@ -403,6 +411,10 @@ class PreparedInsert:
             for field in fields
         ]
         params.extend(compiler.returning_params)
+        return connection, sql, params, compiler
+
+    def save(self, instance: Model) -> Model:
+        connection, sql, params, compiler = self._sql_and_params(instance)
         with statement_cursor(connection) as cursor:
             cursor.execute(sql, params)
             if connection.features.can_return_columns_from_insert:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.db.models import OuterRef, Subquery
 from django.utils import timezone
 
@@ -376,7 +376,12 @@ def _persist_round(
         # Kept for export_round; a forfeited round has no replay spelling (REPLAY.md).
         fields["replay"] = {} if round_.ended else export_round_replay(engine, round_)
     if new_round:
-        row_id = _ROUND_INSERT.save(Round(game=game, number=round_.number, **fields)).pk
+        row = Round(game=game, number=round_.number, **fields)
+        if not round_.over:
+            # Nothing of this action needs its key (the next action's lock reads it).
+            _ROUND_INSERT.send(row)
+            return
+        row_id = _ROUND_INSERT.save(row).pk
     else:
         row_id = table.round_row_id
         _ROUND_UPDATE.send({"updated": timezone.now(), **fields}, id=row_id)
@@ -608,19 +613,20 @@ def place_bet_and_deal(
             return _deal_boxes(table, bet_cents)
         side_bets, extra_bet = _side_bets_for_deal(table, side_bets, extra_bet)
         events = _run(lambda: table.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet))
-        game = _save(
-            table,
-            note=_phase_note(events),
-            pending_bet_cents=bet_cents,
-            # The side bets just placed stay as the next round's defaults (like the base bet);
-            # next_round caps them to the bank.
-            pending_side_bets=dict(table.engine.round.side_stakes),
-            pending_extra_bet=extra_bet,
-            showing_outcome=table.engine.round.over,
-            trivia_choice_for="",
-        )
-        _persist_round(table, events, new_round=True)
-        return game
+        # The round's row goes with the game's UPDATE (one round trip on PostgreSQL).
+        with sent_together():
+            _persist_round(table, events, new_round=True, version=_next_version(table.game))
+            return _save(
+                table,
+                note=_phase_note(events),
+                pending_bet_cents=bet_cents,
+                # The side bets just placed stay as the next round's defaults (like the base
+                # bet); next_round caps them to the bank.
+                pending_side_bets=dict(table.engine.round.side_stakes),
+                pending_extra_bet=extra_bet,
+                showing_outcome=table.engine.round.over,
+                trivia_choice_for="",
+            )
 
 
 # --------------------------------------------------------------------- boxes (§10 seats)
@@ -691,17 +697,18 @@ def _deal_boxes(table: Table, bet_cents: int) -> Game:
         for entry in entries
     ]
     events = _run(lambda: table.engine.start_round(boxes=boxes))
-    game = _save(
-        table,
-        note=_phase_note(events),
-        pending_bet_cents=bet_cents,
-        # Every box's bets stay as the next round's defaults.
-        pending_boxes=entries,
-        showing_outcome=table.engine.round.over,
-        trivia_choice_for="",
-    )
-    _persist_round(table, events, new_round=True)
-    return game
+    # The round's row goes with the game's UPDATE (one round trip on PostgreSQL).
+    with sent_together():
+        _persist_round(table, events, new_round=True, version=_next_version(table.game))
+        return _save(
+            table,
+            note=_phase_note(events),
+            pending_bet_cents=bet_cents,
+            # Every box's bets stay as the next round's defaults.
+            pending_boxes=entries,
+            showing_outcome=table.engine.round.over,
+            trivia_choice_for="",
+        )
 
 
 def next_round(*, game_id: int, user: Player, version: int) -> Game:
@@ -1145,20 +1152,22 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         attempt.answered_at = timezone.now()
         # A right answer is applied in this same action: one UPDATE says both.
         attempt.applied = correct
-        # The question's answer counters are kept by the database, in this same UPDATE
-        # (trivia/migrations/0003_count_answers_in_the_database.py).
-        _save_attempt(
-            attempt, "answer_given", "correct", "credits_change", "answered_at", "applied"
-        )
         note = {
             "kind": "answered",
             "correct": correct,
             "credits_change": outcome.credit_change,
             "attempt": attempt.pk,
         }
-        if not correct:
-            return _save(table, note=note)
-        return _apply_answer(table, attempt, note=note)
+        # The attempt's answer goes with the game's UPDATE (one round trip on PostgreSQL).
+        # The question's answer counters are kept by the database, in the attempt's UPDATE
+        # (trivia/migrations/0003_count_answers_in_the_database.py).
+        with sent_together():
+            _save_attempt(
+                attempt, "answer_given", "correct", "credits_change", "answered_at", "applied"
+            )
+            if not correct:
+                return _save(table, note=note)
+            return _apply_answer(table, attempt, note=note)
 
 
 def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
@@ -1175,13 +1184,16 @@ def _apply_answer(table: Table, attempt: TriviaAttempt, *, note: StatusNote | No
     outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))
     engine = table.engine
     action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
-    game = _play(table, lambda: action(outcome), note=note, pending_trivia=None)
-    if attempt.applied:
-        # A right answer: its reveal shows on the felt with the card just dealt.
+    # A right answer was applied by its own UPDATE (answer_question): its reveal shows on
+    # the felt with the card just dealt. Else the flag goes with the game's UPDATE.
+    revealed = attempt.applied
+    with sent_together():
+        if not revealed:
+            attempt.applied = True
+            _save_attempt(attempt, "applied")
+        game = _play(table, lambda: action(outcome), note=note, pending_trivia=None)
+    if revealed:
         game.revealed_trivia = attempt
-    else:
-        attempt.applied = True
-        _save_attempt(attempt, "applied")
     return game
 
 
@@ -1191,11 +1203,11 @@ _ATTEMPT_UPDATE = PreparedUpdate(TriviaAttempt, "id")
 
 
 def _save_attempt(attempt: TriviaAttempt, *names: str) -> None:
-    """``attempt.save(update_fields=names)``: the same UPDATE, and the same error when the
-    row is gone."""
+    """``attempt.save(update_fields=names)``, sent with the next statement read inside
+    sent_together(). Its row count is not read: the attempt is the locked game's pending
+    one, and nothing deletes it meanwhile (its question is protected, its game locked)."""
     values = {name: getattr(attempt, name) for name in names}
-    if _ATTEMPT_UPDATE.run(values, id=attempt.pk) != 1:
-        raise DatabaseError("Save with update_fields did not affect any rows.")
+    _ATTEMPT_UPDATE.send(values, id=attempt.pk)
 
 
 PLAY_SERVICES: dict[str, Callable[..., Game]] = {

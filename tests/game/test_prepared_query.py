@@ -349,3 +349,30 @@ def test_without_prepared_statements_each_statement_is_sent_at_once(make_game) -
         assert getattr(connection, prepared._PIPELINE, None) is None
         assert services._GAME_UPDATE.run({"credits": 9}, id=game.pk, version=game.version) == 1
     assert Game.objects.get(pk=game.pk).credits == 9
+
+
+@pytest.mark.postgres_only
+@pytest.mark.django_db
+def test_an_actions_writes_wait_for_the_games_update(player, questions, monkeypatch) -> None:
+    """Issue 14: the deal's round INSERT, the answer's and Continue's attempt UPDATE, the
+    round's UPDATE and its hands go to PostgreSQL with the game's UPDATE, not each alone:
+    when each is handed over, it waits."""
+    from tests.game import scenarios
+
+    waits: list[tuple[str, int]] = []
+    for kind in (prepared.PreparedInsert, prepared.PreparedUpdate):
+        real_send = kind.send
+
+        def send(self, *args, _real=real_send, **kwargs):
+            _real(self, *args, **kwargs)
+            waits.append((self.model.__name__, _waiting(connection)))
+
+        monkeypatch.setattr(kind, "send", send)
+    game = scenarios.answered(player)  # deal, Hit, difficulty, a wrong answer
+    scenarios._act(game, player, services.continue_after_reveal)  # the hand stands
+    assert [model for model, _ in waits] == ["Round", "TriviaAttempt", "TriviaAttempt", "Round"]
+    assert all(waiting > 0 for _, waiting in waits), waits
+    round_ = Round.objects.get(game=game)
+    assert round_.phase == "round_over" and round_.hands.exists()
+    assert round_.version == Game.objects.get(pk=game.pk).version
+    assert TriviaAttempt.objects.get(game=game).applied
