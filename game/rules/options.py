@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from functools import lru_cache
 from typing import Any
 
 from game.rules.money import check_amount, format_cents, parse_amount
@@ -117,8 +118,23 @@ class Options:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> Options:
-        """Validate JSON-style options (RULES.md §10 names and values); apply the "needs"."""
-        data = _read_legacy_split_keys(dict(data or {}))
+        """Validate JSON-style options (RULES.md §10 names and values); apply the "needs".
+
+        The options are immutable: the same stored values give the same Options, read once
+        (every web action reads its game's options, issue 14)."""
+        data = dict(data or {})
+        if cls is Options:
+            # Typed: True and 1 are equal keys, and not the same option value.
+            key = tuple((name, type(value), value) for name, value in sorted(data.items()))
+            try:
+                return _options_read(key)
+            except TypeError:  # a value that cannot be a key (not an option's): read below
+                pass
+        return cls._read(data)
+
+    @classmethod
+    def _read(cls, data: dict[str, Any]) -> Options:
+        data = _read_legacy_split_keys(data)
         known = {f.name for f in fields(cls)} - {"implied"}
         unknown = sorted(set(data) - known)
         if unknown:
@@ -153,14 +169,12 @@ class Options:
         return replace(self, **changes, implied=tuple(switched))
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able form with the names and values of RULES.md §10 (amounts as strings)."""
-        result: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name == "implied":
-                continue
-            value = getattr(self, f.name)
-            result[f.name] = format_cents(value) if f.name in _MONEY_OPTIONS else value
-        return result
+        """JSON-able form with the names and values of RULES.md §10 (amounts as strings);
+        a dict of the caller's own, made once per set of values (every web action writes
+        its game's options, issue 14)."""
+        # Typed: True and 1 are equal keys, and not the same option value.
+        values = tuple((type(value), value) for value in map(self.__getattribute__, _DICT_FIELDS))
+        return dict(_options_dict(values))
 
     @property
     def blackjack_ratio(self) -> tuple[int, int]:
@@ -201,6 +215,23 @@ class Options:
         if not self.trivia_mode:
             names.append("answer_seconds")  # no questions, nothing to time
         return tuple(names)
+
+
+@lru_cache(maxsize=512)
+def _options_read(items: tuple[tuple[str, type, Any], ...]) -> Options:
+    return Options._read({name: value for name, _, value in items})
+
+
+# The fields to_dict writes (``implied`` is not one of them).
+_DICT_FIELDS = tuple(f.name for f in fields(Options) if f.name != "implied")
+
+
+@lru_cache(maxsize=512)
+def _options_dict(values: tuple[tuple[type, Any], ...]) -> dict[str, Any]:
+    return {
+        name: format_cents(value) if name in _MONEY_OPTIONS else value
+        for name, (_, value) in zip(_DICT_FIELDS, values, strict=True)
+    }
 
 
 def _read_legacy_split_keys(data: dict[str, Any]) -> dict[str, Any]:

@@ -264,3 +264,29 @@ def test_inverted_side_bet_and_insurance_are_negated() -> None:
     assert (record["condition"], record["winnings"]) == ("flush", 500 - 2500)
     assert round_.insurance["result"] == "lose" and round_.insurance["winnings"] == 1000
     assert game.bank == round_.bank_before - round_.staked + round_.paid
+
+
+def test_the_same_stored_options_are_read_once_and_the_type_of_a_value_counts() -> None:
+    """Issue 14: every web action reads its game's options; equal stored values give the
+    same (immutable) Options, read once. True and 1 are equal dict keys, not equal values."""
+    stored = {"trivia_mode": True, "deck_count": 6, "min_bet": "5.00"}
+    first = Options.from_dict(stored)
+    assert Options.from_dict(dict(stored)) is first
+    assert first.trivia_mode is True and first.min_bet == 500
+    for wrong in ({"trivia_mode": 1}, {"deck_count": 6.0}):
+        for _ in range(2):  # refused every time, whatever was read before
+            with pytest.raises(ValueError):
+                Options.from_dict({**stored, **wrong})
+    # A value that cannot be a key is read (and refused) all the same.
+    with pytest.raises(ValueError):
+        Options.from_dict({"trivia_mode": ["yes"]})
+
+
+def test_to_dict_gives_a_dict_of_the_callers_own() -> None:
+    options = Options.from_dict({"min_bet": "5.00"})
+    first = options.to_dict()
+    first["min_bet"] = "mutated"
+    assert options.to_dict()["min_bet"] == "5.00"
+    # Equal values of different types are written as they are.
+    assert Options(trivia_mode=1).to_dict()["trivia_mode"] == 1  # type: ignore[arg-type]
+    assert Options(trivia_mode=True).to_dict()["trivia_mode"] is True
