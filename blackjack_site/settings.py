@@ -141,7 +141,7 @@ if os.environ.get("TEST_DATABASE_NAME"):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The cache: Redis when REDIS_URL is set (shared by every worker process), else memory local
-# to the process. It holds sessions (below) and the trivia bank's id lists per difficulty.
+# to the process. It holds sessions and the logged-in user (below).
 REDIS_URL = os.environ.get("REDIS_URL", "")
 CACHES = {
     "default": (

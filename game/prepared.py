@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
@@ -90,41 +91,74 @@ def _prepares(connection: Any) -> bool:
     return connection.vendor == "postgresql" and getattr(settings, "GAME_PREPARED_STATEMENTS", True)
 
 
-# The psycopg pipeline of a sent_together() block, kept on Django's connection object.
+# The open sent_together() block of a connection, kept on Django's connection object.
 _PIPELINE = "_game_sent_together"
+
+
+@dataclass
+class _Batch:
+    """A sent_together() block: its psycopg pipeline, and the row counts to check once its
+    statements are sent."""
+
+    pipeline: Any
+    checks: list[tuple[Any, int, Callable[[], Exception]]]
+
+    def check(self) -> None:
+        for cursor, rows, error in self.checks:
+            try:
+                if cursor.rowcount != rows:
+                    raise error()
+            finally:
+                cursor.close()
 
 
 @contextmanager
 def sent_together(using: str = "default") -> Iterator[None]:
-    """Statements run inside whose results nobody reads yet are sent to PostgreSQL together
-    (a psycopg pipeline): a transaction's BEGIN goes with its first query, a round's
-    UPDATE and its hands' INSERT with the game's UPDATE, one round trip instead of one
-    each (issue 14). Reading a result sends what waits first: a fetch does it itself,
-    :meth:`PreparedUpdate.run` before it reads the row count. Only for this module's
-    statements: the ORM reads an UPDATE's row count without sending what waits (-1 in a
-    pipeline), so no ORM write may run inside. Elsewhere (SQLite, or
-    ``GAME_PREPARED_STATEMENTS`` off) each statement is sent at once, as usual."""
+    """The writes run inside are sent to PostgreSQL together when the block ends (a psycopg
+    pipeline, one round trip for all: a round's UPDATE and its hands' INSERT, an attempt's
+    UPDATE, with the game's UPDATE, issue 14); the row counts :meth:`PreparedUpdate.run_checked`
+    asks for are checked then, before the block is left. Reading a result inside (a fetch,
+    :meth:`PreparedUpdate.run`) sends what waits first, a round trip of its own. Only for
+    this module's statements: the ORM reads an UPDATE's row count without sending what
+    waits (-1 in a pipeline), so no ORM write may run inside. Elsewhere (SQLite, or
+    ``GAME_PREPARED_STATEMENTS`` off) each statement is sent at once, as usual. Not for
+    a transaction's first statement: psycopg sends BEGIN on its own in a pipeline."""
     connection = connections[using]
-    if not _prepares(connection) or getattr(connection, _PIPELINE, None) is not None:
+    if not _prepares(connection) or _batch(connection) is not None or not _pipelines_supported():
         yield
         return
     connection.ensure_connection()
     # An error of a statement sent together surfaces when they are sent: translated
     # into Django's database errors like any other.
     with connection.wrap_database_errors, connection.connection.pipeline() as pipeline:
-        setattr(connection, _PIPELINE, pipeline)
+        batch = _Batch(pipeline, [])
+        setattr(connection, _PIPELINE, batch)
         try:
             yield
         finally:
             setattr(connection, _PIPELINE, None)
+    batch.check()
+
+
+@lru_cache(maxsize=1)
+def _pipelines_supported() -> bool:
+    """psycopg's pipeline mode needs libpq 14 or newer (psycopg[binary] brings its own);
+    with an older one each statement is sent at once."""
+    from psycopg import Pipeline
+
+    return Pipeline.is_supported()
+
+
+def _batch(connection: Any) -> _Batch | None:
+    return getattr(connection, _PIPELINE, None)
 
 
 def _send_waiting(connection: Any) -> None:
     """Send the statements of a sent_together() block that wait, and take their results."""
-    pipeline = getattr(connection, _PIPELINE, None)
-    if pipeline is not None:
+    batch = _batch(connection)
+    if batch is not None:
         with connection.wrap_database_errors:
-            pipeline.sync()
+            batch.pipeline.sync()
 
 
 def statement_cursor(connection: Any) -> Any:
@@ -315,7 +349,7 @@ class PreparedUpdate:
         if any(hasattr(value, "resolve_expression") for value in values.values()):
             # An expression (F(), Case …) is the ORM's to compile; the ORM's row count
             # would be wrong in a pipeline (sent_together).
-            if getattr(connection, _PIPELINE, None) is not None:
+            if _batch(connection) is not None:
                 raise ValueError("an ORM update cannot run inside sent_together()")
             return self.model._default_manager.filter(**where).update(**values)
         sql, params = self._sql_and_params(connection, values, where)
@@ -324,9 +358,30 @@ class PreparedUpdate:
             _send_waiting(connection)
             return cursor.rowcount
 
+    def run_checked(
+        self, values: dict[str, Any], *, rows: int, error: Callable[[], Exception], **where: Any
+    ) -> None:
+        """:meth:`run`, raising ``error()`` unless ``rows`` rows were updated: at once, or
+        inside :func:`sent_together` when the block's statements are sent (before the block
+        is left, so the transaction is still open and rolls back)."""
+        connection = connections[self.using]
+        batch = _batch(connection)
+        if batch is None:
+            if self.run(values, **where) != rows:
+                raise error()
+            return
+        sql, params = self._sql_and_params(connection, values, where)
+        cursor = statement_cursor(connection)  # closed by the batch's check
+        try:
+            cursor.execute(sql, params)
+        except BaseException:
+            cursor.close()
+            raise
+        batch.checks.append((cursor, rows, error))
+
     def send(self, values: dict[str, Any], **where: Any) -> None:
         """:meth:`run` for a caller that does not read the row count: inside
-        :func:`sent_together` the UPDATE waits to be sent with the next statement read."""
+        :func:`sent_together` the UPDATE waits to be sent with the block's others."""
         connection = connections[self.using]
         if any(hasattr(value, "resolve_expression") for value in values.values()):
             raise ValueError("an UPDATE sent together takes plain values only")
@@ -391,7 +446,7 @@ class PreparedInsert:
 
     def send(self, instance: Model) -> None:
         """:meth:`save` for a caller that does not need the new row's key: inside
-        :func:`sent_together` the INSERT waits to be sent with the next statement read
+        :func:`sent_together` the INSERT waits to be sent with the block's others
         (the key it returns is not read; ``instance`` keeps none)."""
         connection, sql, params, _ = self._sql_and_params(instance)
         with statement_cursor(connection) as cursor:

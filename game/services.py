@@ -150,8 +150,7 @@ def locked_game(*, game_id: int, user: Player, version: int) -> Iterator[Table]:
     that ran out before the action came is applied first and kept, and the action is
     refused with TimeRanOut (R-4.13, R-8.9)."""
     with transaction.atomic():
-        with sent_together():  # BEGIN goes with the lock
-            table = _lock(game_id=game_id, user=user)
+        table = _lock(game_id=game_id, user=user)
         if not _apply_deadlines(table):
             _check_version(table.game, version)
             yield table
@@ -283,8 +282,7 @@ def catch_up_deadlines(*, game: Game) -> Game:
     if not _deadline_due(game):
         return game
     with transaction.atomic():
-        with sent_together():  # BEGIN goes with the lock
-            table = _lock(game_id=game.pk, user=game.owner_id)
+        table = _lock(game_id=game.pk, user=game.owner_id)
         _apply_deadlines(table)
     return table.game
 
@@ -326,9 +324,14 @@ def _save(table: Table, *, note: StatusNote | None = None, **fields: Any) -> Gam
         values["status"] = Game.Status.OVER
         values["over_reason"] = engine.game_over_reason or ""
     values["status_note"] = _phase_note() if note is None else note
-    updated = _GAME_UPDATE.run(values, id=game.pk, version=old_version)
-    if updated != 1:
-        raise StaleVersion(f"game {game.pk}: version {old_version} changed underneath the save")
+    # Checked when the UPDATE is sent: at once, or with the writes of a sent_together() block.
+    _GAME_UPDATE.run_checked(
+        values,
+        rows=1,
+        error=lambda: StaleVersion(f"game {game.pk}: version {old_version} changed underneath"),
+        id=game.pk,
+        version=old_version,
+    )
     for name, value in values.items():
         setattr(game, name, value)
     # Handed to the table's view model with the row (see Game.loaded_engine): no action
@@ -613,20 +616,29 @@ def place_bet_and_deal(
             return _deal_boxes(table, bet_cents)
         side_bets, extra_bet = _side_bets_for_deal(table, side_bets, extra_bet)
         events = _run(lambda: table.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet))
-        # The round's row goes with the game's UPDATE (one round trip on PostgreSQL).
-        with sent_together():
-            _persist_round(table, events, new_round=True, version=_next_version(table.game))
-            return _save(
-                table,
-                note=_phase_note(events),
-                pending_bet_cents=bet_cents,
-                # The side bets just placed stay as the next round's defaults (like the base
-                # bet); next_round caps them to the bank.
-                pending_side_bets=dict(table.engine.round.side_stakes),
-                pending_extra_bet=extra_bet,
-                showing_outcome=table.engine.round.over,
-                trivia_choice_for="",
-            )
+        return _save_deal(
+            table,
+            events,
+            pending_bet_cents=bet_cents,
+            # The side bets just placed stay as the next round's defaults (like the base
+            # bet); next_round caps them to the bank.
+            pending_side_bets=dict(table.engine.round.side_stakes),
+            pending_extra_bet=extra_bet,
+        )
+
+
+def _save_deal(table: Table, events: list[Event], **fields: Any) -> Game:
+    """A dealt round's save: its Round row goes with the game's UPDATE (one round trip on
+    PostgreSQL)."""
+    with sent_together():
+        _persist_round(table, events, new_round=True, version=_next_version(table.game))
+        return _save(
+            table,
+            note=_phase_note(events),
+            showing_outcome=table.engine.round.over,
+            trivia_choice_for="",
+            **fields,
+        )
 
 
 # --------------------------------------------------------------------- boxes (§10 seats)
@@ -697,18 +709,8 @@ def _deal_boxes(table: Table, bet_cents: int) -> Game:
         for entry in entries
     ]
     events = _run(lambda: table.engine.start_round(boxes=boxes))
-    # The round's row goes with the game's UPDATE (one round trip on PostgreSQL).
-    with sent_together():
-        _persist_round(table, events, new_round=True, version=_next_version(table.game))
-        return _save(
-            table,
-            note=_phase_note(events),
-            pending_bet_cents=bet_cents,
-            # Every box's bets stay as the next round's defaults.
-            pending_boxes=entries,
-            showing_outcome=table.engine.round.over,
-            trivia_choice_for="",
-        )
+    # Every box's bets stay as the next round's defaults.
+    return _save_deal(table, events, pending_bet_cents=bet_cents, pending_boxes=entries)
 
 
 def next_round(*, game_id: int, user: Player, version: int) -> Game:

@@ -15,13 +15,18 @@ def seeded_rng() -> random.Random:
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    """Each test starts with an empty cache: ids the trivia pools cached, or sessions, from
-    another test's rolled-back rows must not leak into it."""
+    """Each test starts with an empty cache and no question pools kept: sessions, or the
+    trivia ids a process keeps, from another test's rolled-back rows must not leak into it
+    (SQLite reuses a rolled-back row's id)."""
     from django.core.cache import cache
 
+    from trivia.services import forget_question_pools
+
     cache.clear()
+    forget_question_pools()
     yield
     cache.clear()
+    forget_question_pools()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -13,8 +13,9 @@ class TriviaConfig(AppConfig):
         def pools_changed(**kwargs: object) -> None:
             question_pools_changed()
 
-        # A saved or deleted question (admin form, factories, delete_selected) refreshes the
-        # cached id lists of question selection; bulk writes call question_pools_changed.
+        # A saved or deleted question (admin form, factories, delete_selected) gives the bank
+        # a new stamp, so every process reads its id lists again; bulk writes call
+        # question_pools_changed themselves.
         post_save.connect(pools_changed, sender=Question, weak=False, dispatch_uid="trivia-pools")
         post_delete.connect(
             pools_changed, sender=Question, weak=False, dispatch_uid="trivia-pools-delete"

@@ -288,32 +288,72 @@ def test_the_prepared_bulk_insert_writes_what_bulk_create_writes(player) -> None
 
 def _waiting(connection_: object) -> int:
     """How many statements of the sent_together() block wait for their results."""
-    pipeline = getattr(connection_, prepared._PIPELINE, None)
-    return 0 if pipeline is None else len(pipeline.result_queue)
+    batch = getattr(connection_, prepared._PIPELINE, None)
+    return 0 if batch is None else len(batch.pipeline.result_queue)
 
 
 @pytest.mark.postgres_only
 @pytest.mark.django_db
-def test_statements_sent_together_wait_for_the_first_result_read(make_game, player) -> None:
-    """Issue 14: a round's UPDATE waits and goes with the game's UPDATE, whose row count
-    is read only once both are sent; BEGIN goes with the lock."""
+def test_statements_sent_together_go_when_the_block_ends(make_game, player) -> None:
+    """Issue 14: a round's UPDATE and the game's wait and go together when the block ends;
+    the game's row count is checked then; a result read inside sends what waits first."""
     game = make_game()
     round_ = Round.objects.create(game=game, number=1, phase="player_turn")
     with transaction.atomic():
         with prepared.sent_together():
-            table = services._lock(game_id=game.pk, user=player)
-            assert _waiting(connection) == 0  # the lock's row was read: sent, BEGIN with it
-        assert connection.connection.info.transaction_status.name == "INTRANS"
-        with prepared.sent_together():
             services._ROUND_UPDATE.send({"phase": "round_over"}, id=round_.pk)
-            assert _waiting(connection) > 0  # (its PREPARE too, the first time)
-            updated = services._GAME_UPDATE.run({"credits": 7}, id=game.pk, version=game.version)
-            assert updated == 1 and _waiting(connection) == 0
+            services._GAME_UPDATE.run_checked(
+                {"credits": 7}, rows=1, error=AssertionError, id=game.pk, version=game.version
+            )
+            assert _waiting(connection) > 0  # (their PREPAREs too, the first time)
+        assert _waiting(connection) == 0
+        with prepared.sent_together():
+            services._ROUND_UPDATE.send({"phase": "dealer_turn"}, id=round_.pk)
             gone = services._GAME_UPDATE.run({"credits": 8}, id=game.pk, version=-1)
-            assert gone == 0
-    assert table.game.pk == game.pk
-    assert Round.objects.get(pk=round_.pk).phase == "round_over"
+            assert gone == 0 and _waiting(connection) == 0  # run() read its count: sent
+    assert Round.objects.get(pk=round_.pk).phase == "dealer_turn"
     assert Game.objects.get(pk=game.pk).credits == 7
+
+
+class _Refused(Exception):
+    pass
+
+
+@pytest.mark.django_db
+def test_a_row_count_checked_when_sent_refuses_before_the_commit(make_game) -> None:
+    """run_checked: at once outside a block (and on SQLite), when the block's statements
+    are sent inside one — either way inside the transaction, which rolls back."""
+    game = make_game()
+    with pytest.raises(_Refused), transaction.atomic(), prepared.sent_together():
+        services._GAME_UPDATE.run_checked(
+            {"credits": 7}, rows=1, error=AssertionError, id=game.pk, version=game.version
+        )
+        services._GAME_UPDATE.run_checked(
+            {"credits": 8}, rows=1, error=_Refused, id=game.pk, version=-1
+        )
+    assert Game.objects.get(pk=game.pk).credits == game.credits
+
+
+@pytest.mark.postgres_only
+@pytest.mark.django_db
+def test_an_actions_writes_take_one_round_trip(player, questions, monkeypatch) -> None:
+    """A stand that ends the round (the round's UPDATE, its hands, the game's UPDATE) and a
+    Continue (the attempt's flag too) each send their writes once: one pipeline sync."""
+    from psycopg._pipeline_base import BasePipeline
+
+    from tests.game import scenarios
+
+    stand_game = scenarios.trivia_off(player)
+    continue_game = scenarios.answered(player)
+    syncs: list[int] = []
+    real = BasePipeline._enqueue_sync
+    monkeypatch.setattr(BasePipeline, "_enqueue_sync", lambda self: syncs.append(1) or real(self))
+    scenarios._act(stand_game, player, services.stand)
+    assert len(syncs) == 1
+    assert Round.objects.get(game=stand_game).hands.exists()
+    scenarios._act(continue_game, player, services.continue_after_reveal)
+    assert len(syncs) == 2
+    assert TriviaAttempt.objects.get(game=continue_game).applied
 
 
 @pytest.mark.postgres_only

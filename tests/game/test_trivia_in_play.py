@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from game import services
 from game.models import TriviaAttempt
@@ -214,6 +216,9 @@ def test_a_question_added_by_another_process_can_be_asked(alice, player) -> None
     new = QuestionFactory.build(difficulty="easy", category=old.category)
     type(old).objects.bulk_create([new])
     QuestionPoolStamp.objects.update(stamp="another process")
-    assert post(alice, game, "difficulty", difficulty="easy").status_code == 302
+    with CaptureQueriesContext(connection) as queries:
+        assert post(alice, game, "difficulty", difficulty="easy").status_code == 302
+    # The stamp came with the lock (a subquery), not from a read of its own.
+    assert not [q for q in queries if q["sql"].startswith('SELECT "trivia_questionpoolstamp"')]
     asked = game.trivia_attempts.exclude(question=old).get()
     assert asked.question.text == new.text
