@@ -20,6 +20,12 @@ template. Against it:
    ``--seconds`` split into six windows that alternate bare posts and game play, so both
    rates are measured in the same run; reported: game actions/s against bare requests/s,
    refusals (409/422) and errors (5xx, failed connections). Everything stops by itself.
+   Three more windows of the same length post to ``/bench/floor/`` (below).
+
+Beside the actions, both runs measure a reference that is not a game action:
+``/bench/floor/``, the least an action's database work can be — the player's game row read
+with its lock and written back in one transaction, in raw SQL, the bare view's template —
+so the report shows how much of the goal the transaction alone takes on this machine.
 
 ``--repo`` runs the same measurements against another checkout (e.g. a ``git worktree``
 of an older commit): this script and bench/bench_site come from here, the site from there.
@@ -55,6 +61,9 @@ PG_SERVER = "postgres://postgres@127.0.0.1:5432"
 REDIS_URL = "redis://127.0.0.1:6379/14"
 BANK_SIZE = 20_000
 GOALS = {"ratio": 2.0, "load": 0.6, "queries": 5}
+# The reference row of the in-process run (bench_site's floor view): not a game action.
+FLOOR = "floor"
+FLOOR_NAME = "(reference) lock + write the game row, raw SQL"
 TRANSACTION_CONTROL = re.compile(r"^\s*(BEGIN|SAVEPOINT|RELEASE|COMMIT|ROLLBACK)\b", re.I)
 
 
@@ -221,6 +230,8 @@ def child_in_process(samples: int) -> dict[str, Any]:
         game = Game.objects.get(pk=game_id)
         if action is None:  # the table page itself, a full GET
             path, payload, htmx = f"/games/{game_id}/", None, False
+        elif action == FLOOR:  # the reference: the least an action's database work can be
+            path, payload, htmx = "/bench/floor/", {"game": str(game_id)}, True
         else:
             path, htmx = f"/games/{game_id}/{action}/", True
             payload = {"version": str(game.version), **(data or {})}
@@ -239,6 +250,7 @@ def child_in_process(samples: int) -> dict[str, Any]:
         queries[name].append((count, control))
 
     wanted = [
+        FLOOR_NAME,
         "chip",
         "deal",
         "table page",
@@ -265,6 +277,7 @@ def child_in_process(samples: int) -> dict[str, Any]:
         state = game.state
         if state.get("round") and state["round"]["phase"] == "round_over":
             act("next round", "next-round", timed=timed)
+        act(FLOOR_NAME, FLOOR, timed=timed)
         act("chip", "chip", {"chip": "5"}, timed=timed)
         act("deal", "deal", {"amount": "5.00"}, timed=timed)
         if rounds % 2:
@@ -412,6 +425,9 @@ class Player:
     def bare(self) -> int:
         return self.send("POST", "/bench/bare/", {})[0]
 
+    def floor(self) -> int:
+        return self.send("POST", "/bench/floor/", {"game": str(self.game)})[0]
+
     def next_action(self) -> tuple[str, dict[str, str]]:
         page = self.page
         forms = set(FORM_ACTIONS.findall(page))
@@ -467,7 +483,7 @@ def run_window(players: list[Player], kind: str, seconds: float) -> dict[str, in
     def loop(player: Player) -> None:
         while time.monotonic() < deadline:
             try:
-                status = player.bare() if kind == "bare" else player.play()
+                status = {"bare": player.bare, "floor": player.floor, "game": player.play}[kind]()
             except Exception:
                 status = 0
             with lock:
@@ -518,9 +534,11 @@ def load_run(repo: Path, args: argparse.Namespace, label: str) -> dict[str, Any]
         try:
             _wait_for(port)
             players = [Player(port, p, seed) for seed, p in enumerate(prepared["players"])]
-            totals: dict[str, dict[str, int]] = {"bare": defaultdict(int), "game": defaultdict(int)}
+            kinds = ("bare", "game", FLOOR)
+            totals: dict[str, dict[str, int]] = {kind: defaultdict(int) for kind in kinds}
             window = args.seconds / 6
-            for kind in ("bare", "game") * 3:
+            # The floor's windows come on top of the bare view's and the game's six.
+            for kind in kinds * 3:
                 for key, value in run_window(players, kind, window).items():
                     totals[kind][key] += value
         finally:
@@ -538,20 +556,26 @@ def load_run(repo: Path, args: argparse.Namespace, label: str) -> dict[str, Any]
         "bare_per_s": bare_rate,
         "game_per_s": game_rate,
         "ratio": game_rate / bare_rate if bare_rate else 0.0,
+        "floor_per_s": totals[FLOOR]["ok"] / seconds,
         "game_refused": totals["game"]["refused"],
-        "errors": totals["bare"]["errors"] + totals["game"]["errors"],
+        "errors": totals["bare"]["errors"] + totals["game"]["errors"] + totals[FLOOR]["errors"],
     }
     print(
         f"load ({label}; gunicorn {args.workers} "
         f"{'sync workers' if args.threads == 1 else f'gthread workers x {args.threads} threads'}, "
         f"{args.players} players, "
-        f"{args.seconds:.0f} s in six alternating windows, PostgreSQL, sessions: "
+        f"{args.seconds:.0f} s in six alternating windows (+ three of the reference), "
+        f"PostgreSQL, sessions: "
         f"{result['session_engine'].rsplit('.', 1)[1]}):"
     )
     print(
         f"  bare view {bare_rate:7.1f} requests/s; game {game_rate:7.1f} actions/s "
         f"= {result['ratio']:.2f}x bare (goal >= {GOALS['load']}x); "
         f"refused (409/422) {result['game_refused']}, errors {result['errors']}"
+    )
+    print(
+        f"  (reference) lock + write the game row, raw SQL: {result['floor_per_s']:7.1f} "
+        f"requests/s = {result['floor_per_s'] / bare_rate if bare_rate else 0.0:.2f}x bare"
     )
     return result
 
@@ -581,7 +605,8 @@ def print_in_process(label: str, database: str, result: dict[str, Any]) -> bool:
     )
     met = True
     for name, row in result["actions"].items():
-        met &= row["ratio"] <= GOALS["ratio"] and row["queries_max"] <= GOALS["queries"]
+        if name != FLOOR_NAME:
+            met &= row["ratio"] <= GOALS["ratio"] and row["queries_max"] <= GOALS["queries"]
         print(
             f"  {name:46} {row['n']:3} {row['ratio']:7.2f} "
             f"({row['q1']:.2f}-{row['q3']:.2f}) {row['action_ms']:6.2f} {row['bare_ms']:7.2f} "
