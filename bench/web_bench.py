@@ -481,9 +481,10 @@ def run_window(players: list[Player], kind: str, seconds: float) -> dict[str, in
     deadline = time.monotonic() + seconds
 
     def loop(player: Player) -> None:
+        post = {"bare": player.bare, FLOOR: player.floor, "game": player.play}[kind]
         while time.monotonic() < deadline:
             try:
-                status = {"bare": player.bare, "floor": player.floor, "game": player.play}[kind]()
+                status = post()
             except Exception:
                 status = 0
             with lock:
