@@ -140,6 +140,53 @@ def sent_together(using: str = "default") -> Iterator[None]:
     batch.check()
 
 
+@contextmanager
+def sent_with_commit(using: str = "default") -> Iterator[None]:
+    """:func:`sent_together` for the rest of a transaction, its COMMIT sent with its last
+    writes: one round trip where the writes and the COMMIT took two (issue 14).
+
+    For the body of the outermost ``atomic`` block, as its last work: a successful body
+    queues COMMIT behind what waits, and ``atomic`` then finds the transaction committed
+    (psycopg skips a COMMIT with no transaction open). The row counts asked for by
+    :meth:`PreparedUpdate.run_checked` are read with the COMMIT's answer, so only for
+    updates that cannot miss: :func:`game.services.locked_game` holds the game row's
+    lock since the transaction began, so its version check cannot fail there (and is
+    checked all the same). A body that raises sends no COMMIT and ``atomic`` rolls
+    back. Inside an enclosing ``atomic`` (a test's) or without pipelines: a plain
+    :func:`sent_together` block, committed by ``atomic`` as usual."""
+    connection = connections[using]
+    if not _commits_last(connection):
+        with sent_together(using):
+            yield
+        return
+    raw = connection.connection
+    with connection.wrap_database_errors, raw.pipeline() as pipeline:
+        batch = _Batch(pipeline, [])
+        setattr(connection, _PIPELINE, batch)
+        try:
+            yield
+            # Queued, not sent: it goes with the writes and the pipeline's closing Sync.
+            raw.execute(b"COMMIT")
+        finally:
+            setattr(connection, _PIPELINE, None)
+    batch.check()
+
+
+def _commits_last(connection: Any) -> bool:
+    """Whether this is the outermost ``atomic`` block of a PostgreSQL connection whose
+    statements this module sends together, with nothing amiss."""
+    return (
+        _prepares(connection)
+        and _batch(connection) is None
+        and _pipelines_supported()
+        and connection.in_atomic_block
+        and not connection.savepoint_ids
+        and connection.commit_on_exit
+        and not connection.needs_rollback
+        and connection.connection is not None
+    )
+
+
 @lru_cache(maxsize=1)
 def _pipelines_supported() -> bool:
     """psycopg's pipeline mode needs libpq 14 or newer (psycopg[binary] brings its own);

@@ -29,6 +29,7 @@ from game.prepared import (
     PreparedQuery,
     PreparedUpdate,
     sent_together,
+    sent_with_commit,
 )
 from game.rules import sidebets as sb
 from game.rules.clock import Clock, system_clock
@@ -153,7 +154,10 @@ def locked_game(*, game_id: int, user: Player, version: int) -> Iterator[Table]:
         table = _lock(game_id=game_id, user=user)
         if not _apply_deadlines(table):
             _check_version(table.game, version)
-            yield table
+            # The action's writes wait and go with the COMMIT (one round trip on
+            # PostgreSQL): the lock above makes their version check a certainty.
+            with sent_with_commit():
+                yield table
             return
     raise TimeRanOut()
 

@@ -416,3 +416,95 @@ def test_an_actions_writes_wait_for_the_games_update(player, questions, monkeypa
     assert round_.phase == "round_over" and round_.hands.exists()
     assert round_.version == Game.objects.get(pk=game.pk).version
     assert TriviaAttempt.objects.get(game=game).applied
+
+
+def _commits_sent(monkeypatch) -> list[bool]:
+    """Records, for each COMMIT psycopg is asked for or sent, whether a pipeline held it."""
+    from psycopg import Connection
+
+    sent: list[bool] = []
+    execute, commit = Connection.execute, Connection.commit
+
+    def spy_execute(self, query, *args, **kwargs):
+        if query in (b"COMMIT", "COMMIT"):
+            sent.append(self._pipeline is not None)
+        return execute(self, query, *args, **kwargs)
+
+    def spy_commit(self):
+        if self.info.transaction_status != 0:  # a COMMIT is sent (0 = IDLE: none is)
+            sent.append(self._pipeline is not None)
+        return commit(self)
+
+    monkeypatch.setattr(Connection, "execute", spy_execute)
+    monkeypatch.setattr(Connection, "commit", spy_commit)
+    return sent
+
+
+@pytest.mark.postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_an_actions_commit_goes_with_its_writes(player, questions, monkeypatch) -> None:
+    """Issue 14: an action's writes and its COMMIT reach PostgreSQL in one round trip
+    (one pipeline sync), and the action is committed: another connection sees it."""
+    from psycopg._pipeline_base import BasePipeline
+
+    from tests.game import scenarios
+
+    game = scenarios.trivia_off(player)
+    sent = _commits_sent(monkeypatch)
+    syncs: list[int] = []
+    real = BasePipeline._enqueue_sync
+    monkeypatch.setattr(BasePipeline, "_enqueue_sync", lambda self: syncs.append(1) or real(self))
+    scenarios._act(game, player, services.stand)
+    assert sent == [True] and len(syncs) == 1
+    assert not connection.in_atomic_block
+    assert connection.connection.info.transaction_status == 0  # IDLE: nothing left open
+    import psycopg
+
+    settings_dict = connection.settings_dict
+    with psycopg.connect(
+        host=settings_dict["HOST"] or None,
+        port=settings_dict["PORT"] or None,
+        user=settings_dict["USER"] or None,
+        password=settings_dict["PASSWORD"] or None,
+        dbname=settings_dict["NAME"],
+    ) as other:
+        version, rounds = other.execute(
+            "SELECT version, (SELECT count(*) FROM game_hand h JOIN game_round r"
+            " ON h.round_id = r.id WHERE r.game_id = %s) FROM game_game WHERE id = %s",
+            [game.pk, game.pk],
+        ).fetchone()
+    assert version == game.version + 1 and rounds == 1
+
+
+@pytest.mark.postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_an_action_that_fails_after_its_writes_sends_no_commit(make_game, monkeypatch) -> None:
+    """A body that raises once its writes wait sends no COMMIT: atomic rolls them back."""
+    game = make_game()
+    sent = _commits_sent(monkeypatch)
+    with (
+        pytest.raises(_Refused),
+        services.locked_game(game_id=game.pk, user=game.owner, version=game.version),
+    ):
+        services._GAME_UPDATE.send({"credits": 77}, id=game.pk, version=game.version)
+        raise _Refused
+    assert sent == []
+    assert Game.objects.get(pk=game.pk).credits == game.credits
+
+
+@pytest.mark.postgres_only
+@pytest.mark.django_db
+def test_inside_an_enclosing_transaction_an_action_commits_nothing(
+    player, questions, monkeypatch
+) -> None:
+    """Within an outer atomic (here the test's own) the action's block is only a
+    savepoint: its writes are sent together, and no COMMIT goes with them."""
+    from tests.game import scenarios
+
+    game = scenarios.trivia_off(player)
+    sent = _commits_sent(monkeypatch)
+    scenarios._act(game, player, services.stand)
+    assert sent == []
+    assert connection.in_atomic_block
+    assert connection.connection.info.transaction_status != 0  # the test's, still open
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
