@@ -477,12 +477,16 @@ class PreparedInsert:
         self.using = using
         self._attribute = f"_prepared_insert_{id(self)}"
 
-    def _compile(self, connection: Any, instance: Model) -> tuple[str, list[Any], Any]:
+    def _compile(
+        self, connection: Any, instance: Model, *, keyed: bool = False
+    ) -> tuple[str, list[Any], Any]:
         fields = _inserted_fields(self.model)
+        if keyed:
+            fields = [self.model._meta.pk, *fields]
         query = InsertQuery(self.model)
         query.insert_values(fields, [instance])
         compiler = query.get_compiler(using=self.using)
-        compiler.returning_fields = self.model._meta.db_returning_fields
+        compiler.returning_fields = None if keyed else self.model._meta.db_returning_fields
         statements = compiler.as_sql()
         if len(statements) != 1:  # pragma: no cover - one row, one statement
             raise ValueError("a prepared insert must be one statement")
@@ -499,14 +503,31 @@ class PreparedInsert:
         with statement_cursor(connection) as cursor:
             cursor.execute(sql, params)
 
-    def _sql_and_params(self, instance: Model) -> tuple[Any, str, list[Any], Any]:
-        if type(instance) is not self.model or not instance._state.adding or instance.pk:
+    def send_keyed(self, instance: Model) -> None:
+        """:meth:`send` of an instance given its primary key beforehand (drawn from the
+        table's sequence by a query that ran anyway: game.services' lock), so that no
+        statement waits for the INSERT's answer. Marks the instance saved."""
+        if instance.pk is None:
+            raise ValueError("send_keyed needs the instance's primary key")
+        connection, sql, params, _ = self._sql_and_params(instance, keyed=True)
+        with statement_cursor(connection) as cursor:
+            cursor.execute(sql, params)
+        instance._state.adding = False
+        instance._state.db = self.using
+
+    def _sql_and_params(
+        self, instance: Model, *, keyed: bool = False
+    ) -> tuple[Any, str, list[Any], Any]:
+        if type(instance) is not self.model or not instance._state.adding:
             raise ValueError("a prepared insert saves a new instance of its own model")
+        if bool(instance.pk) != keyed:
+            raise ValueError("a prepared insert's key is the database's unless sent keyed")
         connection = connections[self.using]
-        compiled = getattr(connection, self._attribute, None)
+        attribute = f"{self._attribute}_keyed" if keyed else self._attribute
+        compiled = getattr(connection, attribute, None)
         if compiled is None:
-            compiled = self._compile(connection, instance)
-            setattr(connection, self._attribute, compiled)
+            compiled = self._compile(connection, instance, keyed=keyed)
+            setattr(connection, attribute, compiled)
         sql, fields, compiler = compiled
         params = [
             field.get_db_prep_save(field.pre_save(instance, True), connection=connection)

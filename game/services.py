@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
+from django.db.models import BigIntegerField, Exists, Expression, JSONField, OuterRef, Subquery
 from django.utils import timezone
 
 from game import coach
@@ -56,8 +56,12 @@ from trivia.services import (
     CANDIDATES,
     AskedElsewhere,
     NoQuestionsAvailable,
+    QuestionCandidate,
     choose_question,
     pool_stamp_subquery,
+    question_as_json,
+    question_candidate,
+    question_from_json,
     shuffled_answers,
 )
 
@@ -136,6 +140,12 @@ class Table:
     round_row_id: int | None = None
     # The question bank's stamp (read with the lock): a pick needs no read of its own.
     question_pool_stamp: str | None = None
+    # The question drawn before the lock and read with it, when it can be asked (active,
+    # of its difficulty, not asked in this game, its list still the bank's): issue 14.
+    candidate_question: Question | None = None
+    # The key of the trivia attempt this action may write, drawn with the lock from the
+    # attempts' sequence (PostgreSQL): the INSERT then waits for no answer. None elsewhere.
+    next_attempt_id: int | None = None
 
 
 def load_engine(game: Game) -> EngineGame:
@@ -143,15 +153,22 @@ def load_engine(game: Game) -> EngineGame:
 
 
 @contextmanager
-def locked_game(*, game_id: int, user: Player, version: int) -> Iterator[Table]:
+def locked_game(
+    *,
+    game_id: int,
+    user: Player,
+    version: int,
+    question_candidate: QuestionCandidate | None = None,
+) -> Iterator[Table]:
     """One action's transaction: the owner's game row locked, the posted version checked.
 
     Raises GameNotFound (another player's game too) or StaleVersion; whatever the body
     raises rolls the transaction back, so a refused action changes nothing. A deadline
     that ran out before the action came is applied first and kept, and the action is
-    refused with TimeRanOut (R-4.13, R-8.9)."""
+    refused with TimeRanOut (R-4.13, R-8.9). A ``question_candidate`` (an action that may
+    ask a question) is read with the lock, so that asking it takes no query of its own."""
     with transaction.atomic():
-        table = _lock(game_id=game_id, user=user)
+        table = _lock(game_id=game_id, user=user, candidate=question_candidate)
         if not _apply_deadlines(table):
             _check_version(table.game, version)
             # The action's writes wait and go with the COMMIT (one round trip on
@@ -185,22 +202,71 @@ def _locking_query(game_id: int, owner_id: int) -> Any:
     )
 
 
+class _NextAttemptKey(Expression):
+    """The next key of the trivia attempts' sequence on PostgreSQL, NULL elsewhere (SQLite
+    returns an INSERT's key at no cost: no round trip to save). A key drawn and not used
+    (the action refused, or no question asked) leaves a gap, as a rolled-back INSERT does."""
+
+    output_field = BigIntegerField()
+
+    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        return "NULL", []
+
+    def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
+        return "nextval(pg_get_serial_sequence(%s, 'id'))", [TriviaAttempt._meta.db_table]
+
+
+def _locking_query_with_candidate(difficulty: str) -> Callable[..., Any]:
+    """The lock's query, and the candidate question of ``difficulty`` as JSON (null unless
+    it is active and not asked in this game)."""
+
+    def build(game_id: int, owner_id: int, candidate_id: int) -> Any:
+        asked = TriviaAttempt.objects.filter(
+            game_id=OuterRef(OuterRef("pk")), question_id=OuterRef("pk")
+        )
+        candidate = (
+            Question.objects.filter(pk=candidate_id, active=True, difficulty=difficulty)
+            .filter(~Exists(asked))
+            .order_by()
+            .values(data=question_as_json())[:1]
+        )
+        return _locking_query(game_id, owner_id).annotate(
+            candidate_question=Subquery(candidate, output_field=JSONField()),
+            next_attempt_id=_NextAttemptKey(),
+        )
+
+    return build
+
+
 # Compiled once per connection (game/prepared.py): building and compiling this queryset
 # cost ~2 ms of Python a request, running it ~0.25 ms.
 _LOCKING_QUERY = PreparedQuery(_locking_query, "game_id", "owner_id")
+# The same with a question candidate, per difficulty (an action that may ask one).
+_LOCKING_QUERY_WITH_CANDIDATE = {
+    difficulty: PreparedQuery(
+        _locking_query_with_candidate(difficulty), "game_id", "owner_id", "candidate_id"
+    )
+    for difficulty in DIFFICULTIES
+}
 # Every action's save: Game.objects.filter(pk=…, version=…).update(…), its SQL made once
 # per set of fields (game/prepared.py).
 _GAME_UPDATE = PreparedUpdate(Game, "id", "version")
 
 
-def _lock(*, game_id: int, user: Player | int) -> Table:
+def _lock(*, game_id: int, user: Player | int, candidate: QuestionCandidate | None = None) -> Table:
     """Lock the owner's game row (call inside atomic).
 
     One query reads all an action needs besides the engine state: the pending trivia
     attempt with its question (joined; only the game row is locked), the primary key of
-    the latest round (by the (game, number) index) and the question bank's stamp."""
+    the latest round (by the (game, number) index), the question bank's stamp and, for
+    an action that may ask a question, the candidate drawn for it."""
     owner_id = user if isinstance(user, int) else user.pk
-    game = _LOCKING_QUERY.first(game_id=int(game_id), owner_id=int(owner_id))
+    ids = {"game_id": int(game_id), "owner_id": int(owner_id)}
+    if candidate is None:
+        game = _LOCKING_QUERY.first(**ids)
+    else:
+        query = _LOCKING_QUERY_WITH_CANDIDATE[candidate.difficulty]
+        game = query.first(**ids, candidate_id=candidate.question_id)
     if game is None:
         raise GameNotFound(game_id)
     engine = load_engine(game)
@@ -210,7 +276,18 @@ def _lock(*, game_id: int, user: Player | int) -> Table:
         round_was_open=engine.round_in_progress,
         round_row_id=game.round_row_id,
         question_pool_stamp=game.question_pool_stamp,
+        candidate_question=_usable_candidate(game, candidate),
+        next_attempt_id=getattr(game, "next_attempt_id", None),
     )
+
+
+def _usable_candidate(game: Game, candidate: QuestionCandidate | None) -> Question | None:
+    """The candidate read with the lock, if it may be asked: found (active, of its
+    difficulty, not asked here) and drawn from the list the bank's stamp still names."""
+    data = getattr(game, "candidate_question", None)
+    if candidate is None or data is None or game.question_pool_stamp != candidate.pool_stamp:
+        return None
+    return question_from_json(data)
 
 
 # --------------------------------------------------------------------- deadlines (R-4.13, R-8.9)
@@ -927,7 +1004,11 @@ def _trivia_action(
 ) -> Game:
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise ActionRefused("no_such_difficulty")
-    with locked_game(game_id=game_id, user=user, version=version) as table:
+    rng = make_rng()
+    candidate = None if difficulty is None else question_candidate(difficulty, rng)
+    with locked_game(
+        game_id=game_id, user=user, version=version, question_candidate=candidate
+    ) as table:
         _refuse_if_trivia_open(table.game)
         _require_allowed(table.engine, action)
         # The coach judges the move when it is chosen, before any trivia (issue 7).
@@ -938,7 +1019,7 @@ def _trivia_action(
         elif difficulty is not None:
             # The difficulty came with the button (the one remembered, or changed beside
             # it): the question is asked at once, a hit in two steps (issue 13).
-            game = _ask_question(table, action=action, difficulty=difficulty)
+            game = _ask_question(table, action=action, difficulty=difficulty, rng=rng)
         else:
             # R-8.1: in trivia mode the action first asks for a difficulty.
             note = {"kind": "choose_difficulty", "action": action}
@@ -1038,14 +1119,18 @@ def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: s
     """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6)."""
     if difficulty not in DIFFICULTIES:
         raise ActionRefused("no_such_difficulty")
-    with locked_game(game_id=game_id, user=user, version=version) as table:
+    rng = make_rng()
+    candidate = question_candidate(difficulty, rng)
+    with locked_game(
+        game_id=game_id, user=user, version=version, question_candidate=candidate
+    ) as table:
         game = table.game
         _refuse_if_trivia_open(game)
         action = game.trivia_choice_for
         if action not in ("hit", "double"):
             raise ActionRefused("no_choice_waiting")
         _require_allowed(table.engine, action)
-        return _ask_question(table, action=action, difficulty=difficulty)
+        return _ask_question(table, action=action, difficulty=difficulty, rng=rng)
 
 
 _CANDIDATE_NAMES = tuple(f"id{number}" for number in range(CANDIDATES))
@@ -1101,20 +1186,15 @@ class _AskedInGame(AskedElsewhere):
         )
 
 
-def _ask_question(table: Table, *, action: str, difficulty: str) -> Game:
+def _ask_question(table: Table, *, action: str, difficulty: str, rng: Rng) -> Game:
     """Draw a question not yet asked in this game and keep it pending (R-8.6); the
-    difficulty is remembered for the next Hit or Double Down."""
+    difficulty is remembered for the next Hit or Double Down. The candidate read with
+    the lock is asked when it may be (trivia.services.question_candidate), else the usual
+    pick runs."""
     game, engine = table.game, table.engine
-    rng = make_rng()
-    try:
-        question = choose_question(
-            difficulty=difficulty,
-            asked_ids=_AskedInGame(game.pk),
-            rng=rng,
-            pool_stamp=table.question_pool_stamp,
-        )
-    except NoQuestionsAvailable as error:
-        raise ActionRefused("no_questions", difficulty=error.difficulty) from None
+    question = table.candidate_question
+    if question is None or question.difficulty != difficulty:
+        question = _pick_question(table, difficulty, rng)
     attempt = TriviaAttempt(
         game=game,
         # The round in play is the game's latest (its row is written at the deal).
@@ -1127,7 +1207,12 @@ def _ask_question(table: Table, *, action: str, difficulty: str) -> Game:
         # R-8.9: the answer's clock starts now, and a reload does not restart it.
         shown_at=from_epoch_ms(CLOCK()),
     )
-    _ATTEMPT_INSERT.save(attempt)
+    if table.next_attempt_id is None:
+        _ATTEMPT_INSERT.save(attempt)
+    else:
+        # Its key drawn with the lock: the INSERT goes with the game's UPDATE and COMMIT.
+        attempt.pk = table.next_attempt_id
+        _ATTEMPT_INSERT.send_keyed(attempt)
     # The decision is made (Hit or Double): the turn's clock waits for the answer.
     engine.pause_turn_clock()
     return _save(
@@ -1201,6 +1286,18 @@ def _apply_answer(table: Table, attempt: TriviaAttempt, *, note: StatusNote | No
     if revealed:
         game.revealed_trivia = attempt
     return game
+
+
+def _pick_question(table: Table, difficulty: str, rng: Rng) -> Question:
+    try:
+        return choose_question(
+            difficulty=difficulty,
+            asked_ids=_AskedInGame(table.game.pk),
+            rng=rng,
+            pool_stamp=table.question_pool_stamp,
+        )
+    except NoQuestionsAvailable as error:
+        raise ActionRefused("no_questions", difficulty=error.difficulty) from None
 
 
 # An attempt's answer and its applied flag, written by a statement made once per set of

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 import time
 from abc import ABC, abstractmethod
@@ -10,15 +11,20 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.db.models import F, QuerySet, Subquery
+from django.db.models.functions import JSONObject
 
-from trivia.models import Question, QuestionPoolStamp, QuestionReport
+from trivia.models import Category, Question, QuestionPoolStamp, QuestionReport
 
 __all__ = [
     "AskedElsewhere",
     "NoQuestionsAvailable",
     "RandomSource",
+    "QuestionCandidate",
     "active_question_ids",
     "choose_question",
+    "question_as_json",
+    "question_candidate",
+    "question_from_json",
     "pool_stamp_subquery",
     "question_pools_changed",
     "record_answer",
@@ -116,6 +122,73 @@ def active_question_ids(difficulty: str, stamp: str | None = None) -> list[int]:
     )
     _READ[difficulty] = _Pool(stamp, ids, now)
     return ids
+
+
+@dataclass(frozen=True)
+class QuestionCandidate:
+    """A random question of a difficulty as this process's list has it, drawn before a
+    caller's query: the caller reads the question with that query (:func:`question_as_json`)
+    and takes it when the bank's stamp it read is still ``pool_stamp`` and the question is
+    still active and not asked; else it makes the usual pick."""
+
+    difficulty: str
+    question_id: int
+    pool_stamp: str
+
+
+def question_candidate(
+    difficulty: str, rng: RandomSource | None = None
+) -> QuestionCandidate | None:
+    """A candidate drawn from the difficulty's kept id list, with no query (None while this
+    process keeps no fresh list of it). Taken when it passes the caller's checks, it is
+    still a fair pick: drawn uniformly from the pool, it is kept only when not asked, and
+    otherwise the usual pick draws uniformly among the ones not asked, so every question
+    not asked is as likely as any other."""
+    pool = _READ.get(difficulty)
+    if pool is None or not pool.ids or time.monotonic() - pool.read_at >= POOL_TIMEOUT_SECONDS:
+        return None
+    chosen = pool.ids[(rng or _SYSTEM_RANDOM).randrange(len(pool.ids))]
+    return QuestionCandidate(difficulty, chosen, pool.stamp)
+
+
+# What a question shown at the table needs, and its category's name.
+_AS_JSON = {
+    "id": "id",
+    "text": "text",
+    "type": "type",
+    "difficulty": "difficulty",
+    "correct_answer": "correct_answer",
+    "incorrect_answers": "incorrect_answers",
+    "category_id": "category_id",
+    "category_name": "category__name",
+}
+
+
+def question_as_json() -> JSONObject:
+    """A question row (and its category's name) as one JSON value, for a query of another
+    model to read a question with (a game's lock reads its candidate so: issue 14)."""
+    return JSONObject(**_AS_JSON)
+
+
+def question_from_json(data: dict[str, Any]) -> Question:
+    """The question :func:`question_as_json` read, as a saved, active Question."""
+    incorrect = data["incorrect_answers"]
+    if isinstance(incorrect, str):  # SQLite nests a JSON column as its text
+        incorrect = json.loads(incorrect)
+    question = Question(
+        id=data["id"],
+        text=data["text"],
+        type=data["type"],
+        difficulty=data["difficulty"],
+        correct_answer=data["correct_answer"],
+        incorrect_answers=incorrect,
+        active=True,
+        category=Category(id=data["category_id"], name=data["category_name"]),
+    )
+    for instance in (question, question.category):
+        instance._state.adding = False
+        instance._state.db = "default"
+    return question
 
 
 def forget_question_pools() -> None:

@@ -1,0 +1,194 @@
+"""Issue 14: an action that may ask a question draws a candidate from the process's kept
+list before the game is locked and reads it with the lock; it is asked when it may be
+(active, of its difficulty, not asked in the game, drawn from the list the bank's stamp
+still names), else the usual pick runs. On PostgreSQL the attempt's key is drawn with the
+lock too, so its INSERT waits for no answer."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.utils.html import escape
+
+from game import prepared, services
+from game.models import Game, TriviaAttempt
+from tests.game import scenarios
+from trivia import services as trivia_services
+from trivia.models import Question
+from trivia.services import QuestionCandidate, active_question_ids, read_pool_stamp
+
+pytestmark = pytest.mark.django_db
+
+
+def _ask(game: Game, player: Any, reads: list[str] | None = None) -> TriviaAttempt:
+    """The difficulty chosen; ``reads`` gets the action's own reads of the questions table."""
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as captured:
+        game = services.choose_difficulty(
+            game_id=game.pk, user=player, version=game.version, difficulty="medium"
+        )
+    if reads is not None:
+        reads.extend(_question_reads(captured))
+    return TriviaAttempt.objects.select_related("question__category").get(pk=game.pending_trivia_id)
+
+
+def _question_reads(captured: CaptureQueriesContext) -> list[str]:
+    """The statements that read the questions table on their own (not the lock's)."""
+    return [
+        query["sql"]
+        for query in captured.captured_queries
+        if query["sql"].lstrip().upper().startswith("SELECT")
+        and "trivia_question" in query["sql"]
+        and "game_game" not in query["sql"]
+    ]
+
+
+def _use_candidate(monkeypatch: pytest.MonkeyPatch, question_id: int, stamp: str) -> None:
+    monkeypatch.setattr(
+        services,
+        "question_candidate",
+        lambda difficulty, rng: QuestionCandidate(difficulty, question_id, stamp),
+    )
+
+
+def test_the_drawn_candidate_is_asked_with_no_query_of_its_own(
+    player, questions, monkeypatch
+) -> None:
+    game = scenarios.choosing_difficulty(player)
+    pool = active_question_ids("medium")  # kept, as after any earlier question
+    monkeypatch.setattr(services, "make_rng", lambda: random.Random(7))
+    expected = pool[random.Random(7).randrange(len(pool))]
+    reads: list[str] = []
+    attempt = _ask(game, player, reads)
+    assert reads == []
+    question = Question.objects.select_related("category").get(pk=expected)
+    assert attempt.question_id == expected
+    assert sorted(attempt.answers_shown) == sorted(
+        [question.correct_answer, *question.incorrect_answers]
+    )
+    client = Client()
+    client.force_login(player)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert escape(question.text) in page and escape(question.category.name) in page
+
+
+def test_a_candidate_already_asked_in_the_game_is_not_asked_again(
+    player, questions, monkeypatch
+) -> None:
+    game = scenarios.choosing_difficulty(player)
+    stamp = read_pool_stamp()
+    active_question_ids("medium", stamp)
+    asked = questions["medium"][0]
+    TriviaAttempt.objects.create(  # asked earlier in this game, answered and settled
+        game=game,
+        hand_index=0,
+        action="hit",
+        question=asked,
+        difficulty="medium",
+        answers_shown=[asked.correct_answer, *asked.incorrect_answers],
+        answer_given=asked.correct_answer,
+        correct=True,
+        credits_change=1,
+        applied=True,
+        answered_at=game.created,
+    )
+    _use_candidate(monkeypatch, asked.pk, stamp)
+    reads: list[str] = []
+    attempt = _ask(game, player, reads)
+    assert attempt.question_id != asked.pk
+    assert len(reads) >= 1  # the usual pick ran
+
+
+@pytest.mark.parametrize("why", ["stale list", "deactivated", "other difficulty"])
+def test_a_candidate_that_may_not_be_asked_gives_way_to_the_usual_pick(
+    player, questions, monkeypatch, why
+) -> None:
+    game = scenarios.choosing_difficulty(player)
+    stamp = read_pool_stamp()
+    active_question_ids("medium", stamp)
+    candidate = questions["medium"][0]
+    if why == "stale list":
+        stamp = "a list read under another stamp"
+    elif why == "deactivated":
+        # Behind the stamp's back (raw SQL or a shell's update): the lock's read finds it so.
+        Question.objects.filter(pk=candidate.pk).update(active=False)
+    else:
+        candidate = questions["hard"][0]
+    _use_candidate(monkeypatch, candidate.pk, stamp)
+    reads: list[str] = []
+    attempt = _ask(game, player, reads)
+    assert attempt.question_id != candidate.pk
+    assert attempt.question.difficulty == "medium"
+    assert len(reads) >= 1
+
+
+def test_without_a_kept_list_there_is_no_candidate(questions) -> None:
+    trivia_services.forget_question_pools()
+    assert trivia_services.question_candidate("medium", random.Random(1)) is None
+    active_question_ids("medium")
+    candidate = trivia_services.question_candidate("medium", random.Random(1))
+    assert candidate is not None and candidate.pool_stamp == read_pool_stamp()
+    assert candidate.question_id in {question.pk for question in questions["medium"]}
+
+
+def test_a_question_read_as_json_is_the_question(questions) -> None:
+    """What the lock reads of a candidate makes the same question on either database."""
+    question = questions["easy"][0]
+    data = Question.objects.filter(pk=question.pk).values_list(
+        trivia_services.question_as_json(), flat=True
+    )[0]
+    made = trivia_services.question_from_json(data)
+    for name in ("pk", "text", "type", "difficulty", "correct_answer", "incorrect_answers"):
+        assert getattr(made, name) == getattr(question, name)
+    assert made.category.name == question.category.name and made.active
+    assert not made._state.adding
+
+
+@pytest.mark.postgres_only
+def test_on_postgresql_the_attempts_key_comes_with_the_lock(player, questions, monkeypatch) -> None:
+    """The key is drawn from the attempts' sequence by the lock, the INSERT sent with the
+    game's UPDATE: one sync for the question's writes; the sequence stays in step."""
+    from psycopg._pipeline_base import BasePipeline
+
+    game = scenarios.choosing_difficulty(player)
+    active_question_ids("medium")
+    syncs: list[int] = []
+    real = BasePipeline._enqueue_sync
+    monkeypatch.setattr(BasePipeline, "_enqueue_sync", lambda self: syncs.append(1) or real(self))
+    with CaptureQueriesContext(connection) as captured:
+        attempt = _ask(game, player)
+    inserts = [q["sql"] for q in captured.captured_queries if "INSERT" in q["sql"]]
+    assert len(inserts) == 1 and "RETURNING" not in inserts[0].upper()
+    assert len(syncs) == 1
+    later = scenarios.question_shown(player)
+    assert Game.objects.get(pk=later.pk).pending_trivia_id > attempt.pk
+
+
+def test_elsewhere_the_attempts_key_is_the_inserts(player, questions, monkeypatch) -> None:
+    game = scenarios.choosing_difficulty(player)
+    active_question_ids("medium")
+    table_keys: list[Any] = []
+    real_lock = services._lock
+
+    def spy(**kwargs: Any) -> Any:
+        table = real_lock(**kwargs)
+        table_keys.append(table.next_attempt_id)
+        return table
+
+    monkeypatch.setattr(services, "_lock", spy)
+    attempt = _ask(game, player)
+    if connection.vendor == "postgresql":
+        assert table_keys == [attempt.pk]
+    else:
+        assert table_keys == [None] and attempt.pk is not None
+
+
+def test_a_keyed_insert_needs_its_key(player) -> None:
+    insert = prepared.PreparedInsert(TriviaAttempt)
+    with pytest.raises(ValueError, match="key"):
+        insert.send_keyed(TriviaAttempt(game_id=1, question_id=1))
