@@ -8,9 +8,10 @@ template. Against it:
 
 1. **In process** (Django's test client; SQLite in a temporary file, then PostgreSQL in a
    throwaway database on 127.0.0.1:5432, skipped with a message when it does not answer):
-   one player plays rounds of the game as the page does (htmx posts, trivia mode, a bank
-   of 20,000 questions); every action is timed in a pair with a bare request, the two in
-   alternating order, until each action has ``--samples`` pairs. Reported per action: the
+   one player plays rounds of the game as the page does (htmx posts, form-encoded as the
+   page sends them, trivia mode, a bank of 20,000 questions); every action is timed in a
+   pair with a bare request, the two in alternating order, until each action has
+   ``--samples`` pairs. Reported per action: the
    median of the pairs' ratios with its quartiles, the medians in ms, and the SQL
    statements the action ran (transaction control — BEGIN, SAVEPOINT, RELEASE — counted
    apart: they are not queries, and PostgreSQL issues none as statements).
