@@ -7,7 +7,7 @@ from typing import Any
 
 from django.test import Client
 
-from game.models import Game
+from game.models import Game, TriviaAttempt
 
 
 def stack_shoe(game: Game, cards: Sequence[str]) -> Game:
@@ -29,3 +29,20 @@ def post(client: Client, game: Game, action: str, *, htmx: bool = False, **data:
     headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
     url = f"/games/{game.pk}/{action}/"
     return client.post(url, payload, **headers)
+
+
+def asked_before(game: Game, question: Any) -> TriviaAttempt:
+    """``question`` asked earlier in ``game``: answered right and settled."""
+    return TriviaAttempt.objects.create(
+        game=game,
+        hand_index=0,
+        action="hit",
+        question=question,
+        difficulty=question.difficulty,
+        answers_shown=[question.correct_answer, *question.incorrect_answers],
+        answer_given=question.correct_answer,
+        correct=True,
+        credits_change=1,
+        applied=True,
+        answered_at=game.created,
+    )

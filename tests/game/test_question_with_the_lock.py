@@ -18,6 +18,7 @@ from django.utils.html import escape
 from game import prepared, services
 from game.models import Game, TriviaAttempt
 from tests.game import scenarios
+from tests.game.helpers import asked_before
 from trivia import services as trivia_services
 from trivia.models import Question
 from trivia.services import QuestionCandidate, active_question_ids, read_pool_stamp
@@ -84,19 +85,7 @@ def test_a_candidate_already_asked_in_the_game_is_not_asked_again(
     stamp = read_pool_stamp()
     active_question_ids("medium", stamp)
     asked = questions["medium"][0]
-    TriviaAttempt.objects.create(  # asked earlier in this game, answered and settled
-        game=game,
-        hand_index=0,
-        action="hit",
-        question=asked,
-        difficulty="medium",
-        answers_shown=[asked.correct_answer, *asked.incorrect_answers],
-        answer_given=asked.correct_answer,
-        correct=True,
-        credits_change=1,
-        applied=True,
-        answered_at=game.created,
-    )
+    asked_before(game, asked)
     _use_candidate(monkeypatch, asked.pk, stamp)
     reads: list[str] = []
     attempt = _ask(game, player, reads)

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from game import services
 from game.models import TriviaAttempt
 from tests.game import scenarios
-from tests.game.helpers import post, stack_shoe
+from tests.game.helpers import asked_before, post, stack_shoe
 from tests.trivia.factories import QuestionFactory
 from trivia.models import QuestionPoolStamp
 from trivia.services import active_question_ids, read_pool_stamp
@@ -196,19 +196,7 @@ def test_a_question_added_by_another_process_can_be_asked(alice, player) -> None
     from before the change would offer only the question this game has asked already."""
     old = QuestionFactory(difficulty="easy")
     game = scenarios.choosing_difficulty(player)
-    TriviaAttempt.objects.create(
-        game=game,
-        hand_index=0,
-        action="hit",
-        question=old,
-        difficulty="easy",
-        answers_shown=[old.correct_answer, *old.incorrect_answers],
-        answer_given=old.correct_answer,
-        correct=True,
-        credits_change=1,
-        applied=True,
-        answered_at=game.created,
-    )
+    asked_before(game, old)
     assert active_question_ids("easy", read_pool_stamp()) == [old.pk]
     # Another process adds a question: a new stamp, none of it through this process's
     # signals (bulk_create sends none; the stamp is written as its question_pools_changed
