@@ -18,7 +18,7 @@ from django.utils.html import escape
 from game import prepared, services
 from game.models import Game, TriviaAttempt
 from tests.game import scenarios
-from tests.game.helpers import asked_before
+from tests.game.helpers import asked_before, post
 from trivia import services as trivia_services
 from trivia.models import Question
 from trivia.services import QuestionCandidate, active_question_ids, read_pool_stamp
@@ -60,22 +60,26 @@ def _use_candidate(monkeypatch: pytest.MonkeyPatch, question_id: int, stamp: str
 def test_the_drawn_candidate_is_asked_with_no_query_of_its_own(
     player, questions, monkeypatch
 ) -> None:
+    """Asked as the page asks it (an htmx post): the table it answers with shows the
+    question read with the lock — its text, its category, its answers."""
     game = scenarios.choosing_difficulty(player)
     pool = active_question_ids("medium")  # kept, as after any earlier question
     monkeypatch.setattr(services, "make_rng", lambda: random.Random(7))
     expected = pool[random.Random(7).randrange(len(pool))]
-    reads: list[str] = []
-    attempt = _ask(game, player, reads)
-    assert reads == []
-    question = Question.objects.select_related("category").get(pk=expected)
-    assert attempt.question_id == expected
-    assert sorted(attempt.answers_shown) == sorted(
-        [question.correct_answer, *question.incorrect_answers]
-    )
     client = Client()
     client.force_login(player)
-    page = client.get(f"/games/{game.pk}/").content.decode()
-    assert escape(question.text) in page and escape(question.category.name) in page
+    with CaptureQueriesContext(connection) as captured:
+        response = post(client, game, "difficulty", htmx=True, difficulty="medium")
+    assert response.status_code == 200
+    assert _question_reads(captured) == []
+    question = Question.objects.select_related("category").get(pk=expected)
+    attempt = TriviaAttempt.objects.get(game=game, applied=False)
+    assert attempt.question_id == expected
+    answers = [question.correct_answer, *question.incorrect_answers]
+    assert sorted(attempt.answers_shown) == sorted(answers)
+    page = response.content.decode()
+    for text in (question.text, question.category.name, *answers):
+        assert escape(text) in page
 
 
 def test_a_candidate_already_asked_in_the_game_is_not_asked_again(
