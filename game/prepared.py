@@ -123,21 +123,8 @@ def sent_together(using: str = "default") -> Iterator[None]:
     waits (-1 in a pipeline), so no ORM write may run inside. Elsewhere (SQLite, or
     ``GAME_PREPARED_STATEMENTS`` off) each statement is sent at once, as usual. Not for
     a transaction's first statement: psycopg sends BEGIN on its own in a pipeline."""
-    connection = connections[using]
-    if not _prepares(connection) or _batch(connection) is not None or not _pipelines_supported():
+    with _pipeline_block(connections[using], commit=False):
         yield
-        return
-    connection.ensure_connection()
-    # An error of a statement sent together surfaces when they are sent: translated
-    # into Django's database errors like any other.
-    with connection.wrap_database_errors, connection.connection.pipeline() as pipeline:
-        batch = _Batch(pipeline, [])
-        setattr(connection, _PIPELINE, batch)
-        try:
-            yield
-        finally:
-            setattr(connection, _PIPELINE, None)
-    batch.check()
 
 
 @contextmanager
@@ -152,38 +139,44 @@ def sent_with_commit(using: str = "default") -> Iterator[None]:
     updates that cannot miss: :func:`game.services.locked_game` holds the game row's
     lock since the transaction began, so its version check cannot fail there (and is
     checked all the same). A body that raises sends no COMMIT and ``atomic`` rolls
-    back. Inside an enclosing ``atomic`` (a test's) or without pipelines: a plain
-    :func:`sent_together` block, committed by ``atomic`` as usual."""
+    back. Inside an enclosing ``atomic`` (a test's): a plain :func:`sent_together` block,
+    committed by ``atomic`` as usual."""
     connection = connections[using]
-    if not _commits_last(connection):
-        with sent_together(using):
-            yield
+    with _pipeline_block(connection, commit=_outermost_atomic(connection)):
+        yield
+
+
+@contextmanager
+def _pipeline_block(connection: Any, *, commit: bool) -> Iterator[None]:
+    """The psycopg pipeline of a sent_together() block, and COMMIT queued at its end if
+    ``commit``; a plain block where statements are not sent together (or one is open)."""
+    if not _prepares(connection) or _batch(connection) is not None or not _pipelines_supported():
+        yield
         return
+    connection.ensure_connection()
     raw = connection.connection
+    # An error of a statement sent together surfaces when they are sent: translated
+    # into Django's database errors like any other.
     with connection.wrap_database_errors, raw.pipeline() as pipeline:
         batch = _Batch(pipeline, [])
         setattr(connection, _PIPELINE, batch)
         try:
             yield
-            # Queued, not sent: it goes with the writes and the pipeline's closing Sync.
-            raw.execute(b"COMMIT")
+            if commit:
+                # Queued, not sent: it goes with the writes and the pipeline's closing Sync.
+                raw.execute(b"COMMIT")
         finally:
             setattr(connection, _PIPELINE, None)
     batch.check()
 
 
-def _commits_last(connection: Any) -> bool:
-    """Whether this is the outermost ``atomic`` block of a PostgreSQL connection whose
-    statements this module sends together, with nothing amiss."""
+def _outermost_atomic(connection: Any) -> bool:
+    """Whether the connection is in its outermost ``atomic`` block, with nothing amiss."""
     return (
-        _prepares(connection)
-        and _batch(connection) is None
-        and _pipelines_supported()
-        and connection.in_atomic_block
+        connection.in_atomic_block
         and not connection.savepoint_ids
         and connection.commit_on_exit
         and not connection.needs_rollback
-        and connection.connection is not None
     )
 
 
@@ -507,8 +500,6 @@ class PreparedInsert:
         """:meth:`send` of an instance given its primary key beforehand (drawn from the
         table's sequence by a query that ran anyway: game.services' lock), so that no
         statement waits for the INSERT's answer. Marks the instance saved."""
-        if instance.pk is None:
-            raise ValueError("send_keyed needs the instance's primary key")
         connection, sql, params, _ = self._sql_and_params(instance, keyed=True)
         with statement_cursor(connection) as cursor:
             cursor.execute(sql, params)

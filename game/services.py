@@ -18,7 +18,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import BigIntegerField, Exists, Expression, JSONField, OuterRef, Subquery
+from django.db.models import BigIntegerField, Expression, JSONField, OuterRef, Subquery
 from django.utils import timezone
 
 from game import coach
@@ -202,6 +202,11 @@ def _locking_query(game_id: int, owner_id: int) -> Any:
     )
 
 
+def _asked_in(game: int | OuterRef) -> Any:
+    """The ids of the questions a game has asked (its trivia attempts'), as a subquery."""
+    return TriviaAttempt.objects.filter(game_id=game).values("question_id")
+
+
 class _NextAttemptKey(Expression):
     """The next key of the trivia attempts' sequence on PostgreSQL, NULL elsewhere (SQLite
     returns an INSERT's key at no cost: no round trip to save). A key drawn and not used
@@ -221,12 +226,9 @@ def _locking_query_with_candidate(difficulty: str) -> Callable[..., Any]:
     it is active and not asked in this game)."""
 
     def build(game_id: int, owner_id: int, candidate_id: int) -> Any:
-        asked = TriviaAttempt.objects.filter(
-            game_id=OuterRef(OuterRef("pk")), question_id=OuterRef("pk")
-        )
         candidate = (
             Question.objects.filter(pk=candidate_id, active=True, difficulty=difficulty)
-            .filter(~Exists(asked))
+            .exclude(pk__in=_asked_in(OuterRef(OuterRef("pk"))))
             .order_by()
             .values(data=question_as_json())[:1]
         )
@@ -1138,7 +1140,7 @@ _CANDIDATE_NAMES = tuple(f"id{number}" for number in range(CANDIDATES))
 
 def _not_asked_query(difficulty: str) -> Callable[..., Any]:
     def build(game_id: int, **ids: int) -> Any:
-        asked = TriviaAttempt.objects.filter(game_id=game_id).values("question_id")
+        asked = _asked_in(game_id)
         return (
             Question.objects.select_related("category")
             .filter(pk__in=[ids[name] for name in _CANDIDATE_NAMES], active=True)
@@ -1171,7 +1173,7 @@ class _AskedInGame(AskedElsewhere):
         prepared = _NOT_ASKED.get(difficulty)
         if prepared is None or len(ids) != CANDIDATES:
             # A short sample (a pool of CANDIDATES or fewer): the ORM's query, built here.
-            asked = TriviaAttempt.objects.filter(game_id=self.game_id).values("question_id")
+            asked = _asked_in(self.game_id)
             rows = Question.objects.select_related("category").filter(
                 pk__in=ids, active=True, difficulty=difficulty
             )
@@ -1181,9 +1183,7 @@ class _AskedInGame(AskedElsewhere):
         return prepared.first_in_order(ids, game_id=self.game_id, **values)
 
     def asked_ids(self) -> set[int]:
-        return set(
-            TriviaAttempt.objects.filter(game_id=self.game_id).values_list("question_id", flat=True)
-        )
+        return set(_asked_in(self.game_id).values_list("question_id", flat=True))
 
 
 def _ask_question(table: Table, *, action: str, difficulty: str, rng: Rng) -> Game:
@@ -1192,9 +1192,7 @@ def _ask_question(table: Table, *, action: str, difficulty: str, rng: Rng) -> Ga
     the lock is asked when it may be (trivia.services.question_candidate), else the usual
     pick runs."""
     game, engine = table.game, table.engine
-    question = table.candidate_question
-    if question is None or question.difficulty != difficulty:
-        question = _pick_question(table, difficulty, rng)
+    question = table.candidate_question or _pick_question(table, difficulty, rng)
     attempt = TriviaAttempt(
         game=game,
         # The round in play is the game's latest (its row is written at the deal).
