@@ -150,8 +150,10 @@ class Options:
     def from_stored(cls, data: dict[str, Any], implied: list[str] | tuple[str, ...]) -> Options:
         """A game's stored options and the names it stored as implied (old names read as
         the new ones, §10 Decision)."""
-        names = dict.fromkeys(_LEGACY_IMPLIED.get(name, name) for name in implied)
-        return replace(cls.from_dict(data), implied=tuple(names))
+        names = tuple(dict.fromkeys(_LEGACY_IMPLIED.get(name, name) for name in implied))
+        options = cls.from_dict(data)
+        # Usually the names the needs imply again: the options read (and kept) as they are.
+        return options if options.implied == names else replace(options, implied=names)
 
     def with_needs(self) -> Options:
         """Return these options with every needed option on, remembering which were implied."""

@@ -35,6 +35,7 @@ from game.templatetags.table_tags import (
     format_html,
     format_html_join,
     hint_button,
+    htmx_form_csrf_field,
     join_html,
     plain_dollars,
 )
@@ -71,7 +72,7 @@ def report_question_html(context: Context, attempt: Any) -> SafeString:
             "    </form>\n  </details>\n",
             url,
             url,
-            CsrfTokenNode().render(context),
+            htmx_form_csrf_field(context),
             attempt.pk,
             reasons,
             NOTE_MAX_LENGTH,

@@ -41,3 +41,13 @@ def test_attribute_values_are_escaped() -> None:
 def test_no_game_template_opens_an_action_form_by_hand() -> None:
     for path in TEMPLATES.rglob("*.html"):
         assert "'game:action'" not in path.read_text(), path
+
+
+def test_an_htmx_answer_leaves_the_token_field_to_the_header() -> None:
+    request = RequestFactory().post("/", HTTP_HX_REQUEST="true")
+    request.htmx = True  # what django-htmx's middleware sets
+    game = SimpleNamespace(pk=7, version=3)
+    template = Template('{% load table_tags %}{% action_form "deal" %}{% endaction_form %}')
+    html = template.render(RequestContext(request, {"view": SimpleNamespace(game=game)}))
+    assert "csrfmiddlewaretoken" not in html
+    assert '<input type="hidden" name="version" value="3">' in html
