@@ -386,20 +386,35 @@ def _deadline_due(game: Game) -> bool:
     return answer_due is not None and now >= answer_due
 
 
-def _save(table: Table, *, note: StatusNote | None = None, **fields: Any) -> Game:
+def _save(
+    table: Table,
+    *,
+    note: StatusNote | None = None,
+    engine_changed: bool = True,
+    **fields: Any,
+) -> Game:
     """Write the engine state back with the version check inside the UPDATE.
 
     ``note`` says what the action did, as data (default: :func:`_phase_note`); the status
-    line is worded from it by game/presentation/notices.py."""
+    line is worded from it by game/presentation/notices.py. ``engine_changed=False``: an
+    action that only read the engine (the bet panel's: Next Round, a chip) writes its own
+    fields, not the state again, nor the bank, credits, options and rounds the row keeps
+    of it (unchanged since the lock read them): a quarter of what players post under load
+    is Next Round, and the state is most of an UPDATE's work on both sides (issue 14)."""
     game, engine = table.game, table.engine
     old_version = game.version
+    engine_values: dict[str, Any] = {}
+    if engine_changed:
+        engine_values = {
+            "state": engine.to_json(),
+            "bank_cents": engine.bank,
+            "credits": engine.credits,
+            "options": engine.options.to_dict(),
+            "rounds_played": engine.round_number,
+        }
     values: dict[str, Any] = {
-        "state": engine.to_json(),
-        "bank_cents": engine.bank,
-        "credits": engine.credits,
-        "options": engine.options.to_dict(),
+        **engine_values,
         "last_played": timezone.now(),
-        "rounds_played": engine.round_number,
         "version": _next_version(game),
         **fields,
     }
@@ -658,7 +673,12 @@ def add_chip(
             raise ActionRefused("bank_short", bank_cents=engine.bank)
         if bet > engine.options.max_bet:
             raise ActionRefused("over_max_bet", max_bet_cents=engine.options.max_bet)
-        return _save(table, pending_bet_cents=bet, note={"kind": "bet", "bet_cents": bet})
+        return _save(
+            table,
+            engine_changed=False,
+            pending_bet_cents=bet,
+            note={"kind": "bet", "bet_cents": bet},
+        )
 
 
 def clear_bet(*, game_id: int, user: Player, version: int) -> Game:
@@ -816,6 +836,7 @@ def next_round(*, game_id: int, user: Player, version: int) -> Game:
         )
         return _save(
             table,
+            engine_changed=False,
             showing_outcome=False,
             pending_bet_cents=bet,
             pending_side_bets=side_stakes,
