@@ -397,10 +397,11 @@ def _save(
 
     ``note`` says what the action did, as data (default: :func:`_phase_note`); the status
     line is worded from it by game/presentation/notices.py. ``engine_changed=False``: an
-    action that only read the engine (the bet panel's: Next Round, a chip) writes its own
-    fields, not the state again, nor the bank, credits, options and rounds the row keeps
-    of it (unchanged since the lock read them): a quarter of what players post under load
-    is Next Round, and the state is most of an UPDATE's work on both sides (issue 14)."""
+    action that only read the engine (Next Round and every action of the bet panel: the
+    chips, Clear Bet, the boxes, the side-bet menu) writes its own fields, not the state
+    again, nor the bank, credits, options and rounds the row keeps of it (unchanged since
+    the lock read them): a quarter of what players post under load is Next Round, and the
+    state is most of an UPDATE's work on both sides (issue 14)."""
     game, engine = table.game, table.engine
     old_version = game.version
     engine_values: dict[str, Any] = {}
@@ -687,6 +688,7 @@ def clear_bet(*, game_id: int, user: Player, version: int) -> Game:
         # R-4.1: "Clear Bet" resets the base bet and the side bets (and the extra-bet activation).
         return _save(
             table,
+            engine_changed=False,
             pending_bet_cents=0,
             pending_side_bets={},
             pending_extra_bet=False,
@@ -773,6 +775,7 @@ def select_box(
         chosen = entries[box - 1]
         return _save(
             table,
+            engine_changed=False,
             pending_boxes=entries,
             selected_box=box,
             pending_bet_cents=chosen["bet"],
@@ -793,7 +796,7 @@ def same_bet_on_every_box(*, game_id: int, user: Player, version: int) -> Game:
         if _boxes_total(entries) > table.engine.bank:
             raise ActionRefused("bank_short", bank_cents=table.engine.bank)
         note = {"kind": "same_bet", "bet_cents": bet, "boxes": len(entries)}
-        return _save(table, pending_boxes=entries, note=note)
+        return _save(table, engine_changed=False, pending_boxes=entries, note=note)
 
 
 def _deal_boxes(table: Table, bet_cents: int) -> Game:
@@ -911,6 +914,7 @@ def _change_side_bets(
         new_stakes = pending if stakes is None else stakes(pending)
         return _save(
             table,
+            engine_changed=False,
             pending_bet_cents=_checked_bets(table, base_cents, new_stakes),
             pending_side_bets=new_stakes,
             pending_extra_bet=game.pending_extra_bet if extra_bet is None else extra_bet,

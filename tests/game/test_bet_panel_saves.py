@@ -1,5 +1,5 @@
-"""An action that only reads the engine (Next Round, a chip) does not write its state again
-(issue 14): the game's UPDATE leaves out the state and what the row keeps of it, and the
+"""An action that only reads the engine (Next Round, the bet panel's) does not write its state
+again (issue 14): the game's UPDATE leaves out the state and what the row keeps of it, and the
 game plays on from the state the lock read."""
 
 from __future__ import annotations
@@ -60,6 +60,29 @@ def test_a_chip_writes_no_engine_state(player) -> None:
     assert columns.isdisjoint(ENGINE_COLUMNS)
     game = refreshed(game)
     assert game.state == state and game.pending_bet_cents == 500
+
+
+BET_PANEL_ACTIONS: dict[str, Callable[..., Any]] = {
+    "clear bet": services.clear_bet,
+    "side chip": lambda **kw: services.add_side_chip(bet="perfect_pair", chip_cents=500, **kw),
+    "side-bet menu": lambda **kw: services.toggle_side_bet_menu(menu_open=True, **kw),
+    "select box": lambda **kw: services.select_box(box=2, **kw),
+    "same bet on every box": services.same_bet_on_every_box,
+}
+
+
+@pytest.mark.parametrize("name", BET_PANEL_ACTIONS)
+def test_every_bet_panel_action_writes_no_engine_state(player, make_game, name) -> None:
+    game = make_game(seats=2)
+    services.add_chip(game_id=game.pk, user=player, version=game.version, chip_cents=500)
+    game = refreshed(game)
+    state = game.state
+    action = BET_PANEL_ACTIONS[name]
+    columns = game_update_columns(
+        lambda: action(game_id=game.pk, user=player, version=game.version)
+    )
+    assert columns.isdisjoint(ENGINE_COLUMNS)
+    assert refreshed(game).state == state
 
 
 def test_the_deal_writes_the_state(player) -> None:
