@@ -25,6 +25,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from game.forms import parse_bet, parse_chip_dollars, parse_version
+from game.rules.money import parse_whole_number
 from game.tables import clock_runner, services
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
@@ -291,7 +292,9 @@ def table_action(request: HttpRequest, table_id: int, action: str) -> HttpRespon
             raise services.ActionRefused("bad_version") from None
 
     actions: dict[str, Callable[[], Any]] = {
-        "sit": lambda: services.sit(table_id=table_id, user=user, number=_int(post.get("seat"))),
+        "sit": lambda: services.sit(
+            table_id=table_id, user=user, number=_seat_number(post.get("seat"))
+        ),
         "leave": lambda: services.leave(table_id=table_id, user=user),
         "chip": lambda: services.add_chip(
             table_id=table_id, user=user, version=version(), chip_cents=_chip(post.get("chip"))
@@ -334,9 +337,10 @@ def table_action(request: HttpRequest, table_id: int, action: str) -> HttpRespon
     return _answer(request, table_id, run)
 
 
-def _int(raw: str | None) -> int:
+def _seat_number(raw: str | None) -> int:
+    """A seat's number in plain ASCII digits (``int()`` would also take "٤", "+4", " 4")."""
     try:
-        return int(raw or "")
+        return parse_whole_number(raw)
     except ValueError:
         raise services.ActionRefused("no_such_seat") from None
 

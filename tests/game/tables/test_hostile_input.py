@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.tables.models import SharedTable, TableEvent
+from game.tables import presentation
+from game.tables.models import Seat, SharedTable, TableEvent, TableQuestion
 from game.tables.views import TABLE_ACTIONS
 from tests.game.tables.conftest import bet_and_ready
 from tests.game.tables.test_services import ACE_UP, PLAIN
@@ -92,3 +95,50 @@ def test_junk_posts_never_500_and_a_refusal_changes_nothing(phase, data, seated_
     if response.status_code != 200:
         assert (table.version, TableEvent.objects.filter(table=table).count()) == before
     SharedTable.objects.all().delete()
+
+
+# --------------------------------------------------------------------- seats are plain numbers
+
+
+def table_as_stored(table: SharedTable) -> tuple[Any, ...]:
+    """Everything stored of the table: its row, its seats, its events, its questions."""
+    return (
+        SharedTable.objects.filter(pk=table.pk).values().get(),
+        list(Seat.objects.filter(table=table).order_by("pk").values()),
+        list(TableEvent.objects.filter(table=table).order_by("seq").values_list("seq", "kind")),
+        list(TableQuestion.objects.filter(seat__table=table).order_by("pk").values()),
+    )
+
+
+def action_url(table: SharedTable, action: str) -> str:
+    return reverse("tables:action", args=[table.pk, action])
+
+
+@pytest.mark.parametrize(
+    "seat",
+    ["𝟜", "٤", "４", "+4", " 4", "4 ", "4.0", "4e0", "0x4", "-1", "0", "6", "", "9" * 18, "9" * 40],
+)
+def test_a_seat_that_is_not_a_number_of_the_table_is_refused_and_changes_nothing(
+    make_table, ben, seat
+):
+    table = make_table()
+    before = table_as_stored(table)
+    client = Client()
+    client.force_login(ben)
+    response = client.post(
+        action_url(table, "sit"), {"version": "0", "seat": seat}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 422
+    assert presentation.TABLE_REFUSALS["no_such_seat"] in response.content.decode()
+    assert table_as_stored(table) == before
+
+
+def test_a_seat_in_plain_digits_seats_the_player(make_table, ben):
+    table = make_table()
+    client = Client()
+    client.force_login(ben)
+    response = client.post(
+        action_url(table, "sit"), {"version": "0", "seat": "4"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    assert Seat.objects.get(table=table, player=ben).number == 4
