@@ -21,12 +21,13 @@ What runs (all on 127.0.0.1, everything stopped by the script):
 Every player is one asyncio task speaking plain HTTP/1.1 (a new connection per request,
 as bench/web_bench.py does; no HTTP client library is needed) plus one task reading its
 table's Server-Sent Events stream ``/tables/<id>/events/`` on its own server. It sits
-down (``sit``, seat=N), then plays from the newest copy of its table it has received —
-the htmx answer to its last post or the stream's ``table`` event, whichever is newer by
-(the table's ``data-version``, the seat's hidden ``version``): during betting ``chip``
-(chip=10, version=<seat version>) then ``ready``; in its turn ``play`` = stand, or hit
-once a round at random (30 %); an insurance / even-money offer declined. Every post
-carries the CSRF cookie and ``X-CSRFToken`` and ``HX-Request``.
+down (``sit``, seat=N, version=0: it never sat there), then plays from the newest copy of
+its table it has received — the htmx answer to its last post or the stream's ``table``
+event, whichever is newer by (the table's ``data-version``, the seat's hidden ``version``
+in its controls): during betting ``chip`` (chip=10, version=<seat version>) then
+``ready``; in its turn ``play`` = stand, or hit once a round at random (30 %); an
+insurance / even-money offer declined. Every post carries the CSRF cookie and
+``X-CSRFToken`` and ``HX-Request``.
 
 Measured over ``--seconds`` (default 30) of play, after every stream has its first
 snapshot:
@@ -335,15 +336,23 @@ async def request(
 
 TABLE_VERSION = re.compile(r'data-version="(\d+)"')
 SEAT_VERSION = re.compile(r'name="version" value="(\d+)"')
+# The seat's controls: the host's own forms before them post the table's version.
+CONTROLS = 'aria-label="Your controls"'
 PLAY_VALUES = re.compile(r'name="play" value="([a-z_]+)"')
 OFFER_VALUES = re.compile(r'name="answer" value="([a-z_]+:decline)"')
 NOTICE = re.compile(r'class="table-notice" role="alert">([^<]*)<')
 MY_BET = re.compile(r'data-testid="my-bet">([^<]*)<')
 
 
+def seat_version(html: str) -> re.Match[str] | None:
+    """The seat's version as its controls post it (None: no controls shown)."""
+    start = html.find(CONTROLS)
+    return None if start < 0 else SEAT_VERSION.search(html, start)
+
+
 def html_key(html: str) -> tuple[int, int]:
     table = TABLE_VERSION.search(html)
-    seat = SEAT_VERSION.search(html)
+    seat = seat_version(html)
     return (int(table.group(1)) if table else -1, int(seat.group(1)) if seat else -1)
 
 
@@ -470,7 +479,7 @@ class Player:
         html = self.html
         if not html:
             return None
-        version = SEAT_VERSION.search(html)
+        version = seat_version(html)
         if 'data-phase="round"' in html:
             self.chipped = False
         plays = PLAY_VALUES.findall(html)
@@ -624,7 +633,9 @@ async def load(
 
     # Sit down (not measured), then open every stream and wait for its first snapshot.
     for player in players:
-        status, body = await player.post(f"/tables/{player.table}/sit/", {"seat": player.seat})
+        status, body = await player.post(
+            f"/tables/{player.table}/sit/", {"seat": player.seat, "version": "0"}
+        )
         if status != 200:
             raise RuntimeError(f"{player.name} could not sit: HTTP {status}\n{body[:500]}")
         player.offer_html(body)

@@ -233,6 +233,14 @@ class SharedTableView:
     def seated(self) -> bool:
         return self.viewer_seat is not None and self.viewer_seat.number is not None
 
+    @property
+    def seat_version(self) -> int:
+        """The version the viewer's own seat actions post (Sit Here, Leave Table, their
+        controls): their seat's, or the one a new seat starts from before they ever sat."""
+        if self.viewer_seat is None:
+            return services.NO_SEAT_VERSION
+        return self.viewer_seat.version
+
 
 def _hand_view(hand: dict[str, Any], active: bool) -> HandView:
     badge = hand_badge(hand.get("result"), hand.get("how")) if hand.get("result") else ""

@@ -11,7 +11,8 @@ transaction rolls back: nothing changes. The exception: a player's bet being bui
 share-locked and only the player's seat written, so a table's players bet at once.
 
 The seat's posted version (``Seat.version``) catches a repeated or stale post of that
-player's; other players' actions never make it stale.
+player's; other players' actions never make it stale. The host's actions (options, a new
+invitation link, closing) post the table's own version, its last event's seq.
 """
 
 from __future__ import annotations
@@ -355,12 +356,18 @@ SEAT_STATE_FIELDS = (
 )
 
 
-def _check_seat_version(seat: Seat, version: int | None) -> None:
-    if version is not None and version != seat.version:
+def _check_seat_version(seat: Seat, version: int) -> None:
+    if version != seat.version:
         raise StaleVersion(f"seat {seat.pk}: version {version} posted, {seat.version} stored")
 
 
-def _own_seat(locked: LockedTable, user: Player, version: int | None) -> Seat:
+def _check_table_version(table: SharedTable, version: int) -> None:
+    """The host's actions name the table's version (its last event) their page showed."""
+    if version != table.version:
+        raise StaleVersion(f"table {table.pk}: version {version} posted, {table.version} stored")
+
+
+def _own_seat(locked: LockedTable, user: Player, version: int) -> Seat:
     """T-12: the player's own seat, seated, with the version their page was rendered from."""
     seat = locked.seat_of(user)
     if seat is None or seat.number is None:
@@ -436,10 +443,13 @@ def _between_rounds(locked: LockedTable) -> None:
         raise ActionRefused("between_rounds_only")
 
 
-def change_options(*, table_id: int, user: Player, options: dict[str, Any]) -> SharedTable:
+def change_options(
+    *, table_id: int, user: Player, version: int, options: dict[str, Any]
+) -> SharedTable:
     """T-2: the host changes the options between rounds, while no bet is placed."""
     with locked_table(table_id=table_id) as locked:
         _host_only(locked, user)
+        _check_table_version(locked.table, version)
         _between_rounds(locked)
         if any(seat.ready for seat in locked.seats):
             raise ActionRefused("bets_placed")
@@ -449,18 +459,20 @@ def change_options(*, table_id: int, user: Player, options: dict[str, Any]) -> S
         return locked.table
 
 
-def renew_invite(*, table_id: int, user: Player) -> SharedTable:
+def renew_invite(*, table_id: int, user: Player, version: int) -> SharedTable:
     """T-1: a new invitation link; the old one stops working."""
     with locked_table(table_id=table_id) as locked:
         _host_only(locked, user)
+        _check_table_version(locked.table, version)
         locked.table.invite_token = new_invite_token()
         return locked.table
 
 
-def close_table(*, table_id: int, user: Player) -> SharedTable:
+def close_table(*, table_id: int, user: Player, version: int) -> SharedTable:
     """T-2: the host closes the table between rounds."""
     with locked_table(table_id=table_id) as locked:
         _host_only(locked, user)
+        _check_table_version(locked.table, version)
         _between_rounds(locked)
         _close(locked, reason="host")
         return locked.table
@@ -478,13 +490,22 @@ def _close(locked: LockedTable, *, reason: str) -> None:
 # --------------------------------------------------------------------- seats (T-3)
 
 
-def sit(*, table_id: int, user: Player, number: int) -> Seat:
+# The version a player who never sat at the table posts: the one a new seat starts from.
+NO_SEAT_VERSION = 0
+
+
+def sit(*, table_id: int, user: Player, version: int, number: int) -> Seat:
     """T-3: sit in a free seat; a returning player gets their bank and credits back."""
     with locked_table(table_id=table_id) as locked:
         table = locked.table
+        seat = locked.seat_of(user)
+        if seat is None:
+            if version != NO_SEAT_VERSION:
+                raise StaleVersion(f"table {table.pk}: no seat yet, version {version} posted")
+        else:
+            _check_seat_version(seat, version)
         if not 1 <= number <= table.seat_count:
             raise ActionRefused("no_such_seat")
-        seat = locked.seat_of(user)
         if seat is not None and seat.number is not None:
             raise ActionRefused("already_seated")
         if any(s.number == number for s in locked.seats):
@@ -509,19 +530,15 @@ def sit(*, table_id: int, user: Player, number: int) -> Seat:
         return seat
 
 
-def leave(*, table_id: int, user: Player) -> Seat:
+def leave(*, table_id: int, user: Player, version: int) -> Seat:
     """T-3: leave the seat; bank and credits stay with it. A box still in play is timed
     out like a player who is not connected (T-8)."""
     with locked_table(table_id=table_id) as locked:
-        seat = locked.seat_of(user)
-        if seat is None or seat.number is None:
-            raise ActionRefused("not_seated")
+        seat = _own_seat(locked, user, version)
         number = seat.number
         seat.number = None
         seat.ready = seat.sitting_out = False
         seat.trivia_choice_for = ""
-        seat.version += 1
-        locked.touch(seat)
         if not locked.seated():
             locked.table.empty_since = game_services.from_epoch_ms(now_ms())
         locked.announce("left", seat=number, player=user.get_username())
@@ -569,7 +586,7 @@ def _require_open_bet(locked: LockedTable, seat: Seat) -> None:
         raise ActionRefused("already_ready")
 
 
-def add_chip(*, table_id: int, user: Player, version: int | None, chip_cents: int) -> Seat:
+def add_chip(*, table_id: int, user: Player, version: int, chip_cents: int) -> Seat:
     """Add a chip to the bet for the next deal (R-4.1 limits checked at Ready)."""
     if chip_cents not in CHIP_CENTS:
         raise ActionRefused("no_such_chip")
@@ -586,7 +603,7 @@ def add_chip(*, table_id: int, user: Player, version: int | None, chip_cents: in
         return seat
 
 
-def clear_bet(*, table_id: int, user: Player, version: int | None) -> Seat:
+def clear_bet(*, table_id: int, user: Player, version: int) -> Seat:
     """R-4.1 "Clear": the bet, the side bets and the Extra Bet activation go back to none."""
     with seat_only(table_id=table_id, user=user) as locked:
         seat = _own_seat(locked, user, version)
@@ -600,7 +617,7 @@ def clear_bet(*, table_id: int, user: Player, version: int | None) -> Seat:
 # --------------------------------------------------------------------- side bets (T-5, §9)
 
 
-def _side_bet_seat(locked: LockedTable, user: Player, version: int | None) -> Seat:
+def _side_bet_seat(locked: LockedTable, user: Player, version: int) -> Seat:
     """The player's seat, betting still open to it, at a table whose side bets are on."""
     seat = _own_seat(locked, user, version)
     _require_open_bet(locked, seat)
@@ -619,9 +636,7 @@ def _set_side_stakes(locked: LockedTable, seat: Seat, stakes: dict[str, int]) ->
     seat.side_bets = stakes
 
 
-def add_side_chip(
-    *, table_id: int, user: Player, version: int | None, bet: str, chip_cents: int
-) -> Seat:
+def add_side_chip(*, table_id: int, user: Player, version: int, bet: str, chip_cents: int) -> Seat:
     """A chip adds to one side bet's stake for the next deal."""
     if bet not in sb.STAKED_SIDE_BETS:
         raise ActionRefused("no_such_side_bet")
@@ -634,7 +649,7 @@ def add_side_chip(
         return seat
 
 
-def clear_side_bet(*, table_id: int, user: Player, version: int | None, bet: str) -> Seat:
+def clear_side_bet(*, table_id: int, user: Player, version: int, bet: str) -> Seat:
     """One side bet's "Clear": its stake goes back to none (not played)."""
     if bet not in sb.STAKED_SIDE_BETS:
         raise ActionRefused("no_such_side_bet")
@@ -644,7 +659,7 @@ def clear_side_bet(*, table_id: int, user: Player, version: int | None, bet: str
         return seat
 
 
-def activate_extra_bet(*, table_id: int, user: Player, version: int | None, active: bool) -> Seat:
+def activate_extra_bet(*, table_id: int, user: Player, version: int, active: bool) -> Seat:
     """R-SB-20: Extra Bet Blackjack activated (no stake until its offer) or not."""
     with seat_only(table_id=table_id, user=user) as locked:
         seat = _side_bet_seat(locked, user, version)
@@ -652,7 +667,7 @@ def activate_extra_bet(*, table_id: int, user: Player, version: int | None, acti
         return seat
 
 
-def ready(*, table_id: int, user: Player, version: int | None) -> Seat:
+def ready(*, table_id: int, user: Player, version: int) -> Seat:
     """T-5: the bet is placed; once everyone is Ready or sitting out, the deal comes."""
     with locked_table(table_id=table_id) as locked:
         seat = _own_seat(locked, user, version)
@@ -674,7 +689,7 @@ def ready(*, table_id: int, user: Player, version: int | None) -> Seat:
         return seat
 
 
-def sit_out(*, table_id: int, user: Player, version: int | None) -> Seat:
+def sit_out(*, table_id: int, user: Player, version: int) -> Seat:
     """T-5: this seat sits the coming round out."""
     with locked_table(table_id=table_id) as locked:
         seat = _own_seat(locked, user, version)
@@ -843,7 +858,7 @@ def answer_offer(
     *,
     table_id: int,
     user: Player,
-    version: int | None,
+    version: int,
     answer: str,
     amount_cents: int | None = None,
 ) -> Seat:
@@ -877,7 +892,7 @@ def _require_turn(locked: LockedTable, seat: Seat) -> None:
         raise ActionRefused("question_open")
 
 
-def play(*, table_id: int, user: Player, version: int | None, action: str) -> Seat:
+def play(*, table_id: int, user: Player, version: int, action: str) -> Seat:
     """T-8: Stand, Split or Surrender for the box in turn; Hit and Double Down ask a
     question first in trivia mode (the difficulty choice opens), else act at once."""
     if action not in PLAYS + TRIVIA_PLAYS:
@@ -897,7 +912,7 @@ def play(*, table_id: int, user: Player, version: int | None, action: str) -> Se
         return seat
 
 
-def choose_difficulty(*, table_id: int, user: Player, version: int | None, difficulty: str) -> Seat:
+def choose_difficulty(*, table_id: int, user: Player, version: int, difficulty: str) -> Seat:
     """R-8.5 at a shared table: the question for the Hit or Double Down chosen; the turn's
     clock waits while the question's own clock runs (T-8, R-8.9)."""
     if difficulty not in DIFFICULTIES:
@@ -931,7 +946,7 @@ def choose_difficulty(*, table_id: int, user: Player, version: int | None, diffi
         return seat
 
 
-def answer_question(*, table_id: int, user: Player, version: int | None, answer: str) -> Seat:
+def answer_question(*, table_id: int, user: Player, version: int, answer: str) -> Seat:
     """R-8.2/R-8.3: the answer is carried into the round at once: right, the card comes;
     wrong, the hand stands. Everyone then sees the question, the answer and the right one
     (T-11)."""

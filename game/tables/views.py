@@ -3,7 +3,9 @@
 As the single-player table: an htmx post gets the viewer's table partial (409/422 with
 a notice for a stale or refused post), a plain post is redirected back, so every action
 works without JavaScript. Another player's seat cannot be acted for (T-12): actions name
-no seat, they act for the requesting player's own.
+no seat, they act for the requesting player's own. Every post names the version its page
+showed (the player's seat's; the table's for the host's controls): without one it is
+refused, as in the single-player game.
 """
 
 from __future__ import annotations
@@ -273,11 +275,6 @@ def _answer(request: HttpRequest, table_id: int, run: Callable[[], Any]) -> Http
     return redirect("tables:table", table_id=table.pk)
 
 
-def _version(request: HttpRequest) -> int | None:
-    raw = request.POST.get("version")
-    return None if raw in (None, "") else parse_version(raw)
-
-
 @login_required
 @require_POST
 def table_action(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
@@ -285,17 +282,16 @@ def table_action(request: HttpRequest, table_id: int, action: str) -> HttpRespon
     turn and deadline; a refused or late action changes nothing)."""
     user, post = request.user, request.POST
 
-    def version() -> int | None:
-        try:
-            return _version(request)
-        except ValueError:
-            raise services.ActionRefused("bad_version") from None
+    def version() -> int:
+        # Every action names the version its page showed, as in the single-player game:
+        # a post without one is refused, never applied unchecked.
+        return _version(post.get("version"))
 
     actions: dict[str, Callable[[], Any]] = {
         "sit": lambda: services.sit(
-            table_id=table_id, user=user, number=_seat_number(post.get("seat"))
+            table_id=table_id, user=user, version=version(), number=_seat_number(post.get("seat"))
         ),
-        "leave": lambda: services.leave(table_id=table_id, user=user),
+        "leave": lambda: services.leave(table_id=table_id, user=user, version=version()),
         "chip": lambda: services.add_chip(
             table_id=table_id, user=user, version=version(), chip_cents=_chip(post.get("chip"))
         ),
@@ -328,13 +324,22 @@ def table_action(request: HttpRequest, table_id: int, action: str) -> HttpRespon
         "answer": lambda: services.answer_question(
             table_id=table_id, user=user, version=version(), answer=post.get("answer", "")
         ),
-        "renew-invite": lambda: services.renew_invite(table_id=table_id, user=user),
-        "close": lambda: services.close_table(table_id=table_id, user=user),
+        "renew-invite": lambda: services.renew_invite(
+            table_id=table_id, user=user, version=version()
+        ),
+        "close": lambda: services.close_table(table_id=table_id, user=user, version=version()),
     }
     run = actions.get(action)
     if run is None:
         raise Http404("No such action")
     return _answer(request, table_id, run)
+
+
+def _version(raw: str | None) -> int:
+    try:
+        return parse_version(raw)
+    except ValueError:
+        raise services.ActionRefused("bad_version") from None
 
 
 def _seat_number(raw: str | None) -> int:
@@ -388,14 +393,24 @@ def table_options(request: HttpRequest, table_id: int) -> HttpResponse:
         if form.is_valid():
             try:
                 services.change_options(
-                    table_id=table.pk, user=request.user, options=form.to_options()
+                    table_id=table.pk,
+                    user=request.user,
+                    version=_version(request.POST.get("version")),
+                    options=form.to_options(),
                 )
+            except services.TableNotFound:
+                raise Http404("No such table") from None
+            except services.StaleVersion:
+                form.add_error(None, STALE_NOTICE)
+                status = STALE
             except services.ActionRefused as error:
                 form.add_error(None, refusal_text(error))
                 status = REFUSED
             else:
                 messages.success(request, "Options changed: everyone at the table sees them.")
                 return redirect("tables:table", table_id=table.pk)
+            # The form again with the host's choices, and the table's version as it is now.
+            table = TABLE_BY_ID.first(table_id=table.pk) or table
         else:
             status = REFUSED
     else:

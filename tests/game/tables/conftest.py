@@ -83,8 +83,8 @@ def seated_pair(make_table, ana, ben) -> Callable[..., SharedTable]:
 
     def make(cards: Sequence[str] = (), **options: Any) -> SharedTable:
         table = make_table(**options)
-        services.sit(table_id=table.pk, user=ana, number=1)
-        services.sit(table_id=table.pk, user=ben, number=3)
+        services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=1)
+        services.sit(table_id=table.pk, user=ben, version=seat_version(table, ben), number=3)
         if cards:
             stack_table_shoe(table, cards)
         table.refresh_from_db()
@@ -123,4 +123,12 @@ def bet_and_ready(table: SharedTable, user: Any, dollars: int = 10) -> None:
 
 
 def seat_version(table: SharedTable, user: Any) -> int:
-    return table.seats.get(player=user).version
+    """The version ``user``'s seat actions post: their seat's, the starting one before
+    they ever sat."""
+    seat = table.seats.filter(player=user).first()
+    return services.NO_SEAT_VERSION if seat is None else seat.version
+
+
+def table_version(table: SharedTable) -> int:
+    """The table's version now (its last event): what the host's actions post."""
+    return SharedTable.objects.get(pk=table.pk).version

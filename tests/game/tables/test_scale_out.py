@@ -637,8 +637,8 @@ def test_two_app_servers_and_the_clock_share_one_table(cluster):
         )
 
         # ------------------------------------------------ round 1: two servers, one table
-        assert ana.post(table_id, "sit", seat=1) == 200
-        assert ben.post(table_id, "sit", seat=2) == 200
+        assert ana.post(table_id, "sit", seat=1, version=0) == 200
+        assert ben.post(table_id, "sit", seat=2, version=0) == 200
         dealt_1 = deal(table_id, players, ROUND_1, 1)
         assert in_turn(table_id, players) is ana
         play_out(table_id, players, {"ana": ["hit"], "ben": []})

@@ -6,7 +6,13 @@ import pytest
 
 from game.tables import presentation, services
 from game.tables.models import Seat, SharedTable, TableEvent
-from tests.game.tables.conftest import bet_and_ready, engine_of, seat_version, stack_table_shoe
+from tests.game.tables.conftest import (
+    bet_and_ready,
+    engine_of,
+    seat_version,
+    stack_table_shoe,
+    table_version,
+)
 
 # Deal order with ana in seat 1 (box 1) and ben in seat 3 (box 2): ana, ben, hole, ana,
 # ben, upcard. Ana 10+7=17, ben 9+7=16, dealer hole 10, upcard 8 (18); next 5, 9, 4.
@@ -36,7 +42,7 @@ def test_a_new_table_waits_for_players_untimed(make_table):
 
 def test_sitting_down_opens_betting_with_a_deadline(make_table, ana, clock):
     table = make_table()
-    seat = services.sit(table_id=table.pk, user=ana, number=2)
+    seat = services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=2)
     table.refresh_from_db()
     assert (seat.number, seat.bank_cents, seat.credits) == (2, 100_000, 10)
     assert table.betting_ends_ms == clock.now_ms + 30_000
@@ -45,15 +51,17 @@ def test_sitting_down_opens_betting_with_a_deadline(make_table, ana, clock):
 
 def test_a_seat_is_taken_once_and_a_player_sits_once(make_table, ana, ben):
     table = make_table()
-    services.sit(table_id=table.pk, user=ana, number=2)
+    services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=2)
     with pytest.raises(services.ActionRefused) as refused:
-        services.sit(table_id=table.pk, user=ben, number=2)
+        services.sit(table_id=table.pk, user=ben, version=seat_version(table, ben), number=2)
     assert refused.value.reason == "seat_taken"
     with pytest.raises(services.ActionRefused) as refused:
-        services.sit(table_id=table.pk, user=ana, number=3)
+        services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=3)
     assert refused.value.reason == "already_seated"
     with pytest.raises(services.ActionRefused):
-        services.sit(table_id=table.pk, user=ben, number=6)  # a five-seat table
+        services.sit(
+            table_id=table.pk, user=ben, version=seat_version(table, ben), number=6
+        )  # a five-seat table
 
 
 def test_leaving_keeps_bank_and_credits_and_sitting_again_restores_them(seated_pair, ana, ben):
@@ -65,8 +73,8 @@ def test_leaving_keeps_bank_and_credits_and_sitting_again_restores_them(seated_p
     seat = Seat.objects.get(table=table, player=ana)
     bank_after = seat.bank_cents
     assert bank_after == 100_000 - 2_500  # 17 against the dealer's 18
-    services.leave(table_id=table.pk, user=ana)
-    services.sit(table_id=table.pk, user=ana, number=4)
+    services.leave(table_id=table.pk, user=ana, version=seat_version(table, ana))
+    services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=4)
     seat.refresh_from_db()
     assert (seat.number, seat.bank_cents, seat.credits) == (4, bank_after, 10)
     assert Seat.objects.filter(table=table, player=ana).count() == 1
@@ -285,8 +293,8 @@ def test_one_table_in_trouble_does_not_stop_the_clock_for_the_others(
     make_table, ana, ben, clock, monkeypatch
 ):
     first, second = make_table(), make_table()
-    services.sit(table_id=first.pk, user=ana, number=1)
-    services.sit(table_id=second.pk, user=ben, number=1)
+    services.sit(table_id=first.pk, user=ana, version=seat_version(first, ana), number=1)
+    services.sit(table_id=second.pk, user=ben, version=seat_version(second, ben), number=1)
     real = services._apply_due_at
 
     def failing_first(table_id: int) -> int:
@@ -436,17 +444,23 @@ def test_an_unanswered_question_times_out_as_wrong(question_open, ana, ben, ques
 def test_only_the_host_changes_options_and_only_before_bets(seated_pair, ana, ben):
     table = seated_pair(PLAIN)
     with pytest.raises(services.ActionRefused) as refused:
-        services.change_options(table_id=table.pk, user=ben, options={"deck_count": 2})
+        services.change_options(
+            table_id=table.pk, user=ben, version=table_version(table), options={"deck_count": 2}
+        )
     assert refused.value.reason == "host_only"
     bet_and_ready(table, ben)
     with pytest.raises(services.ActionRefused) as refused:
-        services.change_options(table_id=table.pk, user=ana, options={"deck_count": 2})
+        services.change_options(
+            table_id=table.pk, user=ana, version=table_version(table), options={"deck_count": 2}
+        )
     assert refused.value.reason == "bets_placed"
 
 
 def test_options_change_is_announced(make_table, ana):
     table = make_table()
-    services.change_options(table_id=table.pk, user=ana, options={"deck_count": 2})
+    services.change_options(
+        table_id=table.pk, user=ana, version=table_version(table), options={"deck_count": 2}
+    )
     assert engine_of(table).options.deck_count == 2
     assert kinds(table)[-1] == "options_changed"
 
@@ -454,7 +468,7 @@ def test_options_change_is_announced(make_table, ana):
 def test_renewing_the_invitation_changes_the_token(make_table, ana):
     table = make_table(public=False)
     old = table.invite_token
-    services.renew_invite(table_id=table.pk, user=ana)
+    services.renew_invite(table_id=table.pk, user=ana, version=table_version(table))
     table.refresh_from_db()
     assert table.invite_token != old and len(table.invite_token) >= 32
 
@@ -464,7 +478,7 @@ def test_closing_is_for_between_rounds(seated_pair, ana, ben):
     bet_and_ready(table, ana)
     bet_and_ready(table, ben)
     with pytest.raises(services.ActionRefused) as refused:
-        services.close_table(table_id=table.pk, user=ana)
+        services.close_table(table_id=table.pk, user=ana, version=table_version(table))
     assert refused.value.reason == "between_rounds_only"
 
 
@@ -472,14 +486,16 @@ def test_an_empty_table_closes_by_itself_after_30_minutes(make_table, ana, clock
     """T-2 on the table clock, the clock every other deadline reads (the wall clock here is
     years after the fake one: a wall-clock comparison would close it at once)."""
     table = make_table()
-    services.sit(table_id=table.pk, user=ana, number=1)
+    services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=1)
     clock.advance(seconds=3_600)  # seated meanwhile: the clock ran, the table stays
-    services.leave(table_id=table.pk, user=ana)
+    services.leave(table_id=table.pk, user=ana, version=seat_version(table, ana))
     table.refresh_from_db()
     assert table.deadline_ms == clock.now_ms + 30 * 60_000
     clock.advance(seconds=29 * 60 + 59)
     assert services.apply_due_deadlines() == 0
-    services.renew_invite(table_id=table.pk, user=ana)  # a request applies what is due, too
+    services.renew_invite(
+        table_id=table.pk, user=ana, version=table_version(table)
+    )  # a request applies what is due, too
     table.refresh_from_db()
     assert not table.is_closed
     clock.advance(seconds=1)
@@ -487,7 +503,7 @@ def test_an_empty_table_closes_by_itself_after_30_minutes(make_table, ana, clock
     table.refresh_from_db()
     assert table.is_closed and table.deadline_ms is None
     with pytest.raises(services.TableNotFound):
-        services.sit(table_id=table.pk, user=ana, number=1)
+        services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=1)
 
 
 def test_a_table_nobody_ever_sat_at_closes_30_minutes_after_its_creation(make_table, clock):

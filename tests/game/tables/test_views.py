@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from game.rules.cards import card_name
 from game.tables import services
+from game.tables.forms import TableOptionsForm
 from game.tables.models import Seat, SharedTable
-from tests.game.tables.conftest import bet_and_ready, seat_version
+from game.views import STALE_NOTICE
+from tests.game.tables.conftest import bet_and_ready, seat_version, table_version
 from tests.game.tables.test_services import PLAIN
 
 pytestmark = pytest.mark.django_db
@@ -109,7 +113,7 @@ def test_a_private_table_is_reached_only_through_its_current_link(make_table, an
     old_link = reverse("tables:invitation", args=[table.invite_token])
     assert bob.get(old_link).status_code == 302
     assert bob.get(reverse("tables:table", args=[table.pk])).status_code == 200
-    services.renew_invite(table_id=table.pk, user=ana)
+    services.renew_invite(table_id=table.pk, user=ana, version=table_version(table))
     stranger = client_of(services.SharedTable.objects.get().host)  # the host still sees it
     assert stranger.get(reverse("tables:table", args=[table.pk])).status_code == 200
     assert Client().get(old_link).status_code == 302  # logged out: to the login page
@@ -135,9 +139,11 @@ def test_actions_are_post_only(make_table, ana):
 
 def test_sitting_by_plain_post_redirects_and_by_htmx_returns_the_table(make_table, ana, ben):
     table = make_table()
-    response = client_of(ana).post(action_url(table, "sit"), {"seat": "2"})
+    response = client_of(ana).post(action_url(table, "sit"), {"version": "0", "seat": "2"})
     assert response.status_code == 302
-    response = client_of(ben).post(action_url(table, "sit"), {"seat": "4"}, HTTP_HX_REQUEST="true")
+    response = client_of(ben).post(
+        action_url(table, "sit"), {"version": "0", "seat": "4"}, HTTP_HX_REQUEST="true"
+    )
     assert response.status_code == 200
     html = response.content.decode()
     assert 'id="shared-table"' in html and "Leave Table" in html and "Ready" in html
@@ -180,8 +186,9 @@ def test_nobody_acts_for_another_seat(seated_pair, ana, ben):
 
 def test_a_closed_table_refuses_actions_with_404(make_table, ana, ben):
     table = make_table()
-    services.close_table(table_id=table.pk, user=ana)
-    assert client_of(ben).post(action_url(table, "sit"), {"seat": "1"}).status_code == 404
+    services.close_table(table_id=table.pk, user=ana, version=table_version(table))
+    response = client_of(ben).post(action_url(table, "sit"), {"version": "0", "seat": "1"})
+    assert response.status_code == 404
 
 
 def test_the_others_see_who_is_answering_but_not_the_question(
@@ -354,3 +361,79 @@ def test_the_rules_line_words_the_dealers_rule(rule, words):
 
     line = rules_text(table_options({"dealer_stands_on": rule}))
     assert words in line and rule not in line
+
+
+# The table's own forms (not the site's, e.g. Log out).
+POST_FORMS = re.compile(r'<form method="post" action="/tables/.*?</form>', re.S)
+
+
+def test_every_form_of_a_table_page_posts_a_version(
+    question_open, make_table, ana, ben, watcher, questions
+):
+    table = question_open(PLAIN, "easy")  # ana answering, ben waiting
+    pages = [
+        client_of(viewer).get(reverse("tables:table", args=[table.pk])).content.decode()
+        for viewer in (ana, ben, watcher)
+    ]
+    pages.append(client_of(ana).get(reverse("tables:options", args=[table.pk])).content.decode())
+    betting = make_table(host=ben, side_bets=True)  # ben hosts it, seated and betting
+    services.sit(table_id=betting.pk, user=ben, version=seat_version(betting, ben), number=2)
+    pages += [
+        client_of(viewer).get(reverse("tables:table", args=[betting.pk])).content.decode()
+        for viewer in (ben, watcher)
+    ]
+    forms = [form for page in pages for form in POST_FORMS.findall(page)]
+    actions = {re.search(r'action="([^"]*)"', form).group(1).split("/")[-2] for form in forms}
+    # Sit Here, Leave Table, the host's controls, Table Options and the seat's controls.
+    assert {"sit", "leave", "renew-invite", "close", "options", "answer", "ready"} <= actions
+    for form in forms:
+        assert re.search(r'name="version" value="\d+"', form), form
+
+
+def test_table_options_from_a_stale_page_are_409_and_shown_again_to_apply(make_table, ana, ben):
+    table = make_table()
+    url = reverse("tables:options", args=[table.pk])
+    host = client_of(ana)
+    shown = re.search(r'name="version" value="(\d+)"', host.get(url).content.decode()).group(1)
+    services.sit(table_id=table.pk, user=ben, version=seat_version(table, ben), number=1)
+    fields = {**TableOptionsForm.initial_for(table.options), "deck_count": "2", "version": shown}
+    response = host.post(url, fields)
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert STALE_NOTICE in html and 'value="2" selected' in html  # the host's choice kept
+    table.refresh_from_db()
+    assert table.options.get("deck_count") != 2
+    again = re.search(r'name="version" value="(\d+)"', html).group(1)
+    assert host.post(url, {**fields, "version": again}).status_code == 302
+    table.refresh_from_db()
+    assert table.options["deck_count"] == 2
+
+
+@pytest.mark.parametrize(
+    ("action", "refused"),
+    [
+        ("sit", 409),
+        ("leave", 422),  # "Take a seat first."
+        ("close", 404),  # the table is gone
+    ],
+)
+def test_a_repeated_post_of_a_seat_or_host_action_is_refused(make_table, ana, action, refused):
+    table = make_table(public=False)
+    if action in ("leave", "sit"):
+        services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=1)
+        if action == "sit":
+            services.leave(table_id=table.pk, user=ana, version=seat_version(table, ana))
+        version = seat_version(table, ana)
+    else:
+        version = table_version(table)
+    fields = {"version": str(version), "seat": "2"}
+    client = client_of(ana)
+    assert client.post(action_url(table, action), fields, HTTP_HX_REQUEST="true").status_code == 200
+    table.refresh_from_db()
+    applied = (table.version, table.invite_token)
+    response = client.post(action_url(table, action), fields, HTTP_HX_REQUEST="true")
+    assert response.status_code == refused
+    if refused == 409:
+        assert STALE_NOTICE in response.content.decode()
+    table.refresh_from_db()
+    assert (table.version, table.invite_token) == applied
