@@ -848,6 +848,7 @@ EVENT_LINES = {
     "offers_opened": "Decisions for everyone concerned: answer now.",
     "offer_answer_recorded": "{who} has answered.",
     "options_changed": "The host changed the table's options.",
+    "invite_renewed": "The host made a new invitation link: the old one no longer works.",
     "table_closed": "The table is closed.",
     "shoe_shuffled": "Shuffling a new shoe.",
     "credits_exhausted": "{who} has no trivia credits left.",

@@ -460,11 +460,13 @@ def change_options(
 
 
 def renew_invite(*, table_id: int, user: Player, version: int) -> SharedTable:
-    """T-1: a new invitation link; the old one stops working."""
+    """T-1: a new invitation link; the old one stops working. The event wakes every
+    stream at the table at once, so that one a watcher opened by the old link ends now."""
     with locked_table(table_id=table_id) as locked:
         _host_only(locked, user)
         _check_table_version(locked.table, version)
         locked.table.invite_token = new_invite_token()
+        locked.announce("invite_renewed")
         return locked.table
 
 

@@ -10,7 +10,9 @@ reads the database and returns what this viewer must be sent for everything afte
 - sends a comment line after TABLE_STREAM_HEARTBEAT_SECONDS of silence (proxies and
   browsers keep the connection, a vanished client is noticed);
 - ends after TABLE_STREAM_SECONDS: the browser reconnects with ``Last-Event-ID`` (or
-  ``?after=``, see ``last_event_id``) and catches up from there, on any app server.
+  ``?after=``, see ``last_event_id``) and catches up from there, on any app server;
+- ends at once when ``messages_after`` raises ``StreamEnded`` (the viewer may no longer
+  see the table).
 
 Django buffers a sync iterator under ASGI and an async one under WSGI, so there are two
 drivers, chosen by the request: an async generator for ASGIRequest (uvicorn), a sync
@@ -40,6 +42,11 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _FIELD_JUNK = re.compile(r"[\r\n\x00]")
 # A seq is a positive integer; anything longer than this is junk, not a huge seq.
 _MAX_ID_DIGITS = 18
+
+
+class StreamEnded(Exception):
+    """Raised by ``messages_after`` to end the stream now, sending nothing more: what it
+    reads shows the viewer may no longer see the table (a renewed invitation link)."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +160,8 @@ def _sync_stream(
     try:
         known = live.known_seq(table_id)
         messages, last = messages_after(after_seq)
+    except StreamEnded:
+        return
     finally:
         release_connections()
     wait_after = _wait_after(last, known)
@@ -171,6 +180,8 @@ def _sync_stream(
         try:
             known = live.known_seq(table_id)
             messages, new_last = messages_after(last)
+        except StreamEnded:
+            return
         finally:
             release_connections()
         last = last if new_last is None else new_last
@@ -222,7 +233,10 @@ async def _async_stream(
     start = time.monotonic()
     deadline = start + timing.lifetime
     yield f"retry: {timing.retry_ms}\n\n".encode()
-    messages, last, known = await read(messages_after, table_id, after_seq)
+    try:
+        messages, last, known = await read(messages_after, table_id, after_seq)
+    except StreamEnded:
+        return
     wait_after = _wait_after(last, known)
     last_sent = time.monotonic()
     if messages:
@@ -236,7 +250,10 @@ async def _async_stream(
         await live.await_news(table_id, wait_after, timeout)
         if time.monotonic() >= deadline:
             return
-        messages, new_last, known = await read(messages_after, table_id, last)
+        try:
+            messages, new_last, known = await read(messages_after, table_id, last)
+        except StreamEnded:
+            return
         last = last if new_last is None else new_last
         wait_after = _wait_after(last, known)
         if messages:

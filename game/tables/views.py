@@ -43,6 +43,7 @@ from game.tables.presentation import (
 from game.tables.scenes import TABLE_BY_ID, current_scene, scene_of
 from game.tables.sse import (
     SseMessage,
+    StreamEnded,
     event_stream_response,
     last_event_id,
     release_connections,
@@ -59,13 +60,16 @@ LOG_BATCH = 200  # log lines a stream sends at once when catching up
 # --------------------------------------------------------------------- who may see a table
 
 
-def _may_see(request: HttpRequest, table: SharedTable) -> bool:
+def _may_see(request: HttpRequest, table: SharedTable, seats: list[Seat] | None = None) -> bool:
     """T-1/T-4: public tables to anyone logged in; private ones to their host, to players
-    who sat there, and to whoever opened the current invitation link."""
+    who sat there, and to whoever opened the current invitation link (a renewed link ends
+    the old one's access). ``seats``: the table's seats when already read, else asked for."""
     if table.public or table.host_id == request.user.pk:
         return True
     if table.invite_token in request.session.get(INVITES_SESSION_KEY, []):
         return True
+    if seats is not None:
+        return any(seat.player_id == request.user.pk for seat in seats)
     return Seat.objects.filter(table=table, player=request.user).exists()
 
 
@@ -435,6 +439,10 @@ def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
         if scene is None:
             raise Http404("No such table")
         current = scene.table
+        # On every wake: a renewed invitation link ends the access the old one gave now,
+        # not when the stream would have ended anyway (the scene has the token and seats).
+        if not _may_see(request, current, scene.seats):
+            raise StreamEnded
         if seq is not None and seq >= current.version:
             return [], current.version
         found: list[SseMessage] = []

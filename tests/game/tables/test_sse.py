@@ -18,7 +18,7 @@ from django.test import AsyncClient, Client, RequestFactory
 from django.urls import path
 
 from game.tables import live
-from game.tables.sse import SseMessage, event_stream_response, last_event_id
+from game.tables.sse import SseMessage, StreamEnded, event_stream_response, last_event_id
 from tests.game.tables.helpers import run_in_fresh_loop
 
 _table_ids = itertools.count(800_000_000 + (os.getpid() % 1000) * 10_000)
@@ -270,6 +270,55 @@ def test_a_broker_that_never_speaks_is_covered_by_the_poll(settings, table):
     assert next(chunks) == b"event: log\ndata: dealt\nid: 3\n\n"
     assert time.monotonic() - started < 0.5
     response.close()
+
+
+def ending_on(table: FakeTable, text: str):
+    """``table``'s messages_after, raising StreamEnded once an event ``text`` is there (as
+    the table's view does when the viewer may no longer see the table)."""
+    read = table.messages_after
+
+    def messages_after(after: int | None):
+        if any(event == text for _, event in table.events):
+            raise StreamEnded
+        return read(after)
+
+    return messages_after
+
+
+def check_ended_at_once(chunks: list[tuple[float, bytes]], ended: float) -> None:
+    # The retry and the snapshot, then nothing: not the news, not a heartbeat.
+    assert [chunk for _, chunk in chunks[:1]] == [b"retry: 1000\n\n"]
+    assert len(chunks) == 2 and chunks[1][1].startswith(b"event: table")
+    assert 0.1 <= ended < 0.5  # at the news (0.15 s), long before the stream's end (5 s)
+
+
+def test_a_stream_ends_at_once_when_messages_after_says_so(settings, table):
+    settings.TABLE_STREAM_SECONDS = 5
+    settings.TABLE_STREAM_HEARTBEAT_SECONDS = 2
+    table.messages_after = ending_on(table, "renewed")
+    response = Client().get(f"/stream/{table.table_id}/")
+    started = time.monotonic()
+    timer = announce_later(table, 0.15, "renewed", live.publish_now)
+    chunks = [(time.monotonic() - started, chunk) for chunk in response.streaming_content]
+    timer.join()
+    check_ended_at_once(chunks, time.monotonic() - started)
+
+
+def test_an_async_stream_ends_at_once_when_messages_after_says_so(settings, table):
+    settings.TABLE_STREAM_SECONDS = 5
+    settings.TABLE_STREAM_HEARTBEAT_SECONDS = 2
+    table.messages_after = ending_on(table, "renewed")
+
+    async def read() -> tuple[list[tuple[float, bytes]], float]:
+        response = await AsyncClient().get(f"/stream/{table.table_id}/")
+        started = time.monotonic()
+        timer = announce_later(table, 0.15, "renewed", live.publish_now)
+        chunks = [(time.monotonic() - started, chunk) async for chunk in response.streaming_content]
+        timer.join()
+        return chunks, time.monotonic() - started
+
+    chunks, ended = run_in_fresh_loop(read)
+    check_ended_at_once(chunks, ended)
 
 
 def test_messages_encode_line_breaks_and_strip_them_from_fields():

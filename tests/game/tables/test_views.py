@@ -412,6 +412,7 @@ def test_table_options_from_a_stale_page_are_409_and_shown_again_to_apply(make_t
 @pytest.mark.parametrize(
     ("action", "refused"),
     [
+        ("renew-invite", 409),
         ("sit", 409),
         ("leave", 422),  # "Take a seat first."
         ("close", 404),  # the table is gone
