@@ -3,7 +3,8 @@
 The figure is ``game.rules.house_edge.estimated_house_edge``: the simulator's table for
 the options that move the edge most. This module turns it into the menu's lines — the
 figure, what the change costs against the game's current rules, how it was estimated —
-and says plainly when the table has no entry for the rules chosen.
+and says plainly when the table has no entry for the rules chosen. The inverted game's
+figure is its own simulated edge (a large one for the player), and the menu says why.
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ class HouseEdgeSummary:
     figure: str = ""  # "about 0.55 %"
     comparison: str = ""  # "+0.22 % vs your current rules"
     detail: str = ""  # how the figure was estimated
+    meaning: str = ""  # what the figure means, when it is not the plain house edge
+    inverted: bool = False  # the inverted game's own figure: played to lose
     unavailable_reason: str = ""
 
 
@@ -54,6 +57,29 @@ def summarise(chosen: Mapping[str, Any], current: Mapping[str, Any]) -> HouseEdg
         figure=figure,
         comparison=_comparison(estimate, current),
         detail=_detail(estimate),
+        meaning=_inverted_meaning(edge) if estimate.inverted else "",
+        inverted=estimate.inverted,
+    )
+
+
+# Below this player advantage (in %) "large" would overstate it; every simulated inverted
+# game with trivia off is far beyond it (about 60 to 85 %).
+_LARGE_ADVANTAGE_PCT = 10.0
+
+
+def _inverted_meaning(edge: float) -> str:
+    """The inverted game's figure in plain words: whose favour it is in, and why."""
+    why = (
+        "Inverted game: every bet's result is turned round, so the best play is to play "
+        "to lose, as the Hint advises. "
+    )
+    if edge >= 0:
+        return why + "Played that way, these rules still favour the house."
+    size = "a large advantage" if -edge >= _LARGE_ADVANTAGE_PCT else "an advantage"
+    return (
+        why + f"Played that way, you win about {-edge:.2f} % of each bet on average: "
+        f"{size} to you. This is the inverted game's own figure, not the normal game's "
+        "house edge turned round."
     )
 
 

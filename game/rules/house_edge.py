@@ -7,6 +7,12 @@ move the house edge most — :data:`KEY_OPTIONS` — and plays every other optio
 RULES.md default. :func:`estimated_house_edge` picks the entry for the chosen key
 options (the nearest deck count when that one is not in the table) and says what it
 matched, what it approximated, and which other options it could not take into account.
+
+The simple game (Hit and Stand only) and the inverted game (every result negated, played
+by its own best strategy: play to lose, ``strategy.inverted_action``) have tables of
+their own, made the same way (§10 Extensions). The inverted game's figure is that
+simulation, not the normal game's figure negated: played to lose, it is a large edge for
+the player.
 """
 
 from __future__ import annotations
@@ -25,6 +31,10 @@ TABLE_PATH = Path(__file__).with_name("house_edge_table.json")
 # doubling, splitting and surrender are no key of it.
 SIMPLE_TABLE_PATH = Path(__file__).with_name("house_edge_simple.json")
 SIMPLE_KEY_OPTIONS = ("deck_count", "dealer_stands_on", "blackjack_payout", "charlie")
+# The inverted game's tables (bench/house_edge_table.py --inverted [--simple]), keyed as
+# the tables of the game they invert.
+INVERTED_TABLE_PATH = Path(__file__).with_name("house_edge_inverted.json")
+SIMPLE_INVERTED_TABLE_PATH = Path(__file__).with_name("house_edge_simple_inverted.json")
 KEY_OPTIONS = (
     "deck_count",
     "dealer_stands_on",
@@ -45,7 +55,6 @@ _NEUTRAL_OPTIONS = frozenset(
         "max_bet",
         "starting_bank",
         "seats",
-        "inverted",  # handled apart: the figure is negated (§10 Extensions)
         # Timers (R-4.13, R-8.9) change nothing for a player who decides in time.
         "turn_seconds",
         "answer_seconds",
@@ -66,7 +75,7 @@ class HouseEdgeEstimate:
     matched: dict[str, Any]  # the key options of the entry used
     approximated: tuple[str, ...]  # e.g. "deck_count 4 → 6"
     not_covered: tuple[str, ...]  # options set away from the table's defaults, ignored
-    inverted: bool = False  # the figure is the table's, negated (§10 Extensions, inverted)
+    inverted: bool = False  # the inverted game's own figure, from its own table
 
     @property
     def note(self) -> str:
@@ -85,9 +94,7 @@ def estimated_house_edge(options: Options | Mapping[str, Any]) -> HouseEdgeEstim
     chosen = options if isinstance(options, Options) else Options.from_dict(dict(options))
     if untabled_options(chosen):
         return None
-    path, keys = (
-        (SIMPLE_TABLE_PATH, SIMPLE_KEY_OPTIONS) if chosen.simple else (TABLE_PATH, KEY_OPTIONS)
-    )
+    path, keys = table_for(chosen)
     table = load_table(path)
     wanted = {name: getattr(chosen, name) for name in keys}
     approximated: list[str] = []
@@ -102,10 +109,8 @@ def estimated_house_edge(options: Options | Mapping[str, Any]) -> HouseEdgeEstim
     entry = _entries(path, keys).get(_key(wanted, keys))
     if entry is None:
         return None
-    edge = entry["house_edge_pct"]
     return HouseEdgeEstimate(
-        # §10 Extensions, inverted: "the house edge shown is negated too".
-        house_edge_pct=-edge if chosen.inverted else edge,
+        house_edge_pct=entry["house_edge_pct"],
         stderr_pct=entry["stderr_pct"],
         rounds=entry["rounds"],
         matched=dict(entry["options"]),
@@ -113,6 +118,14 @@ def estimated_house_edge(options: Options | Mapping[str, Any]) -> HouseEdgeEstim
         not_covered=_not_covered(chosen, table["base_options"], keys),
         inverted=chosen.inverted,
     )
+
+
+def table_for(chosen: Options) -> tuple[Path, tuple[str, ...]]:
+    """The table that holds ``chosen``'s game, and the key options it is keyed by."""
+    if chosen.simple:
+        path = SIMPLE_INVERTED_TABLE_PATH if chosen.inverted else SIMPLE_TABLE_PATH
+        return path, SIMPLE_KEY_OPTIONS
+    return (INVERTED_TABLE_PATH if chosen.inverted else TABLE_PATH), KEY_OPTIONS
 
 
 def untabled_options(chosen: Options) -> tuple[str, ...]:
@@ -153,14 +166,14 @@ def load_table(path: Path | None = None) -> dict[str, Any]:
     return _load(path or TABLE_PATH)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _load(path: Path) -> dict[str, Any]:
     with path.open(encoding="utf-8") as handle:
         data: dict[str, Any] = json.load(handle)
     return data
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def _entries(
     path: Path, keys: tuple[str, ...] = KEY_OPTIONS
 ) -> dict[tuple[Any, ...], dict[str, Any]]:

@@ -5,7 +5,10 @@ phases, same legality checks, same settlement — with trivia off, no side bets 
 flat bet of the table minimum on every box (``seats``, §10 Extensions: each box plays
 basic strategy hand by hand, as one box does, and the edge is per unit staked at the
 deal). Decisions come from :mod:`game.rules.strategy` for the active options, choosing
-among the actions the engine reports as legal. Insurance and even money are declined; an
+among the actions the engine reports as legal. The inverted game (§10 Extensions) is
+played by its own strategy, :func:`~game.rules.strategy.inverted_action` (play to lose),
+and the engine negates every result at settlement, so its figure is that game's own
+edge, not the normal game's negated. Insurance and even money are declined; an
 early-surrender offer is taken only when the chart says surrender. The shoe is rebuilt as
 the ``reshuffle`` option says (R-2.2 by default), or never with infinite decks, as in
 play; every option of RULES.md §10 plays as in a game.

@@ -624,8 +624,10 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
                 "Each bet's result is turned round when it is settled: a bet that would win "
                 "$10 loses $10, a bet that would lose its $10 stake wins $10, a push stays a "
                 "push — blackjacks, side bets, insurance and surrender included. A loss "
-                "beyond the stake comes out of your bank, which stops at zero. The house "
-                "edge shown is negated too.",
+                "beyond the stake comes out of your bank, which stops at zero. The best "
+                "play is then to play to lose (the Hint says how), and the house edge the "
+                "Options menu shows is this game's own, simulated that way with trivia off: "
+                "a large advantage to you, not the normal game's edge turned round.",
             ),
             (
                 "seats",

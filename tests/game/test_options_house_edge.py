@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Any
 
@@ -11,6 +12,7 @@ from django.test import Client
 
 from game import services
 from game.models import Game
+from game.rules import house_edge
 from game.rules.house_edge import estimated_house_edge
 from game.rules.options import Options
 from tests.game import scenarios
@@ -19,6 +21,7 @@ pytestmark = pytest.mark.django_db
 
 FIGURE = re.compile(r"House edge of these rules: about (-?\d+\.\d\d) %")
 CHANGE = re.compile(r'data-testid="house-edge-change">(.*?)</p>', re.S)
+MEANING = re.compile(r'data-testid="house-edge-meaning">(.*?)</p>', re.S)
 EXCLUDED = "Side bets and trivia are not part of this figure"
 
 
@@ -122,9 +125,10 @@ def test_new_options_have_an_estimate_or_say_why_not(alice, player) -> None:
     infinite = html.unescape(fragment(alice, game, deck_count="infinite").text)
     assert "nearest table entry: Decks in the shoe infinite → 8" in infinite
     assert figure(infinite) == expected_figure(deck_count=8)
-    # Inverted: "the house edge shown is negated too".
+    # Inverted: the inverted game's own simulated figure, far from the normal one negated.
     inverted = html.unescape(fragment(alice, game, inverted="on").text)
-    assert figure(inverted) == -expected_figure() and "in the player's favour" in inverted
+    assert figure(inverted) == expected_figure(inverted=True) < -50
+    assert "in the player's favour" in inverted
     # The simple game has a table of its own (Hit and Stand only: a far larger edge), and
     # the options it leaves inactive are not "not taken into account".
     simple = html.unescape(fragment(alice, game, simple="on", surrender="off").text)
@@ -133,6 +137,53 @@ def test_new_options_have_an_estimate_or_say_why_not(alice, player) -> None:
     for changes in ({"reshuffle": "every_round"}, {"max_splits": "3", "max_ace_splits": "3"}):
         text = html.unescape(fragment(alice, game, **changes).text)
         assert figure(text) == expected_figure() and "not taken into account" in text
+
+
+def table_entry(path: Any, options: dict[str, Any]) -> dict[str, Any]:
+    """The entry of a shipped table (read from its JSON) for these key options."""
+    entries = json.loads(path.read_text(encoding="utf-8"))["entries"]
+    return next(entry for entry in entries if entry["options"] == options)
+
+
+def test_inverted_game_shows_its_own_simulated_edge_not_the_normal_one_negated(
+    alice, player
+) -> None:
+    """RULES.md §10 inverted: the figure is the simulator's, played to lose, and the menu
+    says plainly that it is a large advantage to the player."""
+    game = scenarios.betting(player)
+    key = {
+        "deck_count": 2, "dealer_stands_on": "H17", "blackjack_payout": "6:5",
+        "double_after_split": True, "surrender": "off", "charlie": "off",
+    }  # fmt: skip
+    chosen = form_data(
+        deck_count="2", dealer_stands_on="H17", blackjack_payout="6:5",
+        double_after_split="on", surrender="off", charlie="off", inverted="on",
+    )  # fmt: skip
+    response = alice.get(f"/games/{game.pk}/options/house-edge/", chosen)
+    assert response.status_code == 200
+    text = html.unescape(response.text)
+    entry = table_entry(house_edge.INVERTED_TABLE_PATH, key)
+    normal = table_entry(house_edge.TABLE_PATH, key)
+    assert figure(text) == round(entry["house_edge_pct"], 2) < -50
+    assert abs(figure(text) + normal["house_edge_pct"]) > 40  # not the normal figure negated
+    assert f"±{entry['stderr_pct']:.2f} % (1 s.e.)" in text
+    found = MEANING.search(text)
+    assert found, "no words on what the inverted figure means"
+    meaning = found.group(1)
+    assert "play to lose" in meaning and "a large advantage to you" in meaning
+    assert f"you win about {-entry['house_edge_pct']:.2f} % of each bet" in meaning
+    assert "played by the inverted game's best strategy (play to lose)" in text
+    # The simple game inverted has its own table too (Hit and Stand only, no doubling).
+    simple_key = {name: key[name] for name in house_edge.SIMPLE_KEY_OPTIONS}
+    simple = html.unescape(
+        alice.get(f"/games/{game.pk}/options/house-edge/", {**chosen, "simple": "on"}).text
+    )
+    simple_entry = table_entry(house_edge.SIMPLE_INVERTED_TABLE_PATH, simple_key)
+    assert figure(simple) == round(simple_entry["house_edge_pct"], 2) < -50
+    assert figure(simple) != figure(text)
+    # The normal game's menu says none of it.
+    plain = html.unescape(fragment(alice, game).text)
+    assert MEANING.search(plain) is None and "played by basic strategy" in plain
 
 
 def test_menu_marks_the_options_simple_and_infinite_decks_leave_inactive(alice, player) -> None:

@@ -109,6 +109,18 @@ def test_seats_play_every_box_and_the_edge_is_per_unit_staked() -> None:
     assert figures == _figures(simulate(600, {"seats": 2}, seed=2).to_json())
 
 
+def test_inverted_game_played_by_its_strategy_is_a_large_player_advantage() -> None:
+    """§10 inverted: every result negated and the strategy plays to lose, so the player's
+    edge is large — not the normal game's small edge with its sign turned."""
+    normal = simulate(3000, seed=3)
+    inverted = simulate(3000, {"inverted": True}, seed=3)
+    # Far below -50 %, by many standard errors (3,000 rounds: about 2.5 % each).
+    assert inverted.house_edge_pct + 5 * inverted.stderr_pct < -50
+    assert inverted.house_edge_pct < -normal.house_edge_pct - 40
+    simple = simulate(3000, {"inverted": True, "simple": True}, seed=3)
+    assert simple.house_edge_pct < -50
+
+
 def test_simulation_options_force_trivia_and_side_bets_off() -> None:
     options = simulation_options(Options(trivia_mode=True, side_bets=True, deck_count=2))
     assert (options.trivia_mode, options.side_bets, options.deck_count) == (False, False, 2)
@@ -355,6 +367,28 @@ def test_shipped_table_covers_every_combination() -> None:
     three_two = house_edge.estimated_house_edge({**six_deck, "blackjack_payout": "3:2"})
     six_five = house_edge.estimated_house_edge({**six_deck, "blackjack_payout": "6:5"})
     assert 0.9 < six_five.house_edge_pct - three_two.house_edge_pct < 1.9
+
+
+@pytest.mark.parametrize("simple", [False, True], ids=["inverted", "simple inverted"])
+def test_shipped_inverted_tables_cover_every_combination(simple: bool) -> None:
+    """The inverted game's own tables, played to lose: a large player advantage, each
+    entry within about 0.15 % (1M rounds), read back as the estimate."""
+    from game.rules import house_edge
+
+    path, keys = house_edge.table_for(Options(simple=simple, inverted=True))
+    assert path != house_edge.table_for(Options(simple=simple))[0]
+    table = house_edge.load_table(path)
+    assert table["base_options"]["inverted"] is True
+    expected = 1
+    for name in keys:
+        expected *= len(table["key_values"][name])
+    assert len(table["entries"]) == expected
+    for entry in table["entries"]:
+        chosen = {**entry["options"], "inverted": True, "simple": simple}
+        estimate = house_edge.estimated_house_edge(chosen)
+        assert estimate is not None and estimate.inverted
+        assert estimate.house_edge_pct == entry["house_edge_pct"]
+        assert estimate.house_edge_pct < -50 and 0 < estimate.stderr_pct < 0.15
 
 
 # Each rule change here is known to favour the player (published basic-strategy figures:
