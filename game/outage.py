@@ -61,10 +61,16 @@ class Outage:
             self._next_try = now + self.retry_seconds
             if self._down_since is not None:
                 return False
+            # Logged before any other thread can see the service down, so that a test (or
+            # an operator) who sees the outage finds its line already there.
+            self.logger.error(
+                "%s is unreachable (%s: %s); %s",
+                self.service,
+                type(error).__name__,
+                error,
+                consequence,
+            )
             self._down_since = now
-        self.logger.error(
-            "%s is unreachable (%s: %s); %s", self.service, type(error).__name__, error, consequence
-        )
         return True
 
     def succeeded(self) -> bool:
@@ -72,8 +78,11 @@ class Outage:
         if self._down_since is None:
             return False
         with self._lock:
-            since, self._down_since = self._down_since, None
-        if since is None:
-            return False
-        self.logger.warning("%s answers again after %.1f s", self.service, time.monotonic() - since)
+            since = self._down_since
+            if since is None:
+                return False
+            self.logger.warning(
+                "%s answers again after %.1f s", self.service, time.monotonic() - since
+            )
+            self._down_since = None
         return True
