@@ -12,7 +12,7 @@ fans news out to its waiters; with Redis one subscriber thread per process (one 
 feeds the hub, however many streams wait, whether in threads or in asyncio loops.
 
 While Redis is out of reach nothing here raises or waits on it: news still reaches this
-process's own waiters, publishing to Redis is tried again once a RECONNECT_SECONDS, the
+process's own waiters, publishing to Redis is tried again once a PUBLISH_RETRY_SECONDS, the
 subscriber reconnects by itself, and ``news_paused`` tells the streams, which poll the
 database meanwhile and say so to the page. The outage is logged once (game/outage.py).
 """
@@ -36,6 +36,11 @@ logger = logging.getLogger(__name__)
 CHANNEL = "blackjack:tables:news"
 # How long the subscriber thread waits before reconnecting after a Redis error.
 RECONNECT_SECONDS = 1.0
+# How long publishing skips a Redis it found down: the one action a while that tries it
+# may wait out the socket timeout (a server that does not answer at all), the others not;
+# the other servers' streams find the news by polling meanwhile.
+PUBLISH_RETRY_SECONDS = 5.0
+PUBLISH_TIMEOUT_SECONDS = 1.0
 
 Waker = Callable[[], None]
 
@@ -123,16 +128,20 @@ def publish_now(table_id: int, seq: int) -> None:
 class _Publisher:
     """One per process and URL: a client (a connection pool), and the outage that keeps
     the actions' commits from trying a Redis known to be down more than once a
-    RECONNECT_SECONDS."""
+    PUBLISH_RETRY_SECONDS."""
 
     def __init__(self, url: str) -> None:
         import redis
 
-        self.client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+        self.client = redis.Redis.from_url(
+            url,
+            socket_timeout=PUBLISH_TIMEOUT_SECONDS,
+            socket_connect_timeout=PUBLISH_TIMEOUT_SECONDS,
+        )
         self.outage = Outage(
             f"The live channel's Redis at {server_name(url)} (publishing)",
             logger,
-            RECONNECT_SECONDS,
+            PUBLISH_RETRY_SECONDS,
         )
 
     def publish(self, message: str) -> None:
