@@ -119,3 +119,23 @@ def test_an_account_deactivated_during_the_outage_is_refused_when_redis_comes_ba
     redis.start()
     after_the_retry_pause()
     assert not logged_in(client)
+
+
+def test_every_cache_call_answers_as_an_empty_cache_while_redis_is_down(redis) -> None:
+    from django.core.cache import cache
+
+    cache.set("kept", 1)
+    redis.stop()
+    assert cache.get("kept") is None and cache.get("kept", "default") == "default"
+    assert cache.get_many(["kept", "other"]) == {}
+    assert "kept" not in cache
+    assert cache.add("new", 1) is False
+    assert cache.set("new", 1) is None
+    assert cache.set_many({"a": 1, "b": 2}) == ["a", "b"]  # the keys not stored
+    assert cache.touch("kept") is False
+    assert cache.delete("kept") is False
+    assert cache.delete_many(["a", "b"]) is None
+    assert cache.get_or_set("computed", 7) == 7
+    with pytest.raises(ValueError):
+        cache.incr("kept")
+    assert cache.clear() is False
