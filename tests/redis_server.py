@@ -34,10 +34,19 @@ def redis_server_binary() -> str:
     return found
 
 
+_ports_used: set[int] = set()
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A free port no earlier server of this test run had: what the process remembers of
+    a Redis (the cache's and the live channel's outage state) is kept by its address."""
+    while True:
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            port = probe.getsockname()[1]
+        if port not in _ports_used:
+            _ports_used.add(port)
+            return port
 
 
 class PrivateRedis:
