@@ -141,11 +141,29 @@ if os.environ.get("TEST_DATABASE_NAME"):
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The cache: Redis when REDIS_URL is set (shared by every worker process), else memory local
-# to the process. It holds sessions and the logged-in user (below).
+# to the process. It holds sessions and the logged-in user (below), both also kept in the
+# database: while Redis is out of reach the cache answers as an empty one and both are read
+# from the database (blackjack_site/cache.py), the outage logged once. The timeouts bound
+# what a Redis that does not answer at all costs the one request a while that tries it.
 REDIS_URL = os.environ.get("REDIS_URL", "")
+
+
+def redis_cache(url: str, retry_seconds: float = 5) -> dict:
+    """The cache on the Redis at ``url`` (the outage tests build theirs with this)."""
+    return {
+        "BACKEND": "blackjack_site.cache.ResilientRedisCache",
+        "LOCATION": url,
+        "OPTIONS": {
+            "socket_connect_timeout": 1,
+            "socket_timeout": 1,
+            "OUTAGE_RETRY_SECONDS": retry_seconds,
+        },
+    }
+
+
 CACHES = {
     "default": (
-        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+        redis_cache(REDIS_URL)
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )

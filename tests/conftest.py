@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+from tests.redis_server import PrivateRedis
+
+# How long the cache goes without trying a Redis it found down (production: 5 s).
+OUTAGE_RETRY_SECONDS = 0.1
 
 
 @pytest.fixture
@@ -27,6 +34,30 @@ def empty_cache():
     yield
     cache.clear()
     forget_question_pools()
+
+
+@pytest.fixture
+def private_redis(tmp_path: Path) -> Iterator[PrivateRedis]:
+    """A redis-server of the test's own (tests/redis_server.py), running."""
+    server = PrivateRedis(tmp_path)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def site_on_private_redis(settings, private_redis: PrivateRedis) -> Iterator[PrivateRedis]:
+    """The site as production runs it with REDIS_URL set, on ``private_redis``: the cache
+    (sessions, users) and the tables' live channel."""
+    from blackjack_site.settings import redis_cache
+    from game.tables import live
+
+    settings.REDIS_URL = private_redis.url
+    settings.CACHES = {"default": redis_cache(private_redis.url, OUTAGE_RETRY_SECONDS)}
+    settings.SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+    settings.USER_CACHE_SECONDS = 300
+    yield private_redis
+    live.stop_listening()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -10,6 +10,11 @@ Transport: Redis pub/sub when settings.REDIS_URL is set (one channel for all tab
 an in-process broker (one process: ``make run``). Either way each process has one hub that
 fans news out to its waiters; with Redis one subscriber thread per process (one connection)
 feeds the hub, however many streams wait, whether in threads or in asyncio loops.
+
+While Redis is out of reach nothing here raises or waits on it: news still reaches this
+process's own waiters, publishing to Redis is tried again once a PUBLISH_RETRY_SECONDS, the
+subscriber reconnects by itself, and ``news_paused`` tells the streams, which poll the
+database meanwhile and say so to the page. The outage is logged once (game/outage.py).
 """
 
 from __future__ import annotations
@@ -23,12 +28,19 @@ from collections.abc import Callable
 from django.conf import settings
 from django.db import transaction
 
+from game.outage import Outage, server_name
+
 logger = logging.getLogger(__name__)
 
 # The Redis channel every app server publishes to and listens on: "<table_id>:<seq>".
 CHANNEL = "blackjack:tables:news"
 # How long the subscriber thread waits before reconnecting after a Redis error.
 RECONNECT_SECONDS = 1.0
+# How long publishing skips a Redis it found down: the one action a while that tries it
+# may wait out the socket timeout (a server that does not answer at all), the others not;
+# the other servers' streams find the news by polling meanwhile.
+PUBLISH_RETRY_SECONDS = 5.0
+PUBLISH_TIMEOUT_SECONDS = 1.0
 
 Waker = Callable[[], None]
 
@@ -78,6 +90,17 @@ class _Hub:
         with self._lock:
             return self._latest.get(table_id)
 
+    def wake_all(self) -> None:
+        """Wakes every waiter of every table: news may have been missed (the subscriber
+        reconnected), or the streams have to say that it no longer comes."""
+        with self._lock:
+            wakers = [wake for waiters in self._waiters.values() for wake in waiters]
+        for wake in wakers:
+            try:
+                wake()
+            except Exception:  # a waiter's closed loop must not stop the others
+                logger.debug("live: a waiter could not be woken", exc_info=True)
+
 
 _hub = _Hub()
 
@@ -93,35 +116,75 @@ def announce(table_id: int, seq: int, *, using: str | None = None) -> None:
 
 def publish_now(table_id: int, seq: int) -> None:
     """Sends the news now (no transaction): to this process's waiters directly, and to
-    every process through Redis when REDIS_URL is set. A Redis failure is logged, not
-    raised: the streams' fallback poll still finds the events."""
+    every process through Redis when REDIS_URL is set. A Redis failure is not raised:
+    the other processes' streams poll the database meanwhile."""
     table_id, seq = int(table_id), int(seq)
     _hub.publish(table_id, seq)
     url = settings.REDIS_URL
     if url:
+        _publisher(url).publish(f"{table_id}:{seq}")
+
+
+class _Publisher:
+    """One per process and URL: a client (a connection pool), and the outage that keeps
+    the actions' commits from trying a Redis known to be down more than once a
+    PUBLISH_RETRY_SECONDS."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(
+            url,
+            socket_timeout=PUBLISH_TIMEOUT_SECONDS,
+            socket_connect_timeout=PUBLISH_TIMEOUT_SECONDS,
+        )
+        self.outage = Outage(
+            f"The live channel's Redis at {server_name(url)} (publishing)",
+            logger,
+            PUBLISH_RETRY_SECONDS,
+        )
+
+    def publish(self, message: str) -> None:
+        if not self.outage.may_try():
+            return
         try:
-            _redis_client(url).publish(CHANNEL, f"{table_id}:{seq}")
-        except Exception:
-            logger.warning("live: could not publish table %s seq %s to Redis", table_id, seq)
+            self.client.publish(CHANNEL, message)
+        except Exception as error:  # after a commit: never raised (on_commit, robust)
+            self.outage.failed(error, "other app servers poll the database for the news")
+            return
+        self.outage.succeeded()
 
 
-_clients: dict[str, object] = {}
-_clients_lock = threading.Lock()
+_publishers: dict[str, _Publisher] = {}
+_publishers_lock = threading.Lock()
 
 
-def _redis_client(url: str):
-    """One publishing client (a connection pool) per process and URL."""
-    with _clients_lock:
-        client = _clients.get(url)
-        if client is None:
-            import redis
-
-            client = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
-            _clients[url] = client
-        return client
+def _publisher(url: str) -> _Publisher:
+    with _publishers_lock:
+        publisher = _publishers.get(url)
+        if publisher is None:
+            publisher = _publishers[url] = _Publisher(url)
+        return publisher
 
 
 # ------------------------------------------------------------------------- listening
+
+
+def uses_redis() -> bool:
+    """Whether news comes through Redis, which may be out of reach (else it never pauses)."""
+    return bool(settings.REDIS_URL)
+
+
+def news_paused() -> bool:
+    """True while this process's subscriber cannot hear Redis: news from other processes
+    does not come, so the streams find it by polling the database."""
+    subscriber = _subscriber
+    return (
+        subscriber is not None
+        and subscriber.url == settings.REDIS_URL
+        and subscriber.pid == os.getpid()
+        and subscriber.outage.down
+    )
 
 
 def known_seq(table_id: int) -> int | None:
@@ -178,6 +241,9 @@ class _Subscriber(threading.Thread):
         self.pid = os.getpid()
         self.stopping = threading.Event()
         self.subscribed = threading.Event()
+        self.outage = Outage(
+            f"The live channel's Redis at {server_name(url)}", logger, RECONNECT_SECONDS
+        )
 
     def run(self) -> None:
         import redis
@@ -191,14 +257,19 @@ class _Subscriber(threading.Thread):
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANNEL)
                 self.subscribed.set()
+                if self.outage.succeeded():
+                    # News sent while it was away is lost: every stream reads afresh, and
+                    # says that news comes again.
+                    _hub.wake_all()
                 while not self.stopping.is_set():
                     message = pubsub.get_message(timeout=0.25)
                     if message and message.get("type") == "message":
                         _dispatch(message.get("data"))
                 pubsub.close()
-            except Exception:
+            except Exception as error:
                 self.subscribed.clear()
-                logger.warning("live: Redis subscriber lost its connection; reconnecting")
+                if self.outage.failed(error, "table streams poll the database; reconnecting"):
+                    _hub.wake_all()  # the streams say at once that news is paused
                 self.stopping.wait(RECONNECT_SECONDS)
             finally:
                 if client is not None:

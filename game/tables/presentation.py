@@ -109,6 +109,11 @@ SIDE_BET_FEE = " (fee {fee})"
 SIDE_BET_PAID = ", paid {winnings}"
 SIDE_BET_PARLAYED = ", {parlayed} parlayed"
 SIDE_BET_TO_BE_PAID = ", payout to come"
+# Shown above the table while its live updates cannot come (the server lost Redis, or the
+# page lost its stream): the page still refreshes itself, a little later than live.
+LIVE_PAUSED_NOTICE = (
+    "Reconnecting: live updates are paused, the table refreshes every few seconds meanwhile."
+)
 # The refusals only a shared table makes; every other reason is one the single-player
 # game makes too, worded once there (game/presentation/notices.py).
 TABLE_REFUSALS = {

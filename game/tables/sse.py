@@ -12,7 +12,10 @@ reads the database and returns what this viewer must be sent for everything afte
 - ends after TABLE_STREAM_SECONDS: the browser reconnects with ``Last-Event-ID`` (or
   ``?after=``, see ``last_event_id``) and catches up from there, on any app server;
 - ends at once when ``messages_after`` raises ``StreamEnded`` (the viewer may no longer
-  see the table).
+  see the table);
+- with news through Redis, says whether it comes: a ``live`` event, ``paused`` while this
+  process cannot hear Redis (the stream goes on, polling the database) and ``flowing``
+  otherwise, sent first and then whenever it changes (the page shows a notice meanwhile).
 
 Django buffers a sync iterator under ASGI and an async one under WSGI, so there are two
 drivers, chosen by the request: an async generator for ASGIRequest (uvicorn), a sync
@@ -108,6 +111,21 @@ class _Timing:
 
 
 HEARTBEAT = b": keep-alive\n\n"
+NEWS_EVENT = "live"
+NEWS_PAUSED = "paused"
+NEWS_FLOWING = "flowing"
+
+
+def _news_status(said: bool | None) -> tuple[bytes, bool | None]:
+    """The ``live`` message when whether news is paused is not what the stream last
+    ``said`` (None: nothing yet), and what it says now. Nothing without Redis: news
+    through the in-process broker never pauses."""
+    if not live.uses_redis():
+        return b"", None
+    paused = live.news_paused()
+    if paused == said:
+        return b"", said
+    return SseMessage(NEWS_EVENT, NEWS_PAUSED if paused else NEWS_FLOWING).encode(), paused
 
 
 def event_stream_response(
@@ -156,7 +174,8 @@ def _sync_stream(
 ) -> Iterator[bytes]:
     start = time.monotonic()
     deadline = start + timing.lifetime
-    yield f"retry: {timing.retry_ms}\n\n".encode()
+    status, said = _news_status(None)
+    yield f"retry: {timing.retry_ms}\n\n".encode() + status
     try:
         known = live.known_seq(table_id)
         messages, last = messages_after(after_seq)
@@ -186,8 +205,9 @@ def _sync_stream(
             release_connections()
         last = last if new_last is None else new_last
         wait_after = _wait_after(last, known)
-        if messages:
-            yield _encode_all(messages)
+        status, said = _news_status(said)
+        if messages or status:
+            yield status + _encode_all(messages)
             last_sent = time.monotonic()
         elif time.monotonic() >= heartbeat_at:
             yield HEARTBEAT
@@ -232,7 +252,8 @@ async def _async_stream(
     read = sync_to_async(_read_in_thread, thread_sensitive=False, executor=stream_reads())
     start = time.monotonic()
     deadline = start + timing.lifetime
-    yield f"retry: {timing.retry_ms}\n\n".encode()
+    status, said = _news_status(None)
+    yield f"retry: {timing.retry_ms}\n\n".encode() + status
     try:
         messages, last, known = await read(messages_after, table_id, after_seq)
     except StreamEnded:
@@ -256,8 +277,9 @@ async def _async_stream(
             return
         last = last if new_last is None else new_last
         wait_after = _wait_after(last, known)
-        if messages:
-            yield _encode_all(messages)
+        status, said = _news_status(said)
+        if messages or status:
+            yield status + _encode_all(messages)
             last_sent = time.monotonic()
         elif time.monotonic() >= heartbeat_at:
             yield HEARTBEAT

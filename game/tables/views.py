@@ -28,10 +28,11 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from game.forms import parse_bet, parse_chip_dollars, parse_version
 from game.rules.money import parse_whole_number
-from game.tables import clock_runner, services
+from game.tables import clock_runner, live, services
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
+    LIVE_PAUSED_NOTICE,
     SeatView,
     SharedTableView,
     TableScene,
@@ -248,7 +249,12 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         # shows the table exactly as it stands), as the clock would.
         services.apply_due_deadlines(table_id=table.pk)
         table = TABLE_BY_ID.first(table_id=table.pk) or table
-    return render(request, TABLE_TEMPLATE, _context(request, table))
+    context = {
+        **_context(request, table),
+        "live_paused": live.news_paused(),
+        "live_paused_notice": LIVE_PAUSED_NOTICE,
+    }
+    return render(request, TABLE_TEMPLATE, context)
 
 
 def _table_partial(

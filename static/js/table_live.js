@@ -3,13 +3,17 @@
 // that table swaps do not replace, and loads this file with defer:
 //   <ol id="table-log" data-events-url="/tables/7/events/" data-last-seq="42"> … </ol>
 // (data-last-seq: the last event the page already shows; optional.)
-// Events (the only two the server sends, game/tables/views.py table_events):
+// Events (game/tables/views.py table_events, game/tables/sse.py):
 //   table    — the table as this viewer sees it: the whole #shared-table element, swapped
 //              outerHTML by htmx, so hx- attributes work and elements marked hx-swap-oob
 //              replace their namesakes; one whose id is below #shared-table's data-version
 //              (an action's answer showed a later table already) is skipped
 //   log      — put first in #table-log (the newest line on top)
-// After each one "table:updated" is dispatched on document (detail: event, id).
+//   live     — "paused" while the server cannot hear the other servers' news (Redis is
+//              down: the stream polls the database meanwhile), "flowing" when it can
+// After a table or log event "table:updated" is dispatched on document (detail: event, id).
+// #live-status (the page's "reconnecting" notice, worded by the server) is shown while news
+// is paused or while this script waits to reopen a stream the browser gave up on.
 //
 // Reconnecting: the stream ends every minute and the browser reopens it by itself, sending
 // Last-Event-ID. When the browser gives up instead (the server answered an error, e.g. a
@@ -25,6 +29,13 @@
   var source = null;
   var backoffMs = 1000;
   var timer = null;
+  var status = document.getElementById("live-status");
+  var newsPaused = status ? !status.hidden : false;
+  var streamLost = false;
+
+  function showStatus() {
+    if (status) { status.hidden = !(newsPaused || streamLost); }
+  }
 
   function streamUrl() {
     if (!lastId) { return baseUrl; }
@@ -60,7 +71,15 @@
   function connect() {
     timer = null;
     source = new EventSource(streamUrl());
-    source.addEventListener("open", function () { backoffMs = 1000; });
+    source.addEventListener("open", function () {
+      backoffMs = 1000;
+      streamLost = false;
+      showStatus();
+    });
+    source.addEventListener("live", function (event) {
+      newsPaused = event.data === "paused";
+      showStatus();
+    });
     source.addEventListener("table", handled("table", function (html) {
       var target = document.getElementById("shared-table");
       if (!target || isOlderThanShown(target)) { return; }
@@ -75,6 +94,8 @@
       if (source && source.readyState === EventSource.CLOSED) {
         source.close();
         source = null;
+        streamLost = true;
+        showStatus();
         timer = window.setTimeout(connect, backoffMs);
         backoffMs = Math.min(backoffMs * 2, 30000);
       }

@@ -241,7 +241,8 @@ def test_the_event_stream_sends_the_table_then_catches_up_from_an_id(
 def test_the_stream_sends_only_what_table_live_js_listens_for(seated_pair, ana, ben, settings):
     """Two kinds of message: "log" lines and "table", always the whole #shared-table
     element (table_live.js swaps it outerHTML and has no other branch); table_live.js
-    listens for those two and nothing else."""
+    listens for those two and "live" (whether news through Redis is paused: without
+    Redis, as here, never sent) and nothing else."""
     import re
     from pathlib import Path
 
@@ -263,7 +264,7 @@ def test_the_stream_sends_only_what_table_live_js_listens_for(seated_pair, ana, 
             assert data.lstrip().startswith('<div id="shared-table"')
     script = (Path(django_settings.BASE_DIR) / "static/js/table_live.js").read_text()
     listened = set(re.findall(r'addEventListener\("([a-z]+)"', script))
-    assert listened - {"open", "error", "pagehide"} == {"log", "table"}
+    assert listened - {"open", "error", "pagehide"} == {"log", "table", "live"}
 
 
 def test_the_event_stream_of_a_private_table_is_404_to_strangers(make_table, ben):
