@@ -196,6 +196,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    {"NAME": "blackjack_site.passwords.MaximumLengthValidator"},
 ]
 
 # Login throttling (django-axes): after LOGIN_FAILURE_LIMIT wrong passwords for one account,

@@ -1,11 +1,18 @@
 from django.contrib import admin
+from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
 from blackjack_site import views
+from blackjack_site.forms import AdminLoginForm, LoginForm
+
+# The admin's login refuses impossible credentials as the site's does (forms.py).
+admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
+    # Before Django's account URLs, so that /accounts/login/ uses the bounded form.
+    path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/", views.my_games, name="my_games"),
     path("rules/", include("game.rules_pages.urls")),

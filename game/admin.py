@@ -7,9 +7,10 @@ from typing import Any
 from django.contrib import admin
 
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
+from trivia.admin_guards import BoundedInputAdmin
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(BoundedInputAdmin):
     def has_add_permission(self, request: Any, obj: Any = None) -> bool:
         return False
 

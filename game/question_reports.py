@@ -12,6 +12,7 @@ from typing import Any
 from django import forms
 from django.db import IntegrityError, transaction
 
+from game.converters import ROW_ID_MAX
 from game.models import TriviaAttempt
 from game.services import ActionRefused, GameNotFound
 from trivia.models import QuestionReport
@@ -22,7 +23,7 @@ THANKS = "Thanks — staff will review this question."
 
 
 class ReportQuestionForm(forms.Form):
-    attempt = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    attempt = forms.IntegerField(min_value=1, max_value=ROW_ID_MAX, widget=forms.HiddenInput)
     reason = forms.ChoiceField(
         label="Reason",
         choices=[("", "Choose a reason…"), *QuestionReport.Reason.choices],

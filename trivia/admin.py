@@ -26,6 +26,7 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 
 from trivia import staging
+from trivia.admin_guards import BoundedInputAdmin
 from trivia.exporting import export_csv, export_opentdb_json
 from trivia.importing import (
     FORMATS,
@@ -166,7 +167,7 @@ class ImportUploadForm(forms.Form):
 
 
 @admin.register(Question)
-class QuestionAdmin(admin.ModelAdmin):
+class QuestionAdmin(BoundedInputAdmin):
     form = QuestionAdminForm
     change_list_template = "admin/trivia/question/change_list.html"
     list_display = [
@@ -345,7 +346,7 @@ def _download(body: str, content_type: str, filename: str) -> HttpResponse:
 
 
 @admin.register(Category)
-class CategoryAdmin(admin.ModelAdmin):
+class CategoryAdmin(BoundedInputAdmin):
     list_display = ["name", "question_count", "active_count"]
     search_fields = ["name"]
 
@@ -369,7 +370,7 @@ class CategoryAdmin(admin.ModelAdmin):
 
 
 @admin.register(QuestionReport)
-class QuestionReportAdmin(admin.ModelAdmin):
+class QuestionReportAdmin(BoundedInputAdmin):
     list_display = ["question", "reason", "reporter", "created", "resolved", "resolved_by"]
     list_filter = ["resolved", "reason"]
     list_select_related = ["question", "reporter", "resolved_by"]

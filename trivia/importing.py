@@ -40,6 +40,7 @@ from django.db import transaction
 
 from trivia.models import (
     BOOLEAN_ANSWERS,
+    NUL,
     Category,
     Question,
     clean_text,
@@ -321,6 +322,8 @@ def _finish_question(
         raise RowProblem("missing category (give a default category to use one)")
     if len(category) > MAX_CATEGORY_LENGTH:
         raise RowProblem(f"category name is longer than {MAX_CATEGORY_LENGTH} characters")
+    if NUL in category:
+        raise RowProblem("category name holds a NUL character")
     type_ = type_.lower()
     if type_ not in _TYPES:
         raise RowProblem(f"unknown type {type_!r} (expected multiple or boolean)")

@@ -11,6 +11,9 @@ from django.db import models
 
 BOOLEAN_ANSWERS = ("True", "False")
 MULTIPLE_WRONG_ANSWERS = 3
+# PostgreSQL keeps no NUL byte in a text column or a JSON string: a question holding one
+# is refused whatever its way in (the admin form, a file import), not left to fail there.
+NUL = "\x00"
 
 
 def clean_text(value: str) -> str:
@@ -138,12 +141,19 @@ def question_problems(
     problems: dict[str, str] = {}
     if not text:
         problems["text"] = "The question text is empty."
+    elif NUL in text:
+        problems["text"] = "The question text holds a NUL character."
     if not correct_answer:
         problems["correct_answer"] = "The right answer is empty."
+    elif NUL in correct_answer:
+        problems["correct_answer"] = "The right answer holds a NUL character."
     if not isinstance(incorrect_answers, list) or not all(
         isinstance(a, str) for a in incorrect_answers
     ):
         problems["incorrect_answers"] = "The wrong answers must be a list of strings."
+        return problems
+    if any(NUL in answer for answer in incorrect_answers):
+        problems["incorrect_answers"] = "A wrong answer holds a NUL character."
         return problems
     if type == Question.Type.MULTIPLE:
         # Compare case-insensitively: "Paris" and "paris" are the same choice to a player.

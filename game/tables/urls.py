@@ -1,5 +1,7 @@
 from django.urls import path
 
+# Registers the <id:…> and <invite_token:…> converters the paths below use.
+import game.converters  # noqa: F401
 from game.tables import views
 
 app_name = "tables"
@@ -7,9 +9,9 @@ app_name = "tables"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("new/", views.create_table, name="create"),
-    path("invite/<str:token>/", views.invitation, name="invitation"),
-    path("<int:table_id>/", views.table_page, name="table"),
-    path("<int:table_id>/events/", views.table_events, name="events"),
-    path("<int:table_id>/options/", views.table_options, name="options"),
-    path("<int:table_id>/<slug:action>/", views.table_action, name="action"),
+    path("invite/<invite_token:token>/", views.invitation, name="invitation"),
+    path("<id:table_id>/", views.table_page, name="table"),
+    path("<id:table_id>/events/", views.table_events, name="events"),
+    path("<id:table_id>/options/", views.table_options, name="options"),
+    path("<id:table_id>/<slug:action>/", views.table_action, name="action"),
 ]

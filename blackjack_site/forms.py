@@ -1,0 +1,69 @@
+"""The login forms (the site's and the admin's): Django's, bounded.
+
+A login's username reaches django-axes' attempt log (a 255-character column) and every
+credential reaches the authentication backends' queries: a NUL byte, which PostgreSQL
+refuses in a text parameter, or an over-long username would fail there, a server error.
+No account can have such credentials (usernames are bounded by their column, passwords by
+blackjack_site/passwords.py), so the login forms refuse them as a wrong username or
+password, with the same message, before any backend sees them: nothing is recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import AuthenticationForm
+from django.core.validators import ProhibitNullCharactersValidator
+
+from blackjack_site.passwords import PASSWORD_MAX_LENGTH
+
+NUL = "\x00"
+
+
+def _username_max_length() -> int:
+    model = get_user_model()
+    return model._meta.get_field(model.USERNAME_FIELD).max_length or 254
+
+
+def credentials_fit(username: str, password: str) -> bool:
+    """Whether an account could have these credentials: short enough, no NUL byte."""
+    return (
+        len(username) <= _username_max_length()
+        and len(password) <= PASSWORD_MAX_LENGTH
+        and NUL not in username
+        and NUL not in password
+    )
+
+
+class BoundedCredentialsMixin:
+    """For an AuthenticationForm: credentials no account can have fail as a wrong
+    password would, without asking the authentication backends."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # A NUL byte is refused by clean(), as a wrong password: not by the fields, whose
+        # own message would tell it apart.
+        for name in ("username", "password"):
+            field = self.fields[name]  # type: ignore[attr-defined]
+            field.validators = [
+                validator
+                for validator in field.validators
+                if not isinstance(validator, ProhibitNullCharactersValidator)
+            ]
+
+    def clean(self) -> dict[str, Any]:
+        username = self.cleaned_data.get("username")  # type: ignore[attr-defined]
+        password = self.cleaned_data.get("password")  # type: ignore[attr-defined]
+        if username is not None and password and not credentials_fit(username, password):
+            raise self.get_invalid_login_error()  # type: ignore[attr-defined]
+        return super().clean()  # type: ignore[misc]
+
+
+class LoginForm(BoundedCredentialsMixin, AuthenticationForm):
+    """The site's login form (/accounts/login/)."""
+
+
+class AdminLoginForm(BoundedCredentialsMixin, AdminAuthenticationForm):
+    """The admin's login form (/admin/login/): the same login, for staff."""
