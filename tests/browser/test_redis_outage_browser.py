@@ -34,7 +34,7 @@ def test_the_table_page_says_live_updates_are_paused_while_redis_is_down(
         intermission_seconds=60,
         options={"trivia_mode": False},
     )
-    services.sit(table_id=table.pk, user=ana, number=1)
+    services.sit(table_id=table.pk, user=ana, version=services.NO_SEAT_VERSION, number=1)
     sign_up(page, "ben")
     page.goto(f"/tables/{table.pk}/")
     status = page.locator("#live-status")

@@ -115,7 +115,9 @@ def world(questions: Any, settings: Any, tmp_path: Any) -> World:
     table = table_services.create_table(
         host=player, name="Friday night", public=True, seat_count=5, intermission_seconds=60
     )
-    table_services.sit(table_id=table.pk, user=player, number=1)
+    table_services.sit(
+        table_id=table.pk, user=player, version=table_services.NO_SEAT_VERSION, number=1
+    )
     world = World(player, staff, scenarios.betting(player), scenarios.answered(player), table)
     world.clients["anonymous"] = Client(raise_request_exception=False)
     for name, user in (("player", player), ("staff", staff)):
