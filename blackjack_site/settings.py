@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "axes",
     "blackjack_site.apps.SiteConfig",  # accounts: the cached user's signals
     "game",
+    "game.tables",
     "trivia",
 ]
 

@@ -263,8 +263,3 @@ class CoachDeviation(models.Model):
 
     def __str__(self) -> str:
         return f"Coach: {self.move} for {self.advised} in game {self.game_id}"
-
-
-# The shared tables' models live beside their services (game/tables/); imported here so
-# Django finds them in the game app.
-from game.tables.models import Seat, SharedTable, TableEvent, TableQuestion  # noqa: E402, F401
