@@ -22,7 +22,6 @@ from django.db.models.signals import post_migrate
 from game.rules.engine import Game as EngineGame
 from game.tables import services
 from game.tables.models import Seat, SharedTable, TableEvent, TableQuestion
-from tests.game.tables.conftest import seat_version
 from tests.game.tables.helpers import with_cards_on_top
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -182,9 +181,9 @@ def test_a_table_with_seats_rounds_events_and_questions_survives_the_move(before
     assert get_user_model().objects.get(username="ben").has_perm("tables.view_sharedtable")
 
     # The live code takes the table up where it was: both stand and win round 2.
-    ana, ben = (s.player for s in seats)
-    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="stand")
-    services.play(table_id=table.pk, user=ben, version=seat_version(table, ben), action="stand")
+    for seat in seats:
+        seat.refresh_from_db()
+        services.play(table_id=table.pk, user=seat.player, version=seat.version, action="stand")
     table.refresh_from_db()
     assert table.phase == SharedTable.Phase.INTERMISSION
     banks = dict(table.seats.values_list("player__username", "bank_cents"))
