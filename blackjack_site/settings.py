@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "axes",
     "blackjack_site.apps.SiteConfig",  # accounts: the cached user's signals
     "game",
+    "game.tables",
     "trivia",
 ]
 
@@ -96,7 +97,7 @@ WSGI_APPLICATION = "blackjack_site.wsgi.application"
 
 # Connections are kept between requests (CONN_MAX_AGE seconds, checked before reuse so a
 # connection the server dropped is replaced, not failed on): opening a PostgreSQL
-# connection per request cost a quarter of a worker's time under load (issue 14).
+# connection per request cost a quarter of a worker's time under load.
 # DATABASE_POOL_SIZE > 0 uses psycopg's pool on PostgreSQL instead (Django 5.1+), shared by
 # a worker's threads; Django refuses a pool together with persistent connections.
 DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
@@ -205,8 +206,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # same login. `manage.py axes_reset` lifts every lockout.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend with each request's user read from the cache (issue 14,
-    # blackjack_site/auth.py): kept USER_CACHE_SECONDS, dropped when the account is saved.
+    # Django's ModelBackend with each request's user read from the cache
+    # (blackjack_site/auth.py): kept USER_CACHE_SECONDS, dropped when the account is saved.
     # Only with a cache every worker shares (Redis) or in development (one process).
     "blackjack_site.auth.CachedModelBackend",
 ]

@@ -72,19 +72,19 @@ class Game(models.Model):
     rounds_played = models.PositiveIntegerField(default=0)
     # Bumped by every applied action; a post carrying an older version is stale.
     version = models.PositiveBigIntegerField(default=0)
-    # The coach (issue 7) marks moves that differ from basic strategy. A learning aid,
-    # not a rule of RULES.md §10, so it lives here and not in ``options``.
+    # The coach marks moves that differ from basic strategy. A learning aid, not a rule of
+    # RULES.md §10, so it lives here and not in ``options``.
     coach = models.BooleanField(default=False)
     # The trivia attempt not yet carried into the round (TriviaAttempt.applied is False),
-    # kept on the row so that locking the game reads it in the same query (issue 14).
+    # kept on the row so that locking the game reads it in the same query.
     pending_trivia = models.ForeignKey(
         "TriviaAttempt", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
 
     # Not stored: what game.services leaves on the row an action returns, so the table's
-    # view model does not read or rebuild them again (issue 14). The engine the action
-    # ran (a game.rules.engine.Game), the attempt whose reveal shows after a right answer,
-    # and the coach's note on the move (None: not known, read it).
+    # view model does not read or rebuild them again. The engine the action ran (a
+    # game.rules.engine.Game), the attempt whose reveal shows after a right answer, and the
+    # coach's note on the move (None: not known, read it).
     loaded_engine: Any = None
     revealed_trivia: Any = None
     coach_note: str | None = None
@@ -242,7 +242,7 @@ class TriviaAttempt(models.Model):
 
 
 class CoachDeviation(models.Model):
-    """A move that differed from basic strategy, made while the coach was on (issue 7)."""
+    """A move that differed from basic strategy, made while the coach was on."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="coach_deviations")
     round_number = models.PositiveIntegerField()
@@ -263,8 +263,3 @@ class CoachDeviation(models.Model):
 
     def __str__(self) -> str:
         return f"Coach: {self.move} for {self.advised} in game {self.game_id}"
-
-
-# The shared tables' models live beside their services (game/tables/); imported here so
-# Django finds them in the game app.
-from game.tables.models import Seat, SharedTable, TableEvent, TableQuestion  # noqa: E402, F401

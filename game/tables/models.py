@@ -3,6 +3,10 @@ player and the clock process can apply deadlines with nobody connected).
 
 The engine's state of the table (shoe order, hole card) is in ``SharedTable.state`` and
 never sent to a page; ``TableEvent.data`` holds only what everyone may see (T-11).
+
+The models were first the ``game`` app's: their tables keep the ``game_`` names they were
+created with (``Meta.db_table``), and the ``tables`` app's first migration only took them
+over in Django's state.
 """
 
 from __future__ import annotations
@@ -58,6 +62,7 @@ class SharedTable(models.Model):
     empty_since = models.DateTimeField(null=True, blank=True, default=timezone.now)
 
     class Meta:
+        db_table = "game_sharedtable"
         ordering = ["-created", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -108,6 +113,7 @@ class Seat(models.Model):
     joined = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "game_seat"
         ordering = ["table", "number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "player"], name="seat_one_per_player"),
@@ -145,6 +151,7 @@ class TableQuestion(models.Model):
     timed_out = models.BooleanField(default=False)
 
     class Meta:
+        db_table = "game_tablequestion"
         ordering = ["seat", "id"]
         indexes = [models.Index(fields=["seat", "question"], name="table_question_asked_idx")]
 
@@ -165,6 +172,7 @@ class TableEvent(models.Model):
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:
+        db_table = "game_tableevent"
         ordering = ["table", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["table", "seq"], name="table_event_seq_unique"),
