@@ -1,8 +1,8 @@
 """A seedable generator for the simulator, and only for it.
 
 Play shuffles with ``secrets.SystemRandom`` (R-2.1, :func:`game.rules.shoe.default_rng`):
-nobody may predict a shoe. The simulator is the opposite case: issue 7 asks that a run
-be reproducible for a seed, and the house edge it measures does not depend on the
+nobody may predict a shoe. The simulator is the opposite case: a run must be
+reproducible for a seed, and the house edge it measures does not depend on the
 generator being unpredictable, only on it being uniform. The standard library's only
 seedable generator is the Mersenne Twister of the ``random`` module.
 
