@@ -75,9 +75,9 @@ from game.rules.records import (
     TriviaOutcome,
 )
 from game.rules.shoe import Rng, Shoe, default_rng
+from game.rules.wallets import MAX_SHARED_BOXES, Wallet, checked_wallet, public_wallet
 
 MAX_HANDS: Final = 4  # R-5.5
-MAX_SHARED_BOXES: Final = 7  # TABLES.md T-1: up to 7 seats
 # T-7: an offer stage of a shared round is timed with turn_seconds, or 20 s when the
 # table's timers are off.
 SHARED_OFFER_MS: Final = 20_000
@@ -330,48 +330,6 @@ class Box:
             if name in data:  # a round stored before a field existed keeps its default
                 setattr(box, name, _plain(data[name]))
         return box
-
-
-# What a box's wallet stores (its JSON form), which are also its slots.
-WALLET_FIELDS = (
-    "bank",
-    "credits",
-    "bank_before",
-    "credits_before",
-    "credits_change",
-    "out_of_credits",
-    "staked",
-    "paid",
-)
-
-
-class Wallet:
-    """The bank and trivia credits of the player of one box of a shared round (TABLES.md
-    T-3): taken from their seat at the deal, written back after every action
-    (:meth:`Game.box_wallet`). ``staked``/``paid``: the box's share of the round's."""
-
-    __slots__ = WALLET_FIELDS
-
-    def __init__(self, bank: int, credits: int) -> None:
-        self.bank = bank
-        self.credits = credits
-        self.bank_before = bank
-        self.credits_before = credits
-        self.credits_change = 0
-        self.out_of_credits = False  # R-8.7 for this box alone
-        self.staked = 0
-        self.paid = 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in WALLET_FIELDS}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Wallet:
-        wallet = cls(data["bank"], data["credits"])
-        for name in WALLET_FIELDS:
-            if name in data:
-                setattr(wallet, name, data[name])
-        return wallet
 
 
 # What a round stores (its JSON form), which are also its slots. "boxes" and
@@ -1106,7 +1064,7 @@ class Game:
         bets as a one-box bet is checked against its own bank. A shared table asks it at
         Ready and again before the deal, so no seat's bet can refuse the others' deal.
         Returns the stakes as they will ride. Raises IllegalAction (without "Box N: ")."""
-        bank, credits = _wallet_amounts(box)
+        bank, credits = checked_wallet(box)
         if self._table.trivia_mode and credits <= 0:
             raise IllegalAction("No trivia credits left")
         side_bets = box.side_bets
@@ -2129,7 +2087,7 @@ class Game:
                     paid=round_.paid,
                     staked=round_.staked,
                     credits_change=round_.credits_change,
-                    wallets=[_public_wallet(wallet, index) for index, wallet in enumerate(wallets)],
+                    wallets=[public_wallet(wallet, index) for index, wallet in enumerate(wallets)],
                 )
         if wallets is None:  # a shared round's wallets never end the game (T-3)
             self._check_game_over()
@@ -2426,7 +2384,7 @@ class Game:
             view["box_in_turn"] = self.box_in_turn()
             view["open_stage"] = round_.open_stage is not None
             for index, box_view in enumerate(view["boxes"]):
-                box_view.update(_public_wallet(wallets[index], index))
+                box_view.update(public_wallet(wallets[index], index))
                 box_view["offer"] = self.offer_for_box(index)
                 box_view["answered_ahead"] = index in round_.answers_ahead
         return view
@@ -2541,18 +2499,6 @@ def _public_box(box: Box) -> dict[str, Any]:
     }
 
 
-def _public_wallet(wallet: Wallet, index: int) -> dict[str, Any]:
-    return {
-        "box": index + 1,
-        "bank": wallet.bank,
-        "credits": wallet.credits,
-        "credits_change": wallet.credits_change,
-        "out_of_credits": wallet.out_of_credits,
-        "staked": wallet.staked,
-        "paid": wallet.paid,
-    }
-
-
 def check_bets_being_built(
     options: Options, bet: int, side_stakes: Mapping[str, int], *, bank: int
 ) -> None:
@@ -2575,18 +2521,6 @@ def check_bets_being_built(
         raise IllegalAction(
             f"Your bank of {display_cents(bank)} does not cover bets of {display_cents(total)}"
         )
-
-
-def _wallet_amounts(entry: SharedBox) -> tuple[int, int]:
-    """A shared box's wallet (bank in cents, trivia credits), checked."""
-    bank, credits = entry.bank, entry.credits
-    try:
-        check_amount(bank)
-    except ValueError as error:
-        raise IllegalAction(f"Its bank is not an amount: {error}") from None
-    if isinstance(credits, bool) or not isinstance(credits, int) or credits < 0:
-        raise IllegalAction("Trivia credits must be a whole number, 0 or more")
-    return bank, credits
 
 
 def _first_cards_win(round_: Round, index: int, name: str) -> sb.SideBetWin | None:
