@@ -29,6 +29,7 @@ from game.rules import cards
 from game.rules.engine import Game as EngineGame
 from game.rules.no_random import NoRandom
 from game.rules.records import ALLOWED, PLAY_ACTIONS
+from game.rules.storage import game_from_json
 from game.rules.strategy import (
     StrategyRules,
     hand_total,
@@ -152,9 +153,7 @@ def hint_for_game(game: Game) -> CoachAdvice | None:
     """The hint for the saved game (loaded without randomness; nothing is changed)."""
     if not game.state:
         return None
-    engine = EngineGame.from_json(
-        game.state, rng=NoRandom("working out a hint"), record_events=False
-    )
+    engine = game_from_json(game.state, rng=NoRandom("working out a hint"), record_events=False)
     return advice_for(engine.public_view())
 
 

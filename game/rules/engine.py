@@ -253,24 +253,10 @@ class Hand:
     def best_total(self) -> int:
         return soften(self.hard, self.has_ace)[0]
 
-    def to_json(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in HAND_FIELDS}
-        data["cards"] = list(self.cards)
-        if not self.box:
-            del data["box"]  # box 1: the one-box form hands always had
-        return data
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Hand:
-        hand = cls(list(data["cards"]), data["bet"], box=data.get("box", 0))
-        for name in HAND_FIELDS[2:-1]:
-            setattr(hand, name, data[name])
-        return hand
-
-
-# What a hand stores (its JSON form): every slot but the running totals, which are
-# derived from the cards. Spelled out (not sliced from __slots__) so the module also
-# compiles with mypyc; a test checks the two agree.
+# What a hand stores (its JSON form, game.rules.storage): every slot but the running
+# totals, which are derived from the cards. Spelled out (not sliced from __slots__) so
+# the module also compiles with mypyc; a test checks the two agree.
 HAND_FIELDS = (
     "cards",
     "bet",
@@ -320,21 +306,10 @@ class Box:
         # Side bets decided but not yet settled: name -> {condition, ratio, cards, ...}.
         self.pending_side_bets: dict[str, dict[str, Any]] = {}
 
-    def to_json(self) -> dict[str, Any]:
-        return {name: _plain(getattr(self, name)) for name in BOX_FIELDS}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Box:
-        box = cls(data.get("bet", 0))
-        for name in BOX_FIELDS:
-            if name in data:  # a round stored before a field existed keeps its default
-                setattr(box, name, _plain(data[name]))
-        return box
-
 
 # What a round stores (its JSON form), which are also its slots. "boxes" and
 # "offer_box" are stored only for a round of several boxes or a shared round, "wallets",
-# "answers_ahead" and "open_stage" only for a shared round (see Round.to_json).
+# "answers_ahead" and "open_stage" only for a shared round (game.rules.storage).
 ROUND_FIELDS = (
     "number",
     "phase",
@@ -364,13 +339,6 @@ ROUND_FIELDS = (
     "wallets",
     "answers_ahead",
     "open_stage",
-)
-# The round's own fields stored as they are (boxes, hands and the shared round's fields
-# have their own forms).
-_ROUND_STATE: Final = tuple(
-    name
-    for name in ROUND_FIELDS
-    if name not in ("boxes", "offer_box", "hands", "wallets", "answers_ahead", "open_stage")
 )
 
 
@@ -522,44 +490,6 @@ class Round:
                 cents += box.extra_bet["stake"]
         return cents
 
-    def to_json(self) -> dict[str, Any]:
-        data = {name: _plain(getattr(self, name)) for name in _ROUND_STATE}
-        data["hands"] = [hand.to_json() for hand in self.hands]
-        wallets = self.wallets
-        if len(self.boxes) == 1 and wallets is None:
-            data.update(self.boxes[0].to_json())  # the one-box form rounds always had
-        else:
-            data["boxes"] = [box.to_json() for box in self.boxes]
-            data["offer_box"] = self.offer_box
-        if wallets is not None:
-            data["wallets"] = [wallet.to_json() for wallet in wallets]
-            data["answers_ahead"] = {str(box): answer for box, answer in self.answers_ahead.items()}
-            data["open_stage"] = self.open_stage
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Round:
-        stored_boxes = data.get("boxes")
-        boxes = (
-            [Box.from_json(data)]
-            if stored_boxes is None
-            else [Box.from_json(box) for box in stored_boxes]
-        )
-        round_ = cls(data["number"], 0, data["bank_before"], data["credits_before"], boxes=boxes)
-        for name in _ROUND_STATE:
-            # A round stored before a field existed keeps that field's default.
-            if name in data:
-                setattr(round_, name, _plain(data[name]))
-        round_.offer_box = data.get("offer_box", 0)
-        round_.hands = [Hand.from_json(hand) for hand in data["hands"]]
-        wallets = data.get("wallets")
-        if wallets is not None:
-            round_.wallets = [Wallet.from_json(wallet) for wallet in wallets]
-            ahead = data.get("answers_ahead") or {}
-            round_.answers_ahead = {int(box): str(answer) for box, answer in ahead.items()}
-            round_.open_stage = data.get("open_stage")
-        return round_
-
 
 def _settled_side_bets(round_: Round) -> set[tuple[int, str]]:
     """(box index, name) of every side bet already settled."""
@@ -623,8 +553,8 @@ class Game:
     def _use_options(self, options: Options) -> None:
         """Set the options and what the hot path derives from them once per change."""
         self.options = options
-        # Every round's record of its options (shared, never mutated: Round.to_json and
-        # round_replay copy it). A new dict per change, so older rounds keep theirs.
+        # Every round's record of its options (shared, never mutated: storage.round_to_json
+        # and round_replay copy it). A new dict per change, so older rounds keep theirs.
         self._options_json = options.to_dict()
         self._table = TableRules(options)
         self._active_stages = _stage_plan(options)
@@ -2389,52 +2319,6 @@ class Game:
                 box_view["answered_ahead"] = index in round_.answers_ahead
         return view
 
-    # ------------------------------------------------------------------ storage
-
-    def to_json(self) -> dict[str, Any]:
-        """The whole state as plain JSON-able data (hole card and shoe order included:
-        this is the server-side copy the database stores)."""
-        return {
-            "options": self.options.to_dict(),
-            "implied": list(self.options.implied),
-            "bank": self.bank,
-            "credits": self.credits,
-            "round_number": self.round_number,
-            "game_over": self.game_over,
-            "game_over_reason": self.game_over_reason,
-            "shoe": self.shoe.to_json(),
-            "round": None if self.round is None else self.round.to_json(),
-            "dice_queue": None if self.dice_queue is None else list(self.dice_queue),
-        }
-
-    @classmethod
-    def from_json(
-        cls,
-        data: Mapping[str, Any],
-        *,
-        rng: Rng | None = None,
-        record_events: bool = True,
-        clock: Clock | None = None,
-    ) -> Game:
-        options = Options.from_stored(data["options"], data["implied"])
-        # Through __init__ (which a compiled build needs), then the stored state on top.
-        game = cls(
-            options,
-            rng=rng,
-            bank=data["bank"],
-            credits=data["credits"],
-            shoe=Shoe.from_json(data["shoe"]),
-            record_events=record_events,
-            clock=clock,
-        )
-        game.round_number = data["round_number"]
-        game.game_over = data["game_over"]
-        game.game_over_reason = data["game_over_reason"]
-        game.round = None if data["round"] is None else Round.from_json(data["round"])
-        queue = data.get("dice_queue")
-        game.dice_queue = None if queue is None else list(queue)
-        return game
-
     # ---------------------------------------------------------------------- helpers
 
 
@@ -2609,15 +2493,6 @@ def _waiting_message(phase: str) -> str:
         EARLY_SURRENDER: "Answer the early surrender offer first",
         HOUSE_MONEY_PARLAY: "Make the House Money parlay choice first",
     }.get(phase, "It is not the player's turn")
-
-
-def _plain(value: Any) -> Any:
-    """A copy of JSON-like data, so stored state never aliases the live objects."""
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
-    return value
 
 
 _PLAY_INDEX: Final = {name: index for index, name in enumerate(PLAY_ACTIONS)}

@@ -26,6 +26,7 @@ from game.rules.records import (
     TriviaOutcome,
 )
 from game.rules.shoe import Shoe, ShoeExhausted
+from game.rules.storage import round_from_json
 
 _AWAITING = {
     DEALING: "the Perfect 11s dice were not rolled",
@@ -234,12 +235,13 @@ def _parse_side_bets(side_bets: Any, index: int) -> tuple[dict[str, int], bool]:
 
 
 def export_rounds(rounds: Iterable[Round | Mapping[str, Any]]) -> dict[str, Any]:
-    """Consecutive played rounds (objects or their ``to_json()``) as one replay file.
+    """Consecutive played rounds (objects or their stored form,
+    :func:`~game.rules.storage.round_to_json`) as one replay file.
 
     The options, bank and credits come from the first round; later rounds must have
     been played with the same options (options change only between rounds, §10).
     """
-    loaded = [r if isinstance(r, Round) else Round.from_json(r) for r in rounds]
+    loaded = [r if isinstance(r, Round) else round_from_json(r) for r in rounds]
     if not loaded:
         raise ValueError("no round to export")
     replay = round_replay(loaded[0])
@@ -251,7 +253,7 @@ def export_rounds(rounds: Iterable[Round | Mapping[str, Any]]) -> dict[str, Any]
 
 
 def export_round(round_: Round | Mapping[str, Any]) -> dict[str, Any]:
-    """One played round (object or its ``to_json()``) as a replay file (``export_round``)."""
+    """One played round (object or its stored form) as a replay file (``export_round``)."""
     return export_rounds([round_])
 
 

@@ -9,7 +9,6 @@ seat at the deal and writes it back after every action
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Final
 
 from game.rules.money import check_amount
@@ -46,17 +45,6 @@ class Wallet:
         self.out_of_credits = False  # for this box alone
         self.staked = 0
         self.paid = 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in WALLET_FIELDS}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Wallet:
-        wallet = cls(data["bank"], data["credits"])
-        for name in WALLET_FIELDS:
-            if name in data:
-                setattr(wallet, name, data[name])
-        return wallet
 
 
 def public_wallet(wallet: Wallet, index: int) -> dict[str, Any]:

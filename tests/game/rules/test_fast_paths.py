@@ -50,6 +50,7 @@ from game.rules.simulator import (
     play_rounds,
     simulation_options,
 )
+from game.rules.storage import round_to_json
 from game.rules.strategy import ACTIONS, SURRENDER, StrategyRules, best_action
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -229,7 +230,7 @@ def test_rounds_share_the_options_record_until_the_options_change() -> None:
     first = game.round
     while not first.over:
         game.stand() if first.phase == PLAYER_TURN else game.answer_offer(first.phase, False)
-    stored = first.to_json()["options"]
+    stored = round_to_json(first)["options"]
     assert stored == first.options and stored is not first.options  # stored as a copy
     game.set_options(Options(trivia_mode=False, side_bets=False, deck_count=2))
     game.start_round(100)

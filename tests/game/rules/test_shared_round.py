@@ -21,6 +21,7 @@ from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
 from game.rules.records import GameOver, IllegalAction, TriviaOutcome
 from game.rules.shoe import Shoe
+from game.rules.storage import game_from_json, game_to_json
 from tests.game.rules.helpers import event_types
 
 
@@ -179,7 +180,7 @@ def test_insurance_answered_out_of_order_gives_the_same_round_as_in_order() -> N
     events = out_of_order.answer_for_box(0, "insurance:accept")
     answered = [(e["box"], e["accept"]) for e in events if e["type"] == "offer_answered"]
     assert answered == [(1, True), (2, True), (3, False)]  # applied in box order
-    assert out_of_order.to_json() == in_order.to_json()
+    assert game_to_json(out_of_order) == game_to_json(in_order)
     assert wallets(out_of_order) == [(5000, 10), (6000, 10), (4000, 10)]
 
 
@@ -193,7 +194,7 @@ def test_an_answer_is_refused_for_a_box_not_concerned_and_nothing_changes() -> N
             SharedBox(1000, bank=1000, credits=10),
         ]
     )
-    before = game.to_json()
+    before = game_to_json(game)
     assert [game.offer_for_box(i) for i in range(3)] == ["insurance", None, "insurance"]
     refusals = [
         (1, "insurance:accept", "Box 2: no offer awaits"),
@@ -208,7 +209,7 @@ def test_an_answer_is_refused_for_a_box_not_concerned_and_nothing_changes() -> N
     for index, answer, message in refusals:
         with pytest.raises(IllegalAction, match=message):
             game.answer_for_box(index, answer)
-        assert game.to_json() == before
+        assert game_to_json(game) == before
     game.answer_for_box(2, "insurance:decline")
     with pytest.raises(IllegalAction, match="no offer awaits"):
         game.answer_for_box(2, "insurance:decline")  # a second answer
@@ -249,7 +250,7 @@ def test_out_of_credits_stands_the_rest_of_that_box_only() -> None:
 
 def test_each_box_bet_is_checked_against_its_own_wallet() -> None:
     game = shared_game(["9S", "8H", "7D", "0C"] * 4, bank=1_000_000)
-    before = game.to_json()
+    before = game_to_json(game)
     refusals = [
         ([], "1 to 7 boxes"),
         ([SharedBox(100, bank=1000, credits=10)] * 8, "1 to 7 boxes"),
@@ -268,7 +269,7 @@ def test_each_box_bet_is_checked_against_its_own_wallet() -> None:
     for boxes, message in refusals:
         with pytest.raises(IllegalAction, match=message):
             game.start_shared_round(boxes)
-        assert game.to_json() == before
+        assert game_to_json(game) == before
     game.start_shared_round([SharedBox(1000, bank=1000, credits=10)])
     with pytest.raises(IllegalAction, match="Finish the current round"):
         game.start_shared_round([SharedBox(1000, bank=1000, credits=10)])
@@ -283,7 +284,7 @@ def test_seven_boxes_whatever_the_seats_option_and_one_box_keeps_the_box_keys() 
     single = shared_game(["9S", "8H", "7D", "0C"])
     events = single.start_shared_round([SharedBox(1000, bank=1000, credits=10)])
     assert events[0]["box"] == 1 and single.public_view()["round"]["boxes"][0]["bank"] == 0
-    stored = single.to_json()["round"]
+    stored = game_to_json(single)["round"]
     assert "boxes" in stored and stored["wallets"][0]["bank"] == 0
 
 
@@ -364,7 +365,7 @@ def test_dice_extra_bet_and_parlay_answered_out_of_order_match_in_order() -> Non
     game.answer_for_box(2, "parlay:all")
     game.answer_for_box(0, "parlay:collect")
     assert game.box_in_turn() == 0
-    assert game.to_json() == in_order.to_json()
+    assert game_to_json(game) == game_to_json(in_order)
     # Box 3 parlayed its House Money onto its hand (200 + 200 × its ratio).
     assert game.round.hands[2].bet > 1000
     assert game.public_view()["round"]["boxes"][2]["bank"] == 9000 - 1000 - 200 - 1000 - 200
@@ -486,23 +487,23 @@ def test_a_shared_round_round_trips_through_json_mid_round() -> None:
     clock = FakeClock(0)
     game = side_bet_game(clock)
     game.answer_for_box(1, "roll")
-    data = json.loads(json.dumps(game.to_json()))
+    data = json.loads(json.dumps(game_to_json(game)))
     stored = data["round"]
     assert stored["answers_ahead"] == {"1": "roll"} and stored["open_stage"] == 0
     assert [w["bank"] for w in stored["wallets"]] == [3800, 3900, 7800]
-    loaded = Game.from_json(data, rng=random.Random(3), clock=clock)
-    assert loaded.to_json() == game.to_json()
+    loaded = game_from_json(data, rng=random.Random(3), clock=clock)
+    assert game_to_json(loaded) == game_to_json(game)
     game.rng = random.Random(9)
     loaded.rng = random.Random(9)
     for played in (game, loaded):
         played.answer_for_box(0, "roll")
         played.answer_for_box(2, "extra_bet:500")
-        again = Game.from_json(json.loads(json.dumps(played.to_json())), clock=clock)
-        assert again.to_json() == played.to_json()
+        again = game_from_json(json.loads(json.dumps(game_to_json(played))), clock=clock)
+        assert game_to_json(again) == game_to_json(played)
         played.answer_for_box(0, "parlay:bet")
         played.answer_for_box(2, "parlay:winnings")
         played.hit()
-    assert loaded.to_json() == game.to_json()
+    assert game_to_json(loaded) == game_to_json(game)
     assert [loaded.box_wallet(i) for i in range(3)] == wallets(game)
 
 
