@@ -10,8 +10,8 @@ One :class:`Game` holds the bank, credits, options, shoe and the current (or las
 4. returns the list of events it produced (``[]`` when ``record_events`` is off).
 
 Hidden information: the hole card and the shoe order live in the state (the server
-keeps them) but never appear in :meth:`Game.public_view` or in an event before the
-hole card is turned over.
+keeps them, :mod:`game.rules.storage`) but never appear in the public view
+(:mod:`game.rules.public`) or in an event before the hole card is turned over.
 
 Seats (§10 Extensions): with ``seats`` N > 1 the round has N :class:`Box` es, dealt and
 played left to right against one dealer hand (:meth:`Game.start_round` with ``boxes``).
@@ -20,12 +20,13 @@ simply runs on across them. Events and records of such a round name their ``box`
 (1, 2, 3); the one-box game's events, state and view keep their shape.
 
 Shared rounds (TABLES.md, :meth:`Game.start_shared_round`): 1–7 boxes, each played by its
-own player with its own :class:`Wallet` (bank and trivia credits); every cent and credit of
-a box moves in its wallet, never in ``Game.bank``/``Game.credits``. The offer stages are
-open to every box concerned at once (T-7): a box may answer ahead of its turn
-(:meth:`Game.answer_for_box`), the answer is kept in ``Round.answers_ahead`` and applied
-when the stage reaches that box, so the outcome never depends on the order of answers.
-Each offer stage that waits gets one deadline; each decision of a turn its own (T-8).
+own player with its own :class:`~game.rules.wallets.Wallet` (bank and trivia credits);
+every cent and credit of a box moves in its wallet, never in ``Game.bank``/``Game.credits``.
+The offer stages are open to every box concerned at once (T-7): a box may answer ahead of
+its turn (:meth:`Game.answer_for_box`), the answer is kept in ``Round.answers_ahead`` and
+applied when the stage reaches that box, so the outcome never depends on the order of
+answers. Each offer stage that waits gets one deadline; each decision of a turn its own
+(T-8).
 """
 
 from __future__ import annotations
@@ -2229,98 +2230,6 @@ class Game:
             return {}
         return {"box": index + 1}
 
-    # ------------------------------------------------------------------ views
-
-    def public_view(self) -> dict[str, Any]:
-        """What the page may see: nothing derived from the hole card before it is shown,
-        and never the shoe order (R-2.3).
-
-        ``round``: ``hands`` (every hand, box by box) and ``current_hand`` (an index into
-        them); ``bet``, ``side_stakes``, ``extra_bet_active``, ``extra_bet``, ``insurance``
-        and ``pending_side_bets`` of the box in play. With several boxes also
-        ``current_box`` (0-based, as current_hand) and ``boxes``: per box, left to right,
-        those same keys plus ``box`` (1, 2, 3), ``hand_indices``, its ``hands`` and its
-        settled ``side_bets``; every hand and side-bet record then carries ``box``.
-
-        A shared round also has ``shared`` (True), ``box_in_turn`` (0-based or None),
-        ``open_stage`` (an offer stage is open to every box, T-7) and, per box, its
-        wallet — ``bank``, ``credits``, ``credits_change``, ``out_of_credits``, ``staked``,
-        ``paid`` — with ``offer`` (:meth:`offer_for_box`) and ``answered_ahead``.
-        """
-        return {
-            "bank": self.bank,
-            "credits": self.credits if self.options.trivia_mode else None,
-            "options": self.options.to_dict(),
-            "round_number": self.round_number,
-            "game_over": self.game_over,
-            "game_over_reason": self.game_over_reason,
-            "cards_in_shoe": self.shoe.cards_left(),  # None: an infinite shoe (∞)
-            "round": None if self.round is None else self._public_round(self.round),
-            "legal_actions": self.legal_actions(),
-        }
-
-    def _public_round(self, round_: Round) -> dict[str, Any]:
-        if round_.hole_revealed:
-            total, soft = hand_total(round_.dealer)
-            dealer: dict[str, Any] = {
-                "cards": list(round_.dealer),
-                "hole_revealed": True,
-                "total": total,
-                "soft": soft,
-                "result": round_.dealer_result,
-            }
-        else:
-            upcard = round_.dealer[1:2]
-            total, soft = hand_total(upcard)
-            dealer = {
-                "cards": [None, *upcard],
-                "hole_revealed": False,
-                "upcard_total": total,
-                "upcard_soft": soft,
-            }
-        several = round_.several
-        in_play = round_.box_in_play()
-        view = {
-            "number": round_.number,
-            "phase": round_.phase,
-            # The bet, side bets and offers of the box in play: the one-box game's keys.
-            **_public_box(round_.boxes[in_play]),
-            "current_hand": round_.current,
-            "hands": [_public_hand(hand, several) for hand in round_.hands],
-            "dealer": dealer,
-            # Only "no natural" can be known while play goes on (R-4.7).
-            "dealer_peeked_no_natural": round_.peeked,
-            "side_bets": [dict(record) for record in round_.side_bets],
-            "dice": list(round_.dice),
-            "credits_change": round_.credits_change,
-            "staked": round_.staked,
-            "paid": round_.paid,
-            "bank_after": round_.bank_after,
-            "ended": round_.ended,
-            "deadline": round_.deadline,  # R-4.13: the page counts down to it
-        }
-        if several:
-            # §10 Extensions, seats: every box, left to right, with its own hands (global
-            # indices into "hands", as current_hand is) and its settled side bets.
-            view["current_box"] = in_play
-            view["boxes"] = [
-                _public_box_with_hands(round_, index, several) for index in range(len(round_.boxes))
-            ]
-        wallets = round_.wallets
-        if wallets is not None:
-            # A shared round (TABLES.md): every box's wallet, the offer each box may answer
-            # now (T-7) and whose turn it is (T-8).
-            view["shared"] = True
-            view["box_in_turn"] = self.box_in_turn()
-            view["open_stage"] = round_.open_stage is not None
-            for index, box_view in enumerate(view["boxes"]):
-                box_view.update(public_wallet(wallets[index], index))
-                box_view["offer"] = self.offer_for_box(index)
-                box_view["answered_ahead"] = index in round_.answers_ahead
-        return view
-
-    # ---------------------------------------------------------------------- helpers
-
 
 def _hand_outcome(
     hand: Hand,
@@ -2372,17 +2281,6 @@ def _pending(win: sb.SideBetWin, stake: int) -> dict[str, Any]:
     }
 
 
-def _public_box(box: Box) -> dict[str, Any]:
-    return {
-        "bet": box.bet,
-        "side_stakes": dict(box.side_stakes),
-        "extra_bet_active": box.extra_bet_active,
-        "extra_bet": None if box.extra_bet is None else dict(box.extra_bet),
-        "insurance": None if box.insurance is None else dict(box.insurance),
-        "pending_side_bets": sorted(box.pending_side_bets),
-    }
-
-
 def check_bets_being_built(
     options: Options, bet: int, side_stakes: Mapping[str, int], *, bank: int
 ) -> None:
@@ -2429,16 +2327,6 @@ def _early_surrender_offered(round_: Round, index: int) -> bool:
     return not round_.hands[index].is_natural()
 
 
-def _public_box_with_hands(round_: Round, index: int, several: bool) -> dict[str, Any]:
-    view = _public_box(round_.boxes[index])
-    number = index + 1
-    view["box"] = number
-    view["hand_indices"] = [i for i, hand in enumerate(round_.hands) if hand.box == index]
-    view["hands"] = [_public_hand(hand, several) for hand in round_.hands if hand.box == index]
-    view["side_bets"] = [dict(r) for r in round_.side_bets if r.get("box", 1) == number]
-    return view
-
-
 def _hands_in_box(round_: Round, box: int) -> int:
     hands = round_.hands
     if len(round_.boxes) == 1:
@@ -2462,26 +2350,6 @@ def _box_bet(entry: BoxBet | tuple[Any, ...], number: int) -> BoxBet:
             raise IllegalAction(f"Box {number}: side bets must be stakes by name")
         return BoxBet(bet, side_bets, extra_bet)
     raise IllegalAction(f"Box {number}: give its bets as (bet, side_bets) or a BoxBet")
-
-
-def _public_hand(hand: Hand, several: bool = False) -> dict[str, Any]:
-    total, soft = hand.total()
-    view = {
-        "cards": list(hand.cards),
-        "bet": hand.bet,
-        "total": total,
-        "soft": soft,
-        "status": hand.status,
-        "doubled": hand.doubled,
-        "split": hand.split,
-        "stand_reason": hand.stand_reason,
-        "result": hand.result,
-        "how": hand.how,
-        "winnings": hand.winnings,
-    }
-    if several:
-        view["box"] = hand.box + 1
-    return view
 
 
 def _waiting_message(phase: str) -> str:

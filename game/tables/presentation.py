@@ -36,6 +36,7 @@ from game.rules import sidebets as sb
 from game.rules.cards import card_name
 from game.rules.engine import Game as EngineGame
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, CHIP_CENTS, display_cents
+from game.rules.public import public_view
 from game.rules.records import DEALING, HOUSE_MONEY_PARLAY, PLAYER_TURN
 from game.rules.storage import game_from_json
 from game.rules_pages.content import ratio_text
@@ -338,7 +339,7 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
     seats = services.SEATS_OF_TABLE.all(table_id=table.pk)
     engine = game_from_json(table.state) if table.state else None
     options = engine.options if engine else services.table_options(table.options)
-    public = engine.public_view() if engine else {"round": None}
+    public = public_view(engine) if engine else {"round": None}
     round_ = public["round"]
     in_round = table.phase == SharedTable.Phase.ROUND and round_ is not None
     turn_box = engine.box_in_turn() if (engine and in_round) else None

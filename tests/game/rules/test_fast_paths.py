@@ -32,6 +32,7 @@ from game.rules.engine import (
     Game,
 )
 from game.rules.options import Options
+from game.rules.public import public_view
 from game.rules.records import (
     ALLOWED,
     EARLY_SURRENDER,
@@ -128,7 +129,7 @@ def _plain_play(options: Options, rounds: int, rng: SeededRng) -> Tally:
                 )
                 getattr(game, action)()
             elif round_.phase == EARLY_SURRENDER:
-                box = game.public_view()["round"].get("current_box", 0)
+                box = public_view(game)["round"].get("current_box", 0)
                 wanted = best_action(
                     round_.hands[box].cards, round_.upcard, rules=rules, allowed=set(ACTIONS)
                 )

@@ -12,6 +12,7 @@ from game.rules import sidebets as sb
 from game.rules.engine import Game
 from game.rules.hands import dealer_must_hit
 from game.rules.options import Options
+from game.rules.public import public_view
 from game.rules.records import ALL_ACTIONS, ALLOWED, IllegalAction, TriviaOutcome
 from game.rules.replay import apply_action
 from game.rules.shoe import Shoe
@@ -178,7 +179,7 @@ def test_random_games_keep_every_invariant(options: dict, seed: int) -> None:
                 splits = parsed.max_ace_splits if first.startswith("A") else parsed.max_splits
                 assert len(hands) <= 1 + (0 if parsed.simple else splits)
             if parsed.infinite_decks:
-                assert game.public_view()["cards_in_shoe"] is None
+                assert public_view(game)["cards_in_shoe"] is None
             # The stored state round-trips exactly through JSON at every step.
             data = json.loads(json.dumps(game_to_json(game)))
             assert game_to_json(game_from_json(data)) == game_to_json(game)
@@ -215,7 +216,7 @@ def test_nothing_visible_depends_on_the_hole_card(options: dict, seed: int) -> N
     views = []
     for game in games:
         events = start(game, bets)
-        views.append((events, game.public_view()))
+        views.append((events, public_view(game)))
     assert games[0].round.dealer[0] != games[1].round.dealer[0]
     while all(g.round_in_progress and not g.round.hole_revealed for g in games):
         assert _scrub(views[0]) == _scrub(views[1])
@@ -229,7 +230,7 @@ def test_nothing_visible_depends_on_the_hole_card(options: dict, seed: int) -> N
             events = _do(game, action, rng)
             if game.round.hole_revealed:
                 break
-            views.append((events, game.public_view()))
+            views.append((events, public_view(game)))
         if len(views) < 2:
             break
 
@@ -248,7 +249,7 @@ def test_public_dealer_hides_hole_card_until_reveal() -> None:
             break
         events = game.start_round(100)
         while True:
-            dealer = game.public_view()["round"]["dealer"]
+            dealer = public_view(game)["round"]["dealer"]
             if not game.round.hole_revealed:
                 assert dealer["cards"][0] is None and "total" not in dealer
                 hole_events = [e for e in events if e.get("to") == "dealer" and "card" not in e]

@@ -19,6 +19,7 @@ from game.rules.clock import FakeClock
 from game.rules.engine import BoxBet, Game, SharedBox, check_bets_being_built
 from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
+from game.rules.public import public_view
 from game.rules.records import GameOver, IllegalAction, TriviaOutcome
 from game.rules.shoe import Shoe
 from game.rules.storage import game_from_json, game_to_json
@@ -283,7 +284,7 @@ def test_seven_boxes_whatever_the_seats_option_and_one_box_keeps_the_box_keys() 
     assert [w[0] for w in wallets(game)] == [10_000 - 100 * (i + 1) for i in range(7)]
     single = shared_game(["9S", "8H", "7D", "0C"])
     events = single.start_shared_round([SharedBox(1000, bank=1000, credits=10)])
-    assert events[0]["box"] == 1 and single.public_view()["round"]["boxes"][0]["bank"] == 0
+    assert events[0]["box"] == 1 and public_view(single)["round"]["boxes"][0]["bank"] == 0
     stored = game_to_json(single)["round"]
     assert "boxes" in stored and stored["wallets"][0]["bank"] == 0
 
@@ -368,7 +369,7 @@ def test_dice_extra_bet_and_parlay_answered_out_of_order_match_in_order() -> Non
     assert game_to_json(game) == game_to_json(in_order)
     # Box 3 parlayed its House Money onto its hand (200 + 200 × its ratio).
     assert game.round.hands[2].bet > 1000
-    assert game.public_view()["round"]["boxes"][2]["bank"] == 9000 - 1000 - 200 - 1000 - 200
+    assert public_view(game)["round"]["boxes"][2]["bank"] == 9000 - 1000 - 200 - 1000 - 200
 
 
 def test_an_open_stage_times_out_with_the_defaults_for_the_boxes_not_answered() -> None:
@@ -511,7 +512,7 @@ def test_public_view_shows_each_wallet_and_never_the_hole_card_or_the_shoe() -> 
     game = shared_game(INSURANCE_NATURAL + ["2D", "3D", "4D"])
     game.start_shared_round(THREE_WALLETS)
     game.answer_for_box(2, "insurance:accept")
-    view = game.public_view()
+    view = public_view(game)
     text = json.dumps(view)
     assert "KD" not in text and "2D" not in text and "shoe" not in view
     round_view = view["round"]
@@ -523,7 +524,7 @@ def test_public_view_shows_each_wallet_and_never_the_hole_card_or_the_shoe() -> 
     assert [box["answered_ahead"] for box in round_view["boxes"]] == [False, False, True]
     game.answer_for_box(0, "insurance:decline")
     game.answer_for_box(1, "even_money:decline")
-    round_view = game.public_view()["round"]
+    round_view = public_view(game)["round"]
     assert round_view["dealer"]["cards"] == ["KD", "AH"]  # revealed at the peek
     # Box 2's natural pushes the dealer's; box 3's insurance pays 2:1 (3500 + 1500).
     assert [box["bank"] for box in round_view["boxes"]] == [4000, 5000, 5000]
