@@ -4,7 +4,8 @@ a move against basic strategy when the game's Coach setting is on.
 Everything here is worked out from the engine's public view
 (``game.rules.public.public_view``): the player's cards, the dealer's upcard, the legal
 actions and the options. The hole card and the shoe are never looked at, so a hint
-cannot give away what the player may not see. The strategy itself is ``game.rules.strategy``; this module only asks it.
+cannot give away what the player may not see. The strategy itself is
+``game.rules.strategy``; this module only asks it.
 
 Decisions (the issue is silent on them):
 
