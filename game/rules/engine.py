@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from game.rules import sidebets as sb
+from game.rules.bets import as_box_bet, check_bets_being_built, check_covered, checked_stakes
 from game.rules.cards import RANK_VALUE, TEN_CARD_RANKS, is_ace, is_ten_card, standard_deck
 from game.rules.clock import Clock, system_clock
 from game.rules.hands import dealer_hits, hand_total, is_two_card_natural, soften
@@ -76,6 +77,7 @@ from game.rules.records import (
     TriviaOutcome,
 )
 from game.rules.shoe import Rng, Shoe, default_rng
+from game.rules.table_rules import TableRules
 from game.rules.wallets import MAX_SHARED_BOXES, Wallet, checked_wallet, public_wallet
 
 MAX_HANDS: Final = 4  # R-5.5
@@ -113,74 +115,6 @@ CARD_VALUE: Final[dict[str, int]] = {code: RANK_VALUE[code[0]] for code in stand
 CARD_VALUE["AS*"] = 1
 # Upcard ranks with which the dealer can hold a natural (an ace or a ten-card).
 _NATURAL_UPCARD_RANKS: Final = TEN_CARD_RANKS | {"A"}
-
-
-class TableRules:
-    """The options the round's hot path reads, as plain typed attributes.
-
-    Taken from :class:`Options` once per options change (:meth:`Game.set_options`), so
-    legality checks and settlement read a slot instead of a dataclass field or property;
-    the compiled build reads them as native fields. Options stays the one source.
-    """
-
-    __slots__ = (
-        "min_bet",
-        "max_bet",
-        "deck_count",
-        "trivia_mode",
-        "side_bets",
-        "dealer_rule",
-        "dealer_peek",
-        "insurance",
-        "even_money",
-        "surrender",
-        "double_on",
-        "double_after_split",
-        "double_after_split_aces",
-        "one_card_after_split_aces",
-        "split_any_ten",
-        "max_splits",
-        "max_ace_splits",
-        "blackjack_profit",
-        "blackjack_stake",
-        "charlie_limit",
-        "reshuffle",
-        "simple",
-        "inverted",
-        "turn_ms",
-    )
-
-    def __init__(self, options: Options) -> None:
-        # §10 Extensions, simple: Hit and Stand only; the other options are kept in
-        # Options but read here as off, so the round never offers them.
-        simple = options.simple
-        self.simple: bool = simple
-        self.inverted: bool = options.inverted
-        self.turn_ms: int | None = options.turn_ms  # R-4.13; None: untimed
-        self.reshuffle: str = options.reshuffle
-        self.min_bet: int = options.min_bet
-        self.max_bet: int = options.max_bet
-        self.deck_count: int = options.shoe_decks  # 0: an infinite shoe
-        self.trivia_mode: bool = options.trivia_mode
-        self.side_bets: bool = options.side_bets and not simple
-        self.dealer_rule: str = options.dealer_stands_on
-        self.dealer_peek: bool = options.dealer_peek
-        self.insurance: bool = options.insurance and not simple
-        self.even_money: bool = options.even_money and not simple
-        self.surrender: str = "off" if simple else options.surrender
-        self.double_on: str = options.double_on
-        self.double_after_split: bool = options.double_after_split
-        self.double_after_split_aces: bool = options.double_after_split_aces
-        self.one_card_after_split_aces: bool = options.one_card_after_split_aces
-        self.split_any_ten: bool = options.split_any_ten
-        # Splits allowed per box (N splits make N + 1 hands), for aces and other pairs.
-        self.max_splits: int = 0 if simple else options.max_splits
-        self.max_ace_splits: int = 0 if simple else options.max_ace_splits
-        # The natural's payout ratio, profit:stake (R-PAY-2), e.g. 3:2.
-        profit, stake = options.blackjack_ratio
-        self.blackjack_profit: int = profit
-        self.blackjack_stake: int = stake
-        self.charlie_limit: int | None = options.charlie_limit
 
 
 class Hand:
@@ -926,7 +860,7 @@ class Game:
         checked: list[Box] = []
         total = 0
         for number, entry in enumerate(boxes, start=1):
-            box_bet = _box_bet(entry, number)
+            box_bet = as_box_bet(entry, number)
             try:
                 stakes = self._validate_bets(
                     box_bet.bet, box_bet.side_bets, box_bet.extra_bet, self.bank
@@ -937,11 +871,7 @@ class Game:
                 raise IllegalAction(f"Box {number}: {error}") from None
             checked.append(Box(box_bet.bet, stakes, box_bet.extra_bet))
             total += box_bet.bet + sum(stakes.values())
-        if total > self.bank:
-            raise IllegalAction(
-                f"Your bank of {display_cents(self.bank)} does not cover bets of "
-                f"{display_cents(total)}"
-            )
+        check_covered(total, self.bank)
         return checked
 
     def _validate_bets(
@@ -957,37 +887,7 @@ class Game:
             raise GameOver("The game is over; start a new game")
         if self.round_in_progress:
             raise IllegalAction("Finish the current round first")
-        options = self._table
-        if isinstance(bet, bool) or not isinstance(bet, int):
-            raise IllegalAction("A bet must be a whole number of cents")
-        if bet < options.min_bet:
-            raise IllegalAction(f"The minimum bet is {display_cents(options.min_bet)}")
-        if bet > options.max_bet:
-            raise IllegalAction(f"The maximum bet is {display_cents(options.max_bet)}")
-        stakes: dict[str, int] = {}
-        if not side_bets and not extra_bet:
-            if bet > bank:  # the check below, for the base bet alone
-                raise IllegalAction(
-                    f"Your bank of {display_cents(bank)} does not cover bets of "
-                    f"{display_cents(bet)}"
-                )
-            return stakes
-        if side_bets is None:
-            side_bets = {}
-        if not options.side_bets and (extra_bet or any(side_bets.values())):
-            if options.simple:
-                raise IllegalAction("No side bets in the simple game: Hit and Stand only")
-            raise IllegalAction("Side bets are switched off at this table")
-        for name, stake in side_bets.items():
-            if name not in sb.STAKED_SIDE_BETS:
-                raise IllegalAction(f"Unknown side bet: {name}")
-            if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
-                raise IllegalAction(f"A {name} stake must be a whole number of cents")
-            if stake == 0:
-                continue  # a side bet with no stake is simply not played
-            stakes[name] = stake
-        check_bets_being_built(self.options, bet, stakes, bank=bank)
-        return stakes
+        return checked_stakes(self._table, bet, side_bets, extra_bet, bank)
 
     def check_shared_box(self, box: SharedBox) -> dict[str, int]:
         """Every check ``start_shared_round`` makes of one box, and the only place it
@@ -1006,8 +906,8 @@ class Game:
     def check_bets_being_built(
         self, bet: int, side_stakes: Mapping[str, int], *, bank: int | None = None
     ) -> None:
-        """:func:`check_bets_being_built` with this game's options and, unless ``bank``
-        is given, its bank. Raises IllegalAction."""
+        """:func:`game.rules.bets.check_bets_being_built` with this game's options and,
+        unless ``bank`` is given, its bank. Raises IllegalAction."""
         check_bets_being_built(
             self.options, bet, side_stakes, bank=self.bank if bank is None else bank
         )
@@ -2281,30 +2181,6 @@ def _pending(win: sb.SideBetWin, stake: int) -> dict[str, Any]:
     }
 
 
-def check_bets_being_built(
-    options: Options, bet: int, side_stakes: Mapping[str, int], *, bank: int
-) -> None:
-    """R-1.4 and §9 limits on bets still being built between rounds (each chip, each side
-    chip), the one place they are decided: the base bet at most the table maximum, each
-    side stake at least the table minimum, and all of them covered by ``bank``. The base
-    bet's minimum is left to the deal: a player may stake side bets before the base bet.
-
-    Needs the options only, not a game (a shared table checks a seat's chip without
-    loading the table's round). Raises IllegalAction.
-    """
-    if bet > options.max_bet:
-        raise IllegalAction(f"The maximum bet is {display_cents(options.max_bet)}")
-    minimum = options.min_bet
-    for stake in side_stakes.values():
-        if 0 < stake < minimum:
-            raise IllegalAction(f"A side bet must be at least {display_cents(minimum)}")
-    total = bet + sum(side_stakes.values())
-    if total > bank:
-        raise IllegalAction(
-            f"Your bank of {display_cents(bank)} does not cover bets of {display_cents(total)}"
-        )
-
-
 def _first_cards_win(round_: Round, index: int, name: str) -> sb.SideBetWin | None:
     """R-4.3: side bet ``name`` of box ``index`` on its first two cards and the upcard."""
     return sb.evaluate_first_cards(name, tuple(round_.hands[index].cards), round_.upcard)
@@ -2336,20 +2212,6 @@ def _hands_in_box(round_: Round, box: int) -> int:
         if hand.box == box:
             count += 1
     return count
-
-
-def _box_bet(entry: BoxBet | tuple[Any, ...], number: int) -> BoxBet:
-    """A box's bets given as a BoxBet or as a ``(bet, side_bets[, extra_bet])`` tuple."""
-    if isinstance(entry, BoxBet):
-        return entry
-    if isinstance(entry, tuple) and 1 <= len(entry) <= 3:
-        bet = entry[0]
-        side_bets = entry[1] if len(entry) > 1 and entry[1] is not None else {}
-        extra_bet = bool(entry[2]) if len(entry) > 2 else False
-        if not isinstance(side_bets, Mapping):
-            raise IllegalAction(f"Box {number}: side bets must be stakes by name")
-        return BoxBet(bet, side_bets, extra_bet)
-    raise IllegalAction(f"Box {number}: give its bets as (bet, side_bets) or a BoxBet")
 
 
 def _waiting_message(phase: str) -> str:

@@ -30,8 +30,8 @@ from django.db import connection, transaction
 from game import services as game_services
 from game.prepared import PreparedBulkInsert, PreparedQuery, PreparedUpdate
 from game.rules import sidebets as sb
+from game.rules.bets import check_bets_being_built
 from game.rules.engine import Game as EngineGame
-from game.rules.engine import SharedBox, check_bets_being_built
 from game.rules.money import CHIP_CENTS
 from game.rules.options import Options
 from game.rules.records import (
@@ -39,6 +39,7 @@ from game.rules.records import (
     OFFER_ACTIONS,
     Event,
     IllegalAction,
+    SharedBox,
     TriviaOutcome,
 )
 from game.rules.storage import game_from_json, game_to_json

@@ -15,12 +15,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.rules import sidebets as sb
+from game.rules.bets import check_bets_being_built
 from game.rules.clock import FakeClock
-from game.rules.engine import BoxBet, Game, SharedBox, check_bets_being_built
+from game.rules.engine import Game
 from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
 from game.rules.public import public_view
-from game.rules.records import GameOver, IllegalAction, TriviaOutcome
+from game.rules.records import BoxBet, GameOver, IllegalAction, SharedBox, TriviaOutcome
 from game.rules.shoe import Shoe
 from game.rules.storage import game_from_json, game_to_json
 from tests.game.rules.helpers import event_types
