@@ -28,13 +28,13 @@ from typing import TYPE_CHECKING, Any
 from game.models import CoachDeviation, Game
 from game.rules import cards
 from game.rules.engine import Game as EngineGame
+from game.rules.hands import hand_total
 from game.rules.no_random import NoRandom
 from game.rules.public import public_view
 from game.rules.records import ALLOWED, PLAY_ACTIONS
 from game.rules.storage import game_from_json
 from game.rules.strategy import (
     StrategyRules,
-    hand_total,
     recommend,
     recommend_early_surrender,
     recommend_insurance,

@@ -158,7 +158,7 @@ class Options:
     def with_needs(self) -> Options:
         """Return these options with every needed option on, remembering which were implied."""
         switched: list[str] = list(self.implied)
-        changes: dict[str, bool | int] = {}
+        changes: dict[str, Any] = {}  # option name -> its value: a bool, or a count
         for option, needed in NEEDS.items():
             if not getattr(self, option):
                 continue

@@ -129,19 +129,21 @@ def _play_round(game: Game, entry: Any, index: int) -> dict[str, Any]:
             game.start_round(only.bet, only.side_bets, extra_bet=only.extra_bet)
     except (IllegalAction, ShoeExhausted) as error:
         raise ReplayError(str(error), index) from None
+    round_ = game.round
+    assert round_ is not None  # the deal above made it; the actions play it in place
     for number, action in enumerate(actions, start=1):
         if not isinstance(action, str):
             raise ReplayError(f"an action must be a string, not {action!r}", index, number)
-        if game.round.over:
+        if round_.over:
             raise ReplayError(f"the round is already over: {action!r}", index, number)
         try:
             apply_action(game, action)
         except (IllegalAction, ShoeExhausted) as error:
             raise ReplayError(str(error), index, number) from None
-    if not game.round.over:
-        waiting = _AWAITING.get(game.round.phase, "the player's turn is not finished")
+    if not round_.over:
+        waiting = _AWAITING.get(round_.phase, "the player's turn is not finished")
         raise ReplayError(f"the round is not over: {waiting}", index, len(actions) + 1)
-    return round_record(game.round)
+    return round_record(round_)
 
 
 def _parse_round(entry: Any, index: int) -> tuple[list[BoxBet], list[str], list[int], list[Any]]:

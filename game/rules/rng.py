@@ -33,7 +33,7 @@ class SeededRng(random.Random):
     only keep the original order of two cards), and ``sort`` runs in C.
     """
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[Any]) -> None:
         if not isinstance(x, list):
             super().shuffle(x)
             return
