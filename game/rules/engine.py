@@ -27,6 +27,12 @@ its turn (:meth:`Game.answer_for_box`), the answer is kept in ``Round.answers_ah
 applied when the stage reaches that box, so the outcome never depends on the order of
 answers. Each offer stage that waits gets one deadline; each decision of a turn its own
 (T-8).
+
+Beside this module, not inside it: :mod:`game.rules.storage` (the state as JSON, the copy
+the server stores), :mod:`game.rules.public` (what the page may see of it),
+:mod:`game.rules.bets` (the checks of bets before the deal), :mod:`game.rules.wallets`
+(a shared round's wallets) and :mod:`game.rules.table_rules` (the options the hot path
+reads).
 """
 
 from __future__ import annotations
