@@ -1,6 +1,6 @@
 """The engine's and the simulator's fast paths give exactly what the plain definitions give.
 
-The simulator's speed (issue 7) comes from shortcuts: a memo of strategy decisions on an
+The simulator's speed comes from shortcuts: a memo of strategy decisions on an
 int key, actions called by number, a shuffle and a Jackpot-Ace marking without per-card
 Python work, the play actions as a bit mask, and an optional mypyc build of the same
 sources. Each test here plays or computes the plain way and the fast way and asks for

@@ -269,7 +269,7 @@ def test_inverted_side_bet_and_insurance_are_negated() -> None:
 
 
 def test_the_same_stored_options_are_read_once_and_the_type_of_a_value_counts() -> None:
-    """Issue 14: every web action reads its game's options; equal stored values give the
+    """Every web action reads its game's options; equal stored values give the
     same (immutable) Options, read once. True and 1 are equal dict keys, not equal values."""
     stored = {"trivia_mode": True, "deck_count": 6, "min_bet": "5.00"}
     first = Options.from_dict(stored)
