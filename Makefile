@@ -52,6 +52,7 @@ test: $(VENV)/.installed-test node_modules/.installed
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format .

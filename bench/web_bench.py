@@ -193,9 +193,9 @@ def child_in_process(samples: int) -> dict[str, Any]:
     from django.test import Client
 
     from game.models import Game, TriviaAttempt
-    from game.rules.engine import Game as EngineGame
     from game.rules.no_random import NoRandom
     from game.rules.records import ALLOWED
+    from game.rules.storage import game_from_json
 
     user = get_user_model().objects.create_user(username="bench", password="bench-pw-123")
     client = Client(HTTP_HOST="127.0.0.1")
@@ -289,7 +289,7 @@ def child_in_process(samples: int) -> dict[str, Any]:
         hits = 0
         for _ in range(12):
             game = Game.objects.get(pk=game_id)
-            engine = EngineGame.from_json(game.state, rng=NoRandom("bench"))
+            engine = game_from_json(game.state, rng=NoRandom("bench"))
             if not engine.round_in_progress or game.status == "over":
                 break
             attempt = (

@@ -1,10 +1,11 @@
 """The coach (issue 7): the basic-strategy hint for the hand in play, and the check of
 a move against basic strategy when the game's Coach setting is on.
 
-Everything here is worked out from the engine's public view (``Game.public_view()``):
-the player's cards, the dealer's upcard, the legal actions and the options. The hole
-card and the shoe are never looked at, so a hint cannot give away what the player may
-not see. The strategy itself is ``game.rules.strategy``; this module only asks it.
+Everything here is worked out from the engine's public view
+(``game.rules.public.public_view``): the player's cards, the dealer's upcard, the legal
+actions and the options. The hole card and the shoe are never looked at, so a hint
+cannot give away what the player may not see. The strategy itself is
+``game.rules.strategy``; this module only asks it.
 
 Decisions (the issue is silent on them):
 
@@ -27,11 +28,13 @@ from typing import TYPE_CHECKING, Any
 from game.models import CoachDeviation, Game
 from game.rules import cards
 from game.rules.engine import Game as EngineGame
+from game.rules.hands import hand_total
 from game.rules.no_random import NoRandom
+from game.rules.public import public_view
 from game.rules.records import ALLOWED, PLAY_ACTIONS
+from game.rules.storage import game_from_json
 from game.rules.strategy import (
     StrategyRules,
-    hand_total,
     recommend,
     recommend_early_surrender,
     recommend_insurance,
@@ -152,10 +155,8 @@ def hint_for_game(game: Game) -> CoachAdvice | None:
     """The hint for the saved game (loaded without randomness; nothing is changed)."""
     if not game.state:
         return None
-    engine = EngineGame.from_json(
-        game.state, rng=NoRandom("working out a hint"), record_events=False
-    )
-    return advice_for(engine.public_view())
+    engine = game_from_json(game.state, rng=NoRandom("working out a hint"), record_events=False)
+    return advice_for(public_view(engine))
 
 
 def judge(game: Game, engine: EngineGame, move: str) -> Deviation | None:
@@ -167,7 +168,7 @@ def judge(game: Game, engine: EngineGame, move: str) -> Deviation | None:
     """
     if not game.coach:
         return None
-    public = engine.public_view()
+    public = public_view(engine)
     advice = advice_for(public)
     if advice is None:
         return None

@@ -50,6 +50,7 @@ from game.rules.records import (
 from game.rules.replay import export_round_replay, round_record
 from game.rules.shoe import Rng, Shoe
 from game.rules.sidebets import STAKED_SIDE_BETS
+from game.rules.storage import game_from_json, game_to_json
 from game.selectors import pending_box_entries, pending_side_stakes, selected_box_index
 from trivia.models import Question
 from trivia.services import (
@@ -149,7 +150,7 @@ class Table:
 
 
 def load_engine(game: Game) -> EngineGame:
-    return EngineGame.from_json(game.state, rng=make_rng(), clock=CLOCK)
+    return game_from_json(game.state, rng=make_rng(), clock=CLOCK)
 
 
 @contextmanager
@@ -407,7 +408,7 @@ def _save(
     engine_values: dict[str, Any] = {}
     if engine_changed:
         engine_values = {
-            "state": engine.to_json(),
+            "state": game_to_json(engine),
             "bank_cents": engine.bank,
             "credits": engine.credits,
             "options": engine.options.to_dict(),
@@ -610,7 +611,7 @@ def new_game(
         bank_cents=engine.bank,
         credits=engine.credits,
         options=chosen.to_dict(),
-        state=engine.to_json(),
+        state=game_to_json(engine),
         status_note=_phase_note(),
         status=Game.Status.OVER if engine.game_over else Game.Status.IN_PROGRESS,
         over_reason=engine.game_over_reason or "",

@@ -16,6 +16,7 @@ from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.rules.engine import Game as EngineGame
 from game.rules.money import display_cents
 from game.rules.no_random import NoRandom
+from game.rules.storage import game_from_json
 from game.rules_pages.content import option_label
 from game.selectors import pending_side_stakes
 from game.services import ActionRefused
@@ -140,7 +141,7 @@ SIDE_BET_NOTES = ("side_stake", "side_cleared", "side_all_cleared", "extra_bet",
 def status_line(game: Game, engine: EngineGame | None = None) -> str:
     """The status line of the table after the game's last action (its ``status_note``)."""
     if engine is None:
-        engine = EngineGame.from_json(game.state, rng=NoRandom("wording the status line"))
+        engine = game_from_json(game.state, rng=NoRandom("wording the status line"))
     note = game.status_note or {}
     kind = note.get("kind", "phase")
     shuffled = bool(note.get("shuffled"))

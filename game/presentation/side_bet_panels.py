@@ -330,7 +330,7 @@ def _extra_bet_row(round_: Mapping[str, Any], settled: Mapping[str, Any]) -> Sid
 def result_rows(round_: Mapping[str, Any]) -> list[SideBetRow]:
     """The side bets of the round as result rows, in menu order (the extra bet last).
 
-    ``round_`` is a round's public view (``Game.public_view()["round"]``), or one box's
+    ``round_`` is a round's public view (``public_view(engine)["round"]``), or one box's
     part of a shared round under the same keys (game/tables/presentation.py ``box_round``:
     ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
     settled = {record["name"]: record for record in round_["side_bets"]}
@@ -352,7 +352,7 @@ def result_rows(round_: Mapping[str, Any]) -> list[SideBetRow]:
 def dice_roll_panel(round_: Mapping[str, Any]) -> DiceRollPanel:
     """The Perfect 11s dice panel (R-SB-12): the pay table and the stake that rolls.
 
-    ``round_`` is a round's public view (``Game.public_view()["round"]``), or one box's
+    ``round_`` is a round's public view (``public_view(engine)["round"]``), or one box's
     part of a shared round under the same keys (game/tables/presentation.py ``box_round``:
     ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
     lines = [
@@ -422,7 +422,7 @@ def _extra_chip(dollars: int, amount: int, base_bet: int, bank: int) -> ChipButt
 def parlay_panel(round_: Mapping[str, Any]) -> ParlayPanel | None:
     """The House Money parlay panel (R-SB-31); None when House Money did not win.
 
-    ``round_`` is a round's public view (``Game.public_view()["round"]``), or one box's
+    ``round_`` is a round's public view (``public_view(engine)["round"]``), or one box's
     part of a shared round under the same keys (game/tables/presentation.py ``box_round``:
     ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
     stake = round_["side_stakes"].get(sb.HOUSE_MONEY, 0)

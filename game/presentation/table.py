@@ -15,7 +15,9 @@ from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_DOLLARS
 from game.rules.no_random import NoRandom
 from game.rules.options import BLACKJACK_PAYOUTS
+from game.rules.public import public_view
 from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, PLAY_ACTIONS
+from game.rules.storage import game_from_json
 from game.rules_pages.content import ratio_text
 from game.selectors import (
     pending_attempt,
@@ -306,10 +308,10 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
     """Everything the table template shows; nothing the player may not see yet."""
     if engine is None:
         # The engine the action just ran, else one rebuilt from the stored state.
-        engine = game.loaded_engine or EngineGame.from_json(
+        engine = game.loaded_engine or game_from_json(
             game.state, rng=NoRandom("rendering the table")
         )
-    public = engine.public_view()
+    public = public_view(engine)
     round_ = public["round"]
     attempt = pending_attempt(game) if round_ and engine.round_in_progress else None
     view = TableView(

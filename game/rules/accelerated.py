@@ -21,11 +21,16 @@ from pathlib import Path
 
 import game.rules as package
 
+# The engine and every module it calls on the simulator's path (the storage of the state
+# and its public view are not on it, so they stay Python).
 COMPILED_MODULES = (
     "game.rules.cards",
     "game.rules.money",
     "game.rules.hands",
     "game.rules.shoe",
+    "game.rules.table_rules",
+    "game.rules.bets",
+    "game.rules.wallets",
     "game.rules.engine",
     "game.rules.simulator",
 )

@@ -10,8 +10,8 @@ One :class:`Game` holds the bank, credits, options, shoe and the current (or las
 4. returns the list of events it produced (``[]`` when ``record_events`` is off).
 
 Hidden information: the hole card and the shoe order live in the state (the server
-keeps them) but never appear in :meth:`Game.public_view` or in an event before the
-hole card is turned over.
+keeps them, :mod:`game.rules.storage`) but never appear in the public view
+(:mod:`game.rules.public`) or in an event before the hole card is turned over.
 
 Seats (§10 Extensions): with ``seats`` N > 1 the round has N :class:`Box` es, dealt and
 played left to right against one dealer hand (:meth:`Game.start_round` with ``boxes``).
@@ -20,12 +20,19 @@ simply runs on across them. Events and records of such a round name their ``box`
 (1, 2, 3); the one-box game's events, state and view keep their shape.
 
 Shared rounds (TABLES.md, :meth:`Game.start_shared_round`): 1–7 boxes, each played by its
-own player with its own :class:`Wallet` (bank and trivia credits); every cent and credit of
-a box moves in its wallet, never in ``Game.bank``/``Game.credits``. The offer stages are
-open to every box concerned at once (T-7): a box may answer ahead of its turn
-(:meth:`Game.answer_for_box`), the answer is kept in ``Round.answers_ahead`` and applied
-when the stage reaches that box, so the outcome never depends on the order of answers.
-Each offer stage that waits gets one deadline; each decision of a turn its own (T-8).
+own player with its own :class:`~game.rules.wallets.Wallet` (bank and trivia credits);
+every cent and credit of a box moves in its wallet, never in ``Game.bank``/``Game.credits``.
+The offer stages are open to every box concerned at once (T-7): a box may answer ahead of
+its turn (:meth:`Game.answer_for_box`), the answer is kept in ``Round.answers_ahead`` and
+applied when the stage reaches that box, so the outcome never depends on the order of
+answers. Each offer stage that waits gets one deadline; each decision of a turn its own
+(T-8).
+
+Beside this module, not inside it: :mod:`game.rules.storage` (the state as JSON, the copy
+the server stores), :mod:`game.rules.public` (what the page may see of it),
+:mod:`game.rules.bets` (the checks of bets before the deal), :mod:`game.rules.wallets`
+(a shared round's wallets) and :mod:`game.rules.table_rules` (the options the hot path
+reads).
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from game.rules import sidebets as sb
+from game.rules.bets import as_box_bet, check_bets_being_built, check_covered, checked_stakes
 from game.rules.cards import RANK_VALUE, TEN_CARD_RANKS, is_ace, is_ten_card, standard_deck
 from game.rules.clock import Clock, system_clock
 from game.rules.hands import dealer_hits, hand_total, is_two_card_natural, soften
@@ -75,9 +83,10 @@ from game.rules.records import (
     TriviaOutcome,
 )
 from game.rules.shoe import Rng, Shoe, default_rng
+from game.rules.table_rules import TableRules
+from game.rules.wallets import MAX_SHARED_BOXES, Wallet, checked_wallet, public_wallet
 
 MAX_HANDS: Final = 4  # R-5.5
-MAX_SHARED_BOXES: Final = 7  # TABLES.md T-1: up to 7 seats
 # T-7: an offer stage of a shared round is timed with turn_seconds, or 20 s when the
 # table's timers are off.
 SHARED_OFFER_MS: Final = 20_000
@@ -112,74 +121,6 @@ CARD_VALUE: Final[dict[str, int]] = {code: RANK_VALUE[code[0]] for code in stand
 CARD_VALUE["AS*"] = 1
 # Upcard ranks with which the dealer can hold a natural (an ace or a ten-card).
 _NATURAL_UPCARD_RANKS: Final = TEN_CARD_RANKS | {"A"}
-
-
-class TableRules:
-    """The options the round's hot path reads, as plain typed attributes.
-
-    Taken from :class:`Options` once per options change (:meth:`Game.set_options`), so
-    legality checks and settlement read a slot instead of a dataclass field or property;
-    the compiled build reads them as native fields. Options stays the one source.
-    """
-
-    __slots__ = (
-        "min_bet",
-        "max_bet",
-        "deck_count",
-        "trivia_mode",
-        "side_bets",
-        "dealer_rule",
-        "dealer_peek",
-        "insurance",
-        "even_money",
-        "surrender",
-        "double_on",
-        "double_after_split",
-        "double_after_split_aces",
-        "one_card_after_split_aces",
-        "split_any_ten",
-        "max_splits",
-        "max_ace_splits",
-        "blackjack_profit",
-        "blackjack_stake",
-        "charlie_limit",
-        "reshuffle",
-        "simple",
-        "inverted",
-        "turn_ms",
-    )
-
-    def __init__(self, options: Options) -> None:
-        # §10 Extensions, simple: Hit and Stand only; the other options are kept in
-        # Options but read here as off, so the round never offers them.
-        simple = options.simple
-        self.simple: bool = simple
-        self.inverted: bool = options.inverted
-        self.turn_ms: int | None = options.turn_ms  # R-4.13; None: untimed
-        self.reshuffle: str = options.reshuffle
-        self.min_bet: int = options.min_bet
-        self.max_bet: int = options.max_bet
-        self.deck_count: int = options.shoe_decks  # 0: an infinite shoe
-        self.trivia_mode: bool = options.trivia_mode
-        self.side_bets: bool = options.side_bets and not simple
-        self.dealer_rule: str = options.dealer_stands_on
-        self.dealer_peek: bool = options.dealer_peek
-        self.insurance: bool = options.insurance and not simple
-        self.even_money: bool = options.even_money and not simple
-        self.surrender: str = "off" if simple else options.surrender
-        self.double_on: str = options.double_on
-        self.double_after_split: bool = options.double_after_split
-        self.double_after_split_aces: bool = options.double_after_split_aces
-        self.one_card_after_split_aces: bool = options.one_card_after_split_aces
-        self.split_any_ten: bool = options.split_any_ten
-        # Splits allowed per box (N splits make N + 1 hands), for aces and other pairs.
-        self.max_splits: int = 0 if simple else options.max_splits
-        self.max_ace_splits: int = 0 if simple else options.max_ace_splits
-        # The natural's payout ratio, profit:stake (R-PAY-2), e.g. 3:2.
-        profit, stake = options.blackjack_ratio
-        self.blackjack_profit: int = profit
-        self.blackjack_stake: int = stake
-        self.charlie_limit: int | None = options.charlie_limit
 
 
 class Hand:
@@ -253,24 +194,10 @@ class Hand:
     def best_total(self) -> int:
         return soften(self.hard, self.has_ace)[0]
 
-    def to_json(self) -> dict[str, Any]:
-        data = {name: getattr(self, name) for name in HAND_FIELDS}
-        data["cards"] = list(self.cards)
-        if not self.box:
-            del data["box"]  # box 1: the one-box form hands always had
-        return data
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Hand:
-        hand = cls(list(data["cards"]), data["bet"], box=data.get("box", 0))
-        for name in HAND_FIELDS[2:-1]:
-            setattr(hand, name, data[name])
-        return hand
-
-
-# What a hand stores (its JSON form): every slot but the running totals, which are
-# derived from the cards. Spelled out (not sliced from __slots__) so the module also
-# compiles with mypyc; a test checks the two agree.
+# What a hand stores (its JSON form, game.rules.storage): every slot but the running
+# totals, which are derived from the cards. Spelled out (not sliced from __slots__) so
+# the module also compiles with mypyc; a test checks the two agree.
 HAND_FIELDS = (
     "cards",
     "bet",
@@ -320,63 +247,10 @@ class Box:
         # Side bets decided but not yet settled: name -> {condition, ratio, cards, ...}.
         self.pending_side_bets: dict[str, dict[str, Any]] = {}
 
-    def to_json(self) -> dict[str, Any]:
-        return {name: _plain(getattr(self, name)) for name in BOX_FIELDS}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Box:
-        box = cls(data.get("bet", 0))
-        for name in BOX_FIELDS:
-            if name in data:  # a round stored before a field existed keeps its default
-                setattr(box, name, _plain(data[name]))
-        return box
-
-
-# What a box's wallet stores (its JSON form), which are also its slots.
-WALLET_FIELDS = (
-    "bank",
-    "credits",
-    "bank_before",
-    "credits_before",
-    "credits_change",
-    "out_of_credits",
-    "staked",
-    "paid",
-)
-
-
-class Wallet:
-    """The bank and trivia credits of the player of one box of a shared round (TABLES.md
-    T-3): taken from their seat at the deal, written back after every action
-    (:meth:`Game.box_wallet`). ``staked``/``paid``: the box's share of the round's."""
-
-    __slots__ = WALLET_FIELDS
-
-    def __init__(self, bank: int, credits: int) -> None:
-        self.bank = bank
-        self.credits = credits
-        self.bank_before = bank
-        self.credits_before = credits
-        self.credits_change = 0
-        self.out_of_credits = False  # R-8.7 for this box alone
-        self.staked = 0
-        self.paid = 0
-
-    def to_json(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in WALLET_FIELDS}
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Wallet:
-        wallet = cls(data["bank"], data["credits"])
-        for name in WALLET_FIELDS:
-            if name in data:
-                setattr(wallet, name, data[name])
-        return wallet
-
 
 # What a round stores (its JSON form), which are also its slots. "boxes" and
 # "offer_box" are stored only for a round of several boxes or a shared round, "wallets",
-# "answers_ahead" and "open_stage" only for a shared round (see Round.to_json).
+# "answers_ahead" and "open_stage" only for a shared round (game.rules.storage).
 ROUND_FIELDS = (
     "number",
     "phase",
@@ -406,13 +280,6 @@ ROUND_FIELDS = (
     "wallets",
     "answers_ahead",
     "open_stage",
-)
-# The round's own fields stored as they are (boxes, hands and the shared round's fields
-# have their own forms).
-_ROUND_STATE: Final = tuple(
-    name
-    for name in ROUND_FIELDS
-    if name not in ("boxes", "offer_box", "hands", "wallets", "answers_ahead", "open_stage")
 )
 
 
@@ -564,44 +431,6 @@ class Round:
                 cents += box.extra_bet["stake"]
         return cents
 
-    def to_json(self) -> dict[str, Any]:
-        data = {name: _plain(getattr(self, name)) for name in _ROUND_STATE}
-        data["hands"] = [hand.to_json() for hand in self.hands]
-        wallets = self.wallets
-        if len(self.boxes) == 1 and wallets is None:
-            data.update(self.boxes[0].to_json())  # the one-box form rounds always had
-        else:
-            data["boxes"] = [box.to_json() for box in self.boxes]
-            data["offer_box"] = self.offer_box
-        if wallets is not None:
-            data["wallets"] = [wallet.to_json() for wallet in wallets]
-            data["answers_ahead"] = {str(box): answer for box, answer in self.answers_ahead.items()}
-            data["open_stage"] = self.open_stage
-        return data
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Round:
-        stored_boxes = data.get("boxes")
-        boxes = (
-            [Box.from_json(data)]
-            if stored_boxes is None
-            else [Box.from_json(box) for box in stored_boxes]
-        )
-        round_ = cls(data["number"], 0, data["bank_before"], data["credits_before"], boxes=boxes)
-        for name in _ROUND_STATE:
-            # A round stored before a field existed keeps that field's default.
-            if name in data:
-                setattr(round_, name, _plain(data[name]))
-        round_.offer_box = data.get("offer_box", 0)
-        round_.hands = [Hand.from_json(hand) for hand in data["hands"]]
-        wallets = data.get("wallets")
-        if wallets is not None:
-            round_.wallets = [Wallet.from_json(wallet) for wallet in wallets]
-            ahead = data.get("answers_ahead") or {}
-            round_.answers_ahead = {int(box): str(answer) for box, answer in ahead.items()}
-            round_.open_stage = data.get("open_stage")
-        return round_
-
 
 def _settled_side_bets(round_: Round) -> set[tuple[int, str]]:
     """(box index, name) of every side bet already settled."""
@@ -665,8 +494,8 @@ class Game:
     def _use_options(self, options: Options) -> None:
         """Set the options and what the hot path derives from them once per change."""
         self.options = options
-        # Every round's record of its options (shared, never mutated: Round.to_json and
-        # round_replay copy it). A new dict per change, so older rounds keep theirs.
+        # Every round's record of its options (shared, never mutated: storage.round_to_json
+        # and round_replay copy it). A new dict per change, so older rounds keep theirs.
         self._options_json = options.to_dict()
         self._table = TableRules(options)
         self._active_stages = _stage_plan(options)
@@ -1037,7 +866,7 @@ class Game:
         checked: list[Box] = []
         total = 0
         for number, entry in enumerate(boxes, start=1):
-            box_bet = _box_bet(entry, number)
+            box_bet = as_box_bet(entry, number)
             try:
                 stakes = self._validate_bets(
                     box_bet.bet, box_bet.side_bets, box_bet.extra_bet, self.bank
@@ -1048,11 +877,7 @@ class Game:
                 raise IllegalAction(f"Box {number}: {error}") from None
             checked.append(Box(box_bet.bet, stakes, box_bet.extra_bet))
             total += box_bet.bet + sum(stakes.values())
-        if total > self.bank:
-            raise IllegalAction(
-                f"Your bank of {display_cents(self.bank)} does not cover bets of "
-                f"{display_cents(total)}"
-            )
+        check_covered(total, self.bank)
         return checked
 
     def _validate_bets(
@@ -1068,37 +893,7 @@ class Game:
             raise GameOver("The game is over; start a new game")
         if self.round_in_progress:
             raise IllegalAction("Finish the current round first")
-        options = self._table
-        if isinstance(bet, bool) or not isinstance(bet, int):
-            raise IllegalAction("A bet must be a whole number of cents")
-        if bet < options.min_bet:
-            raise IllegalAction(f"The minimum bet is {display_cents(options.min_bet)}")
-        if bet > options.max_bet:
-            raise IllegalAction(f"The maximum bet is {display_cents(options.max_bet)}")
-        stakes: dict[str, int] = {}
-        if not side_bets and not extra_bet:
-            if bet > bank:  # the check below, for the base bet alone
-                raise IllegalAction(
-                    f"Your bank of {display_cents(bank)} does not cover bets of "
-                    f"{display_cents(bet)}"
-                )
-            return stakes
-        if side_bets is None:
-            side_bets = {}
-        if not options.side_bets and (extra_bet or any(side_bets.values())):
-            if options.simple:
-                raise IllegalAction("No side bets in the simple game: Hit and Stand only")
-            raise IllegalAction("Side bets are switched off at this table")
-        for name, stake in side_bets.items():
-            if name not in sb.STAKED_SIDE_BETS:
-                raise IllegalAction(f"Unknown side bet: {name}")
-            if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
-                raise IllegalAction(f"A {name} stake must be a whole number of cents")
-            if stake == 0:
-                continue  # a side bet with no stake is simply not played
-            stakes[name] = stake
-        check_bets_being_built(self.options, bet, stakes, bank=bank)
-        return stakes
+        return checked_stakes(self._table, bet, side_bets, extra_bet, bank)
 
     def check_shared_box(self, box: SharedBox) -> dict[str, int]:
         """Every check ``start_shared_round`` makes of one box, and the only place it
@@ -1106,7 +901,7 @@ class Game:
         bets as a one-box bet is checked against its own bank. A shared table asks it at
         Ready and again before the deal, so no seat's bet can refuse the others' deal.
         Returns the stakes as they will ride. Raises IllegalAction (without "Box N: ")."""
-        bank, credits = _wallet_amounts(box)
+        bank, credits = checked_wallet(box)
         if self._table.trivia_mode and credits <= 0:
             raise IllegalAction("No trivia credits left")
         side_bets = box.side_bets
@@ -1117,8 +912,8 @@ class Game:
     def check_bets_being_built(
         self, bet: int, side_stakes: Mapping[str, int], *, bank: int | None = None
     ) -> None:
-        """:func:`check_bets_being_built` with this game's options and, unless ``bank``
-        is given, its bank. Raises IllegalAction."""
+        """:func:`game.rules.bets.check_bets_being_built` with this game's options and,
+        unless ``bank`` is given, its bank. Raises IllegalAction."""
         check_bets_being_built(
             self.options, bet, side_stakes, bank=self.bank if bank is None else bank
         )
@@ -2129,7 +1924,7 @@ class Game:
                     paid=round_.paid,
                     staked=round_.staked,
                     credits_change=round_.credits_change,
-                    wallets=[_public_wallet(wallet, index) for index, wallet in enumerate(wallets)],
+                    wallets=[public_wallet(wallet, index) for index, wallet in enumerate(wallets)],
                 )
         if wallets is None:  # a shared round's wallets never end the game (T-3)
             self._check_game_over()
@@ -2341,144 +2136,6 @@ class Game:
             return {}
         return {"box": index + 1}
 
-    # ------------------------------------------------------------------ views
-
-    def public_view(self) -> dict[str, Any]:
-        """What the page may see: nothing derived from the hole card before it is shown,
-        and never the shoe order (R-2.3).
-
-        ``round``: ``hands`` (every hand, box by box) and ``current_hand`` (an index into
-        them); ``bet``, ``side_stakes``, ``extra_bet_active``, ``extra_bet``, ``insurance``
-        and ``pending_side_bets`` of the box in play. With several boxes also
-        ``current_box`` (0-based, as current_hand) and ``boxes``: per box, left to right,
-        those same keys plus ``box`` (1, 2, 3), ``hand_indices``, its ``hands`` and its
-        settled ``side_bets``; every hand and side-bet record then carries ``box``.
-
-        A shared round also has ``shared`` (True), ``box_in_turn`` (0-based or None),
-        ``open_stage`` (an offer stage is open to every box, T-7) and, per box, its
-        wallet — ``bank``, ``credits``, ``credits_change``, ``out_of_credits``, ``staked``,
-        ``paid`` — with ``offer`` (:meth:`offer_for_box`) and ``answered_ahead``.
-        """
-        return {
-            "bank": self.bank,
-            "credits": self.credits if self.options.trivia_mode else None,
-            "options": self.options.to_dict(),
-            "round_number": self.round_number,
-            "game_over": self.game_over,
-            "game_over_reason": self.game_over_reason,
-            "cards_in_shoe": self.shoe.cards_left(),  # None: an infinite shoe (∞)
-            "round": None if self.round is None else self._public_round(self.round),
-            "legal_actions": self.legal_actions(),
-        }
-
-    def _public_round(self, round_: Round) -> dict[str, Any]:
-        if round_.hole_revealed:
-            total, soft = hand_total(round_.dealer)
-            dealer: dict[str, Any] = {
-                "cards": list(round_.dealer),
-                "hole_revealed": True,
-                "total": total,
-                "soft": soft,
-                "result": round_.dealer_result,
-            }
-        else:
-            upcard = round_.dealer[1:2]
-            total, soft = hand_total(upcard)
-            dealer = {
-                "cards": [None, *upcard],
-                "hole_revealed": False,
-                "upcard_total": total,
-                "upcard_soft": soft,
-            }
-        several = round_.several
-        in_play = round_.box_in_play()
-        view = {
-            "number": round_.number,
-            "phase": round_.phase,
-            # The bet, side bets and offers of the box in play: the one-box game's keys.
-            **_public_box(round_.boxes[in_play]),
-            "current_hand": round_.current,
-            "hands": [_public_hand(hand, several) for hand in round_.hands],
-            "dealer": dealer,
-            # Only "no natural" can be known while play goes on (R-4.7).
-            "dealer_peeked_no_natural": round_.peeked,
-            "side_bets": [dict(record) for record in round_.side_bets],
-            "dice": list(round_.dice),
-            "credits_change": round_.credits_change,
-            "staked": round_.staked,
-            "paid": round_.paid,
-            "bank_after": round_.bank_after,
-            "ended": round_.ended,
-            "deadline": round_.deadline,  # R-4.13: the page counts down to it
-        }
-        if several:
-            # §10 Extensions, seats: every box, left to right, with its own hands (global
-            # indices into "hands", as current_hand is) and its settled side bets.
-            view["current_box"] = in_play
-            view["boxes"] = [
-                _public_box_with_hands(round_, index, several) for index in range(len(round_.boxes))
-            ]
-        wallets = round_.wallets
-        if wallets is not None:
-            # A shared round (TABLES.md): every box's wallet, the offer each box may answer
-            # now (T-7) and whose turn it is (T-8).
-            view["shared"] = True
-            view["box_in_turn"] = self.box_in_turn()
-            view["open_stage"] = round_.open_stage is not None
-            for index, box_view in enumerate(view["boxes"]):
-                box_view.update(_public_wallet(wallets[index], index))
-                box_view["offer"] = self.offer_for_box(index)
-                box_view["answered_ahead"] = index in round_.answers_ahead
-        return view
-
-    # ------------------------------------------------------------------ storage
-
-    def to_json(self) -> dict[str, Any]:
-        """The whole state as plain JSON-able data (hole card and shoe order included:
-        this is the server-side copy the database stores)."""
-        return {
-            "options": self.options.to_dict(),
-            "implied": list(self.options.implied),
-            "bank": self.bank,
-            "credits": self.credits,
-            "round_number": self.round_number,
-            "game_over": self.game_over,
-            "game_over_reason": self.game_over_reason,
-            "shoe": self.shoe.to_json(),
-            "round": None if self.round is None else self.round.to_json(),
-            "dice_queue": None if self.dice_queue is None else list(self.dice_queue),
-        }
-
-    @classmethod
-    def from_json(
-        cls,
-        data: Mapping[str, Any],
-        *,
-        rng: Rng | None = None,
-        record_events: bool = True,
-        clock: Clock | None = None,
-    ) -> Game:
-        options = Options.from_stored(data["options"], data["implied"])
-        # Through __init__ (which a compiled build needs), then the stored state on top.
-        game = cls(
-            options,
-            rng=rng,
-            bank=data["bank"],
-            credits=data["credits"],
-            shoe=Shoe.from_json(data["shoe"]),
-            record_events=record_events,
-            clock=clock,
-        )
-        game.round_number = data["round_number"]
-        game.game_over = data["game_over"]
-        game.game_over_reason = data["game_over_reason"]
-        game.round = None if data["round"] is None else Round.from_json(data["round"])
-        queue = data.get("dice_queue")
-        game.dice_queue = None if queue is None else list(queue)
-        return game
-
-    # ---------------------------------------------------------------------- helpers
-
 
 def _hand_outcome(
     hand: Hand,
@@ -2530,65 +2187,6 @@ def _pending(win: sb.SideBetWin, stake: int) -> dict[str, Any]:
     }
 
 
-def _public_box(box: Box) -> dict[str, Any]:
-    return {
-        "bet": box.bet,
-        "side_stakes": dict(box.side_stakes),
-        "extra_bet_active": box.extra_bet_active,
-        "extra_bet": None if box.extra_bet is None else dict(box.extra_bet),
-        "insurance": None if box.insurance is None else dict(box.insurance),
-        "pending_side_bets": sorted(box.pending_side_bets),
-    }
-
-
-def _public_wallet(wallet: Wallet, index: int) -> dict[str, Any]:
-    return {
-        "box": index + 1,
-        "bank": wallet.bank,
-        "credits": wallet.credits,
-        "credits_change": wallet.credits_change,
-        "out_of_credits": wallet.out_of_credits,
-        "staked": wallet.staked,
-        "paid": wallet.paid,
-    }
-
-
-def check_bets_being_built(
-    options: Options, bet: int, side_stakes: Mapping[str, int], *, bank: int
-) -> None:
-    """R-1.4 and §9 limits on bets still being built between rounds (each chip, each side
-    chip), the one place they are decided: the base bet at most the table maximum, each
-    side stake at least the table minimum, and all of them covered by ``bank``. The base
-    bet's minimum is left to the deal: a player may stake side bets before the base bet.
-
-    Needs the options only, not a game (a shared table checks a seat's chip without
-    loading the table's round). Raises IllegalAction.
-    """
-    if bet > options.max_bet:
-        raise IllegalAction(f"The maximum bet is {display_cents(options.max_bet)}")
-    minimum = options.min_bet
-    for stake in side_stakes.values():
-        if 0 < stake < minimum:
-            raise IllegalAction(f"A side bet must be at least {display_cents(minimum)}")
-    total = bet + sum(side_stakes.values())
-    if total > bank:
-        raise IllegalAction(
-            f"Your bank of {display_cents(bank)} does not cover bets of {display_cents(total)}"
-        )
-
-
-def _wallet_amounts(entry: SharedBox) -> tuple[int, int]:
-    """A shared box's wallet (bank in cents, trivia credits), checked."""
-    bank, credits = entry.bank, entry.credits
-    try:
-        check_amount(bank)
-    except ValueError as error:
-        raise IllegalAction(f"Its bank is not an amount: {error}") from None
-    if isinstance(credits, bool) or not isinstance(credits, int) or credits < 0:
-        raise IllegalAction("Trivia credits must be a whole number, 0 or more")
-    return bank, credits
-
-
 def _first_cards_win(round_: Round, index: int, name: str) -> sb.SideBetWin | None:
     """R-4.3: side bet ``name`` of box ``index`` on its first two cards and the upcard."""
     return sb.evaluate_first_cards(name, tuple(round_.hands[index].cards), round_.upcard)
@@ -2611,16 +2209,6 @@ def _early_surrender_offered(round_: Round, index: int) -> bool:
     return not round_.hands[index].is_natural()
 
 
-def _public_box_with_hands(round_: Round, index: int, several: bool) -> dict[str, Any]:
-    view = _public_box(round_.boxes[index])
-    number = index + 1
-    view["box"] = number
-    view["hand_indices"] = [i for i, hand in enumerate(round_.hands) if hand.box == index]
-    view["hands"] = [_public_hand(hand, several) for hand in round_.hands if hand.box == index]
-    view["side_bets"] = [dict(r) for r in round_.side_bets if r.get("box", 1) == number]
-    return view
-
-
 def _hands_in_box(round_: Round, box: int) -> int:
     hands = round_.hands
     if len(round_.boxes) == 1:
@@ -2632,40 +2220,6 @@ def _hands_in_box(round_: Round, box: int) -> int:
     return count
 
 
-def _box_bet(entry: BoxBet | tuple[Any, ...], number: int) -> BoxBet:
-    """A box's bets given as a BoxBet or as a ``(bet, side_bets[, extra_bet])`` tuple."""
-    if isinstance(entry, BoxBet):
-        return entry
-    if isinstance(entry, tuple) and 1 <= len(entry) <= 3:
-        bet = entry[0]
-        side_bets = entry[1] if len(entry) > 1 and entry[1] is not None else {}
-        extra_bet = bool(entry[2]) if len(entry) > 2 else False
-        if not isinstance(side_bets, Mapping):
-            raise IllegalAction(f"Box {number}: side bets must be stakes by name")
-        return BoxBet(bet, side_bets, extra_bet)
-    raise IllegalAction(f"Box {number}: give its bets as (bet, side_bets) or a BoxBet")
-
-
-def _public_hand(hand: Hand, several: bool = False) -> dict[str, Any]:
-    total, soft = hand.total()
-    view = {
-        "cards": list(hand.cards),
-        "bet": hand.bet,
-        "total": total,
-        "soft": soft,
-        "status": hand.status,
-        "doubled": hand.doubled,
-        "split": hand.split,
-        "stand_reason": hand.stand_reason,
-        "result": hand.result,
-        "how": hand.how,
-        "winnings": hand.winnings,
-    }
-    if several:
-        view["box"] = hand.box + 1
-    return view
-
-
 def _waiting_message(phase: str) -> str:
     return {
         DEALING: "Roll the Perfect 11s dice first",
@@ -2675,15 +2229,6 @@ def _waiting_message(phase: str) -> str:
         EARLY_SURRENDER: "Answer the early surrender offer first",
         HOUSE_MONEY_PARLAY: "Make the House Money parlay choice first",
     }.get(phase, "It is not the player's turn")
-
-
-def _plain(value: Any) -> Any:
-    """A copy of JSON-like data, so stored state never aliases the live objects."""
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(item) for item in value]
-    return value
 
 
 _PLAY_INDEX: Final = {name: index for index, name in enumerate(PLAY_ACTIONS)}

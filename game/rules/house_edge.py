@@ -1,4 +1,4 @@
-"""The house edge of a rule set, for the Options menu (issue 7).
+"""The house edge of a rule set, for the Options menu.
 
 The figures come from ``house_edge_table.json``, computed by the simulator (basic
 strategy through the rules engine, flat bet) and shipped with the project; see

@@ -121,7 +121,7 @@ class Options:
         """Validate JSON-style options (RULES.md §10 names and values); apply the "needs".
 
         The options are immutable: the same stored values give the same Options, read once
-        (every web action reads its game's options, issue 14)."""
+        (every web action reads its game's options)."""
         data = dict(data or {})
         if cls is Options:
             # Typed: True and 1 are equal keys, and not the same option value.
@@ -158,7 +158,7 @@ class Options:
     def with_needs(self) -> Options:
         """Return these options with every needed option on, remembering which were implied."""
         switched: list[str] = list(self.implied)
-        changes: dict[str, bool | int] = {}
+        changes: dict[str, Any] = {}  # option name -> its value: a bool, or a count
         for option, needed in NEEDS.items():
             if not getattr(self, option):
                 continue
@@ -173,7 +173,7 @@ class Options:
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form with the names and values of RULES.md §10 (amounts as strings);
         a dict of the caller's own, made once per set of values (every web action writes
-        its game's options, issue 14)."""
+        its game's options)."""
         # Typed: True and 1 are equal keys, and not the same option value.
         values = tuple((type(value), value) for value in map(self.__getattribute__, _DICT_FIELDS))
         return dict(_options_dict(values))

@@ -26,6 +26,7 @@ from game.rules.records import (
     TriviaOutcome,
 )
 from game.rules.shoe import Shoe, ShoeExhausted
+from game.rules.storage import round_from_json
 
 _AWAITING = {
     DEALING: "the Perfect 11s dice were not rolled",
@@ -128,19 +129,21 @@ def _play_round(game: Game, entry: Any, index: int) -> dict[str, Any]:
             game.start_round(only.bet, only.side_bets, extra_bet=only.extra_bet)
     except (IllegalAction, ShoeExhausted) as error:
         raise ReplayError(str(error), index) from None
+    round_ = game.round
+    assert round_ is not None  # the deal above made it; the actions play it in place
     for number, action in enumerate(actions, start=1):
         if not isinstance(action, str):
             raise ReplayError(f"an action must be a string, not {action!r}", index, number)
-        if game.round.over:
+        if round_.over:
             raise ReplayError(f"the round is already over: {action!r}", index, number)
         try:
             apply_action(game, action)
         except (IllegalAction, ShoeExhausted) as error:
             raise ReplayError(str(error), index, number) from None
-    if not game.round.over:
-        waiting = _AWAITING.get(game.round.phase, "the player's turn is not finished")
+    if not round_.over:
+        waiting = _AWAITING.get(round_.phase, "the player's turn is not finished")
         raise ReplayError(f"the round is not over: {waiting}", index, len(actions) + 1)
-    return round_record(game.round)
+    return round_record(round_)
 
 
 def _parse_round(entry: Any, index: int) -> tuple[list[BoxBet], list[str], list[int], list[Any]]:
@@ -234,12 +237,13 @@ def _parse_side_bets(side_bets: Any, index: int) -> tuple[dict[str, int], bool]:
 
 
 def export_rounds(rounds: Iterable[Round | Mapping[str, Any]]) -> dict[str, Any]:
-    """Consecutive played rounds (objects or their ``to_json()``) as one replay file.
+    """Consecutive played rounds (objects or their stored form,
+    :func:`~game.rules.storage.round_to_json`) as one replay file.
 
     The options, bank and credits come from the first round; later rounds must have
     been played with the same options (options change only between rounds, §10).
     """
-    loaded = [r if isinstance(r, Round) else Round.from_json(r) for r in rounds]
+    loaded = [r if isinstance(r, Round) else round_from_json(r) for r in rounds]
     if not loaded:
         raise ValueError("no round to export")
     replay = round_replay(loaded[0])
@@ -251,7 +255,7 @@ def export_rounds(rounds: Iterable[Round | Mapping[str, Any]]) -> dict[str, Any]
 
 
 def export_round(round_: Round | Mapping[str, Any]) -> dict[str, Any]:
-    """One played round (object or its ``to_json()``) as a replay file (``export_round``)."""
+    """One played round (object or its stored form) as a replay file (``export_round``)."""
     return export_rounds([round_])
 
 

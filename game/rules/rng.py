@@ -1,8 +1,8 @@
 """A seedable generator for the simulator, and only for it.
 
 Play shuffles with ``secrets.SystemRandom`` (R-2.1, :func:`game.rules.shoe.default_rng`):
-nobody may predict a shoe. The simulator is the opposite case: issue 7 asks that a run
-be reproducible for a seed, and the house edge it measures does not depend on the
+nobody may predict a shoe. The simulator is the opposite case: a run must be
+reproducible for a seed, and the house edge it measures does not depend on the
 generator being unpredictable, only on it being uniform. The standard library's only
 seedable generator is the Mersenne Twister of the ``random`` module.
 
@@ -33,7 +33,7 @@ class SeededRng(random.Random):
     only keep the original order of two cards), and ``sort`` runs in C.
     """
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[Any]) -> None:
         if not isinstance(x, list):
             super().shuffle(x)
             return

@@ -1,4 +1,4 @@
-"""Exact house edges of the side bets decided by the first cards (issue 4).
+"""Exact house edges of the side bets decided by the first cards.
 
 No simulation: each bet's outcome depends on a handful of cards drawn without
 replacement from the shoe, so we enumerate the *multisets of card codes* those cards

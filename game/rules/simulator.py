@@ -1,4 +1,4 @@
-"""The house-edge simulator (issue 7): basic strategy played through the real engine.
+"""The house-edge simulator: basic strategy played through the real engine.
 
 Every round goes through :class:`game.rules.engine.Game` exactly as in play — same
 phases, same legality checks, same settlement — with trivia off, no side bets and a
@@ -58,9 +58,9 @@ from game.rules.rng import derive_seed, seeded_rng
 from game.rules.shoe import Rng
 from game.rules.strategy import ACTIONS, SURRENDER, StrategyRules, best_action
 
-# The rule set issue 7 checks against the published house edge: 6 decks, S17, double after
-# split, resplit to 4 hands, split aces once with one card each, no surrender, peek, 3:2,
-# no Charlie. The benchmark and the tests use this one definition.
+# A rule set whose house edge is published, to check the simulator against: 6 decks, S17,
+# double after split, resplit to 4 hands, split aces once with one card each, no
+# surrender, peek, 3:2, no Charlie. The benchmark and the tests use this one definition.
 REFERENCE_RULES: dict[str, Any] = {
     "deck_count": 6,
     "dealer_stands_on": "S17",
@@ -75,7 +75,8 @@ REFERENCE_RULES: dict[str, Any] = {
 }
 SIMULATION_BANK = MAX_AMOUNT_CENTS // 2  # cents: see the module docstring
 CHUNK_ROUNDS = 25_000
-# What the simulator always plays, whatever options it is given (issue 7).
+# What the simulator always plays, whatever options it is given: the house edge of
+# the blackjack alone, without trivia or side bets.
 FORCED_OPTIONS: dict[str, Any] = {"trivia_mode": False, "side_bets": False}
 # Before the peek the engine cannot say which first actions will be legal; the chart
 # only answers "surrender" when surrender is what it wants most, so offer all five.
@@ -124,7 +125,7 @@ class Tally:
 
 @dataclass(frozen=True, slots=True)
 class SimulationReport:
-    """The figures issue 7 asks for; ``to_json`` has its exact keys."""
+    """The figures of one simulation run; ``to_json`` has their exact keys."""
 
     rounds: int
     house_edge_pct: float

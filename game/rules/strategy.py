@@ -60,9 +60,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from game.rules import cards
-from game.rules.hands import hand_total, soften  # hand_total re-exported: the coach uses it
+from game.rules.hands import hand_total, soften
 from game.rules.strategy_charts import (
     DOUBLE_H17,
     DOUBLE_S17,
@@ -126,14 +127,15 @@ class StrategyRules:
             raise ValueError(f"charlie must be 5, 7 or off, got {self.charlie!r}")
 
     @classmethod
-    def from_options(cls, options: Mapping[str, object]) -> StrategyRules:
-        """Build from the game's option dict; missing keys take the RULES.md defaults."""
+    def from_options(cls, options: Mapping[str, Any]) -> StrategyRules:
+        """Build from the game's option dict (its JSON form, ``Options.to_dict``); missing
+        keys take the RULES.md defaults."""
         charlie = options.get("charlie", 5)
         splits = _split_limits(options)
         decks = options.get("deck_count", 6)
         return cls(
             # An infinite shoe plays as the many-deck chart (as 8 decks, the nearest).
-            deck_count=8 if decks == "infinite" else int(decks),  # type: ignore[call-overload]
+            deck_count=8 if decks == "infinite" else int(decks),
             dealer_stands_on=str(options.get("dealer_stands_on", "S17")),
             double_after_split=bool(options.get("double_after_split", False)),
             surrender=str(options.get("surrender", "late")),
@@ -142,7 +144,7 @@ class StrategyRules:
             resplit=splits["resplit"],
             resplit_aces=splits["resplit_aces"],
             split_any_ten=bool(options.get("split_any_ten", False)),
-            charlie=None if charlie in (None, "off") else int(charlie),  # type: ignore[call-overload]
+            charlie=None if charlie in (None, "off") else int(charlie),
             dealer_peek=bool(options.get("dealer_peek", True)),
             inverted=bool(options.get("inverted", False)),
         )
@@ -161,7 +163,7 @@ class StrategyRules:
         return total in _DOUBLE_ON_TOTALS[self.double_on]
 
 
-def _split_limits(options: Mapping[str, object]) -> dict[str, bool]:
+def _split_limits(options: Mapping[str, Any]) -> dict[str, bool]:
     """The chart's split switches from ``max_splits`` / ``max_ace_splits`` (§10), or from
     the old keys a stored option dict may still hold (§10 Decision)."""
     if "max_splits" not in options and "max_ace_splits" not in options:
@@ -169,8 +171,8 @@ def _split_limits(options: Mapping[str, object]) -> dict[str, bool]:
             name: bool(options.get(name, False))
             for name in ("split_aces", "resplit", "resplit_aces")
         }
-    splits = int(options.get("max_splits", 1))  # type: ignore[call-overload]
-    ace_splits = int(options.get("max_ace_splits", 0))  # type: ignore[call-overload]
+    splits = int(options.get("max_splits", 1))
+    ace_splits = int(options.get("max_ace_splits", 0))
     return {"split_aces": ace_splits >= 1, "resplit": splits >= 2, "resplit_aces": ace_splits >= 2}
 
 

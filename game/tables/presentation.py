@@ -36,7 +36,9 @@ from game.rules import sidebets as sb
 from game.rules.cards import card_name
 from game.rules.engine import Game as EngineGame
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, CHIP_CENTS, display_cents
+from game.rules.public import public_view
 from game.rules.records import DEALING, HOUSE_MONEY_PARLAY, PLAYER_TURN
+from game.rules.storage import game_from_json
 from game.rules_pages.content import ratio_text
 from game.tables import services
 from game.tables.models import Seat, SharedTable, TableEvent
@@ -340,9 +342,9 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
     """The part of ``table`` every viewer sees alike (three reads: the seats, the newest
     events; the engine's state is the row's own)."""
     seats = services.SEATS_OF_TABLE.all(table_id=table.pk)
-    engine = EngineGame.from_json(table.state) if table.state else None
+    engine = game_from_json(table.state) if table.state else None
     options = engine.options if engine else services.table_options(table.options)
-    public = engine.public_view() if engine else {"round": None}
+    public = public_view(engine) if engine else {"round": None}
     round_ = public["round"]
     in_round = table.phase == SharedTable.Phase.ROUND and round_ is not None
     turn_box = engine.box_in_turn() if (engine and in_round) else None

@@ -30,8 +30,8 @@ from django.db import connection, transaction
 from game import services as game_services
 from game.prepared import PreparedBulkInsert, PreparedQuery, PreparedUpdate
 from game.rules import sidebets as sb
+from game.rules.bets import check_bets_being_built
 from game.rules.engine import Game as EngineGame
-from game.rules.engine import SharedBox, check_bets_being_built
 from game.rules.money import CHIP_CENTS
 from game.rules.options import Options
 from game.rules.records import (
@@ -39,8 +39,10 @@ from game.rules.records import (
     OFFER_ACTIONS,
     Event,
     IllegalAction,
+    SharedBox,
     TriviaOutcome,
 )
+from game.rules.storage import game_from_json, game_to_json
 from game.services import ActionRefused, StaleVersion, TimeRanOut
 from game.tables import live
 from game.tables.models import (
@@ -175,9 +177,7 @@ class LockedTable:
 
 def _load_engine(table: SharedTable) -> EngineGame:
     if table.state:
-        return EngineGame.from_json(
-            table.state, rng=game_services.make_rng(), clock=game_services.CLOCK
-        )
+        return game_from_json(table.state, rng=game_services.make_rng(), clock=game_services.CLOCK)
     options = table_options(table.options)
     return EngineGame(options, rng=game_services.make_rng(), clock=game_services.CLOCK)
 
@@ -296,7 +296,7 @@ def _save(locked: LockedTable) -> None:
     # engine never loaded has changed nothing.
     engine = locked.loaded_engine
     if engine is not None:
-        state = engine.to_json()
+        state = game_to_json(engine)
         if state != table.state:
             table.state = state
             written.append("state")

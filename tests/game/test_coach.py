@@ -13,7 +13,8 @@ from django.test import Client
 from game import services
 from game.coach import advice_for, hint_for_game
 from game.models import CoachDeviation, Game
-from game.rules.engine import Game as EngineGame
+from game.rules.public import public_view
+from game.rules.storage import game_from_json
 from game.selectors import coach_deviation_count
 from tests.game import scenarios
 from tests.game.helpers import post, stack_shoe
@@ -110,8 +111,8 @@ def test_hint_is_the_same_whatever_the_hole_card(alice, player, upcard: str) -> 
         game = dealt(player, ["9S", hole, "7D", upcard, "5H", "KD"], trivia_mode=False)
         assert game.state["round"]["dealer"][0] == hole
         texts.add(hint_text(alice, game))
-        engine = EngineGame.from_json(game.state)
-        assert advice_for(engine.public_view()) == hint_for_game(game)
+        engine = game_from_json(game.state)
+        assert advice_for(public_view(engine)) == hint_for_game(game)
     assert len(texts) == 1, texts
 
 

@@ -11,6 +11,7 @@ import pytest
 from game.rules.hands import dealer_must_hit, describe_total, hand_total, is_bust, is_charlie
 from game.rules.money import display_cents, format_cents, half_down, parse_amount, payout_profit
 from game.rules.options import Options
+from game.rules.public import public_view
 from game.rules.records import TriviaOutcome
 from game.rules.shoe import JACKPOT_ACE, Shoe, ShoeExhausted, default_rng, mark_jackpot_aces
 
@@ -127,7 +128,7 @@ def test_r_2_3_shoe_order_not_in_public_view() -> None:
     from tests.game.rules.helpers import play
 
     game = play(["0S", "7H", "9D", "0C"])
-    view = json.dumps(game.public_view())
+    view = json.dumps(public_view(game))
     assert "7H" not in view  # the hole card and undealt order never leave the server
 
 

@@ -1,4 +1,4 @@
-"""The arithmetic of bench/deck_count_bench.py (issue 15): effects, standard errors, the
+"""The arithmetic of bench/deck_count_bench.py: effects, standard errors, the
 published figures and the 3-standard-error verdict. No simulation is run here."""
 
 from __future__ import annotations

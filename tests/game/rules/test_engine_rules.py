@@ -9,9 +9,11 @@ import pytest
 
 from game.rules.engine import Game
 from game.rules.options import Options
+from game.rules.public import public_view
 from game.rules.records import ALLOWED, GameOver, IllegalAction, TriviaOutcome
 from game.rules.replay import apply_action, export_round_replay, round_record
 from game.rules.shoe import Shoe, ShoeExhausted
+from game.rules.storage import game_to_json
 from tests.game.rules.helpers import CORRECT, WRONG, event_types, make_game, play
 
 
@@ -216,7 +218,7 @@ def test_r_4_7_peek_events_reveal_nothing_when_no_natural() -> None:
     events = game.start_round(1000)
     peek = [e for e in events if e["type"] == "dealer_peeked"]
     assert peek == [{"natural": False, "type": "dealer_peeked"}]
-    assert "8H" not in json.dumps(events) and "8H" not in json.dumps(game.public_view())
+    assert "8H" not in json.dumps(events) and "8H" not in json.dumps(public_view(game))
 
 
 def test_r_4_7_peek_off_no_peek_event() -> None:
@@ -579,12 +581,12 @@ def test_r_8_7_credits_zero_every_hand_stands_then_game_over() -> None:
 
 def test_r_8_8_trivia_off_credits_untouched() -> None:
     game = play(["5S", "0H", "6D", "7C", "0S"], actions=("hit",))
-    assert game.credits == 10 and game.public_view()["credits"] is None
+    assert game.credits == 10 and public_view(game)["credits"] is None
 
 
 def test_illegal_actions_change_nothing() -> None:
     game = play(["2S", "9H", "3D", "8C", "2H", "5S"], actions=("hit",))
-    before = game.to_json()
+    before = game_to_json(game)
     for action in (
         "double",
         "split",
@@ -603,13 +605,13 @@ def test_illegal_actions_change_nothing() -> None:
         game.answer_offer("lunch", True)
     with pytest.raises(IllegalAction, match="Finish the current round"):
         game.start_round(1000)
-    assert game.to_json() == before
+    assert game_to_json(game) == before
 
 
 def test_no_round_yet() -> None:
     game = make_game([])
     assert game.legal_actions()["hit"].startswith("No round in progress")
-    assert game.public_view()["round"] is None
+    assert public_view(game)["round"] is None
     assert game.insurance_cost() == 0
     with pytest.raises(ValueError):
         export_round_replay(game)

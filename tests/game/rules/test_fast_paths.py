@@ -1,6 +1,6 @@
 """The engine's and the simulator's fast paths give exactly what the plain definitions give.
 
-The simulator's speed (issue 7) comes from shortcuts: a memo of strategy decisions on an
+The simulator's speed comes from shortcuts: a memo of strategy decisions on an
 int key, actions called by number, a shuffle and a Jackpot-Ace marking without per-card
 Python work, the play actions as a bit mask, and an optional mypyc build of the same
 sources. Each test here plays or computes the plain way and the fast way and asks for
@@ -32,6 +32,7 @@ from game.rules.engine import (
     Game,
 )
 from game.rules.options import Options
+from game.rules.public import public_view
 from game.rules.records import (
     ALLOWED,
     EARLY_SURRENDER,
@@ -50,6 +51,7 @@ from game.rules.simulator import (
     play_rounds,
     simulation_options,
 )
+from game.rules.storage import round_to_json
 from game.rules.strategy import ACTIONS, SURRENDER, StrategyRules, best_action
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -127,7 +129,7 @@ def _plain_play(options: Options, rounds: int, rng: SeededRng) -> Tally:
                 )
                 getattr(game, action)()
             elif round_.phase == EARLY_SURRENDER:
-                box = game.public_view()["round"].get("current_box", 0)
+                box = public_view(game)["round"].get("current_box", 0)
                 wanted = best_action(
                     round_.hands[box].cards, round_.upcard, rules=rules, allowed=set(ACTIONS)
                 )
@@ -229,7 +231,7 @@ def test_rounds_share_the_options_record_until_the_options_change() -> None:
     first = game.round
     while not first.over:
         game.stand() if first.phase == PLAYER_TURN else game.answer_offer(first.phase, False)
-    stored = first.to_json()["options"]
+    stored = round_to_json(first)["options"]
     assert stored == first.options and stored is not first.options  # stored as a copy
     game.set_options(Options(trivia_mode=False, side_bets=False, deck_count=2))
     game.start_round(100)

@@ -16,9 +16,11 @@ import pytest
 
 from game.rules.engine import Game
 from game.rules.options import Options
+from game.rules.public import public_view
 from game.rules.records import ALLOWED, PLAYER_TURN, IllegalAction
 from game.rules.replay import ReplayError, run_replay
 from game.rules.shoe import Shoe
+from game.rules.storage import game_from_json, game_to_json
 from tests.game.rules.helpers import make_game, play
 
 REPLAYS = pathlib.Path(__file__).resolve().parents[2] / "replays"
@@ -95,7 +97,7 @@ def test_cut_card_rebuilds_below_a_quarter_before_a_round() -> None:
 def test_infinite_decks_never_shuffle_and_repeat_cards() -> None:
     options = Options.from_dict({"trivia_mode": False, "deck_count": "infinite"})
     game = Game(options, rng=random.Random(4))
-    assert game.public_view()["cards_in_shoe"] is None  # shown as ∞
+    assert public_view(game)["cards_in_shoe"] is None  # shown as ∞
     drawn: list[str] = []
     for _ in range(400):
         assert not _shuffled(_stand_out(game))
@@ -106,8 +108,8 @@ def test_infinite_decks_never_shuffle_and_repeat_cards() -> None:
     # No deck limits a card: some card comes more often than 8 decks would hold.
     assert max(drawn.count(card) for card in set(drawn)) > 8
     # The state round-trips through JSON.
-    data = json.loads(json.dumps(game.to_json()))
-    assert Game.from_json(data).to_json() == game.to_json()
+    data = json.loads(json.dumps(game_to_json(game)))
+    assert game_to_json(game_from_json(data)) == game_to_json(game)
 
 
 def test_changing_to_infinite_decks_rebuilds_the_shoe() -> None:
@@ -190,12 +192,12 @@ def test_old_split_keys_replay_as_the_new_ones() -> None:
 
 def test_stored_game_with_old_keys_keeps_loading() -> None:
     game = Game(Options.from_dict({"trivia_mode": False, "max_splits": 3}), rng=random.Random(6))
-    data = game.to_json()
+    data = game_to_json(game)
     options = dict(data["options"])
     del options["max_splits"], options["max_ace_splits"]
     data["options"] = {**options, "resplit": True, "split_aces": True, "resplit_aces": False}
     data["implied"] = ["split_aces"]
-    loaded = Game.from_json(data)
+    loaded = game_from_json(data)
     assert (loaded.options.max_splits, loaded.options.max_ace_splits) == (3, 1)
     assert loaded.options.implied == ("max_ace_splits",)
 
@@ -267,7 +269,7 @@ def test_inverted_side_bet_and_insurance_are_negated() -> None:
 
 
 def test_the_same_stored_options_are_read_once_and_the_type_of_a_value_counts() -> None:
-    """Issue 14: every web action reads its game's options; equal stored values give the
+    """Every web action reads its game's options; equal stored values give the
     same (immutable) Options, read once. True and 1 are equal dict keys, not equal values."""
     stored = {"trivia_mode": True, "deck_count": 6, "min_bet": "5.00"}
     first = Options.from_dict(stored)

@@ -12,9 +12,11 @@ from game.rules import sidebets as sb
 from game.rules.engine import Game
 from game.rules.hands import dealer_must_hit
 from game.rules.options import Options
+from game.rules.public import public_view
 from game.rules.records import ALL_ACTIONS, ALLOWED, IllegalAction, TriviaOutcome
 from game.rules.replay import apply_action
 from game.rules.shoe import Shoe
+from game.rules.storage import game_from_json, game_to_json
 
 OPTION_VALUES = {
     "trivia_mode": st.booleans(),
@@ -149,7 +151,7 @@ def test_random_games_keep_every_invariant(options: dict, seed: int) -> None:
             refused = [name for name, why in legal.items() if why != ALLOWED]
             if refused and rng.random() < 0.2:
                 # A refused action raises and changes nothing.
-                before = game.to_json()
+                before = game_to_json(game)
                 name = rng.choice(refused)
                 try:
                     _do(game, name, rng)
@@ -157,7 +159,7 @@ def test_random_games_keep_every_invariant(options: dict, seed: int) -> None:
                     pass
                 else:  # pragma: no cover - would be a bug
                     raise AssertionError(f"{name} was refused but went ahead")
-                assert game.to_json() == before
+                assert game_to_json(game) == before
             _do(game, rng.choice(allowed), rng)  # an offered action never fails
             round_ = game.round
             assert game.bank >= 0  # inverted too: the bank stops at zero
@@ -177,10 +179,10 @@ def test_random_games_keep_every_invariant(options: dict, seed: int) -> None:
                 splits = parsed.max_ace_splits if first.startswith("A") else parsed.max_splits
                 assert len(hands) <= 1 + (0 if parsed.simple else splits)
             if parsed.infinite_decks:
-                assert game.public_view()["cards_in_shoe"] is None
+                assert public_view(game)["cards_in_shoe"] is None
             # The stored state round-trips exactly through JSON at every step.
-            data = json.loads(json.dumps(game.to_json()))
-            assert Game.from_json(data).to_json() == game.to_json()
+            data = json.loads(json.dumps(game_to_json(game)))
+            assert game_to_json(game_from_json(data)) == game_to_json(game)
         _check_round_ledger(game)
         _check_dealer(game)
         if limit is not None:
@@ -214,7 +216,7 @@ def test_nothing_visible_depends_on_the_hole_card(options: dict, seed: int) -> N
     views = []
     for game in games:
         events = start(game, bets)
-        views.append((events, game.public_view()))
+        views.append((events, public_view(game)))
     assert games[0].round.dealer[0] != games[1].round.dealer[0]
     while all(g.round_in_progress and not g.round.hole_revealed for g in games):
         assert _scrub(views[0]) == _scrub(views[1])
@@ -228,7 +230,7 @@ def test_nothing_visible_depends_on_the_hole_card(options: dict, seed: int) -> N
             events = _do(game, action, rng)
             if game.round.hole_revealed:
                 break
-            views.append((events, game.public_view()))
+            views.append((events, public_view(game)))
         if len(views) < 2:
             break
 
@@ -247,7 +249,7 @@ def test_public_dealer_hides_hole_card_until_reveal() -> None:
             break
         events = game.start_round(100)
         while True:
-            dealer = game.public_view()["round"]["dealer"]
+            dealer = public_view(game)["round"]["dealer"]
             if not game.round.hole_revealed:
                 assert dealer["cards"][0] is None and "total" not in dealer
                 hole_events = [e for e in events if e.get("to") == "dealer" and "card" not in e]

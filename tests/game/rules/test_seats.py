@@ -14,11 +14,13 @@ import random
 import pytest
 
 from game.rules.clock import FakeClock
-from game.rules.engine import Game, Round
+from game.rules.engine import Game
 from game.rules.options import Options
+from game.rules.public import public_view
 from game.rules.records import BoxBet, IllegalAction
 from game.rules.replay import apply_action, export_round_replay, round_record, run_replay
 from game.rules.shoe import Shoe
+from game.rules.storage import game_from_json, game_to_json, round_from_json, round_to_json
 from tests.game.rules.helpers import event_types
 
 REPLAYS = pathlib.Path(__file__).resolve().parents[2] / "replays"
@@ -55,7 +57,7 @@ def test_boxes_are_dealt_one_card_each_then_the_hole_then_again_then_the_upcard(
 
 def test_bets_are_refused_unless_every_box_has_one_and_the_bank_covers_them_all() -> None:
     game = table(THREE_BOXES, bank=5000)
-    before = game.to_json()
+    before = game_to_json(game)
     refusals = [
         ({"bet": 1000}, "3 boxes"),
         ({"boxes": [BoxBet(1000)] * 2}, "3 boxes"),
@@ -69,7 +71,7 @@ def test_bets_are_refused_unless_every_box_has_one_and_the_bank_covers_them_all(
     for arguments, message in refusals:
         with pytest.raises(IllegalAction, match=message):
             game.start_round(**arguments)
-        assert game.to_json() == before  # a refused bet changes nothing
+        assert game_to_json(game) == before  # a refused bet changes nothing
     game.start_round(boxes=[BoxBet(2000), BoxBet(2000, {"21+3": 500}), BoxBet(500)])
     assert game.bank == 0
 
@@ -80,7 +82,7 @@ def test_one_box_through_the_boxes_form_is_the_one_box_game() -> None:
     boxed = table(list(cards), seats=1)
     plain.start_round(1000, {"21+3": 100})
     boxed.start_round(boxes=[(1000, {"21+3": 100})])
-    assert plain.to_json() == boxed.to_json()
+    assert game_to_json(plain) == game_to_json(boxed)
 
 
 def test_splits_are_counted_per_box_and_the_dealer_plays_once() -> None:
@@ -130,7 +132,7 @@ def test_every_box_with_a_natural_and_no_dealer_natural_ends_the_round_at_once()
 def test_public_view_lists_the_boxes_and_the_box_in_play_but_never_the_hole_card() -> None:
     game = table(THREE_BOXES)
     game.start_round(boxes=[BoxBet(1000), BoxBet(2000, {"21+3": 100}), BoxBet(500)])
-    view = game.public_view()["round"]
+    view = public_view(game)["round"]
     assert view["dealer"]["cards"] == [None, "0D"] and "6C" not in json.dumps(view)
     assert view["current_box"] == 0 and view["current_hand"] == 0
     assert [box["box"] for box in view["boxes"]] == [1, 2, 3]
@@ -141,7 +143,7 @@ def test_public_view_lists_the_boxes_and_the_box_in_play_but_never_the_hole_card
     assert view["bet"] == 1000  # the one-box keys: the box in play's
     game.stand()
     game.split()
-    view = game.public_view()["round"]
+    view = public_view(game)["round"]
     assert view["current_box"] == 1 and view["bet"] == 2000 and view["current_hand"] == 1
     assert view["boxes"][1]["hand_indices"] == [1, 2]
     assert [hand["cards"] for hand in view["boxes"][1]["hands"]] == [["8S", "3H"], ["8D", "0H"]]
@@ -150,9 +152,9 @@ def test_public_view_lists_the_boxes_and_the_box_in_play_but_never_the_hole_card
 def test_one_seat_keeps_the_one_box_shapes() -> None:
     game = table(["9S", "8H", "7D", "0C"], seats=1)
     game.start_round(1000)
-    view = game.public_view()["round"]
+    view = public_view(game)["round"]
     assert "boxes" not in view and "current_box" not in view and "box" not in view["hands"][0]
-    stored = game.to_json()["round"]
+    stored = game_to_json(game)["round"]
     assert "boxes" not in stored and "offer_box" not in stored and "box" not in stored["hands"][0]
     assert stored["bet"] == 1000 and stored["side_stakes"] == {} and stored["insurance"] is None
 
@@ -161,24 +163,24 @@ def test_a_round_of_several_boxes_round_trips_through_json_mid_round() -> None:
     game = table(["9S", "AH", "0C", "8C", "7D", "KD", "0H", "AD", "5S"])
     game.start_round(boxes=[BoxBet(1000), BoxBet(1000), BoxBet(2000)])
     game.answer_offer("insurance", True)
-    data = json.loads(json.dumps(game.to_json()))
+    data = json.loads(json.dumps(game_to_json(game)))
     assert data["round"]["offer_box"] == 1 and len(data["round"]["boxes"]) == 3
-    loaded = Game.from_json(data)
-    assert loaded.to_json() == game.to_json()
+    loaded = game_from_json(data)
+    assert game_to_json(loaded) == game_to_json(game)
     for played in (game, loaded):
         apply_action(played, "even_money:accept")
         apply_action(played, "insurance:decline")
         played.hit()
         played.stand()
-    assert loaded.to_json() == game.to_json() and loaded.bank == 103_500
+    assert game_to_json(loaded) == game_to_json(game) and loaded.bank == 103_500
 
 
 def test_a_round_stored_before_seats_loads_as_one_box() -> None:
     game = table(["9S", "8H", "7D", "0C"], seats=1)
     game.start_round(1000, {"21+3": 100})
-    stored = game.to_json()["round"]
-    assert Round.from_json(stored).to_json() == stored
-    assert Round.from_json(stored).boxes[0].side_stakes == {"21+3": 100}
+    stored = game_to_json(game)["round"]
+    assert round_to_json(round_from_json(stored)) == stored
+    assert round_from_json(stored).boxes[0].side_stakes == {"21+3": 100}
 
 
 def test_timers_run_across_boxes() -> None:
@@ -199,7 +201,7 @@ def test_timers_run_across_boxes() -> None:
     round_ = game.round
     assert [hand.stand_reason for hand in round_.hands[:2]] == ["timeout", "timeout"]
     assert round_.current == 2 and round_.deadline == 30_000
-    assert game.public_view()["round"]["current_box"] == 2
+    assert public_view(game)["round"]["current_box"] == 2
     game.double()
     assert round_.over and round_.deadline is None
 

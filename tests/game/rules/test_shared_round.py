@@ -15,12 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.rules import sidebets as sb
+from game.rules.bets import check_bets_being_built
 from game.rules.clock import FakeClock
-from game.rules.engine import BoxBet, Game, SharedBox, check_bets_being_built
+from game.rules.engine import Game
 from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
-from game.rules.records import GameOver, IllegalAction, TriviaOutcome
+from game.rules.public import public_view
+from game.rules.records import BoxBet, GameOver, IllegalAction, SharedBox, TriviaOutcome
 from game.rules.shoe import Shoe
+from game.rules.storage import game_from_json, game_to_json
 from tests.game.rules.helpers import event_types
 
 
@@ -179,7 +182,7 @@ def test_insurance_answered_out_of_order_gives_the_same_round_as_in_order() -> N
     events = out_of_order.answer_for_box(0, "insurance:accept")
     answered = [(e["box"], e["accept"]) for e in events if e["type"] == "offer_answered"]
     assert answered == [(1, True), (2, True), (3, False)]  # applied in box order
-    assert out_of_order.to_json() == in_order.to_json()
+    assert game_to_json(out_of_order) == game_to_json(in_order)
     assert wallets(out_of_order) == [(5000, 10), (6000, 10), (4000, 10)]
 
 
@@ -193,7 +196,7 @@ def test_an_answer_is_refused_for_a_box_not_concerned_and_nothing_changes() -> N
             SharedBox(1000, bank=1000, credits=10),
         ]
     )
-    before = game.to_json()
+    before = game_to_json(game)
     assert [game.offer_for_box(i) for i in range(3)] == ["insurance", None, "insurance"]
     refusals = [
         (1, "insurance:accept", "Box 2: no offer awaits"),
@@ -208,7 +211,7 @@ def test_an_answer_is_refused_for_a_box_not_concerned_and_nothing_changes() -> N
     for index, answer, message in refusals:
         with pytest.raises(IllegalAction, match=message):
             game.answer_for_box(index, answer)
-        assert game.to_json() == before
+        assert game_to_json(game) == before
     game.answer_for_box(2, "insurance:decline")
     with pytest.raises(IllegalAction, match="no offer awaits"):
         game.answer_for_box(2, "insurance:decline")  # a second answer
@@ -249,7 +252,7 @@ def test_out_of_credits_stands_the_rest_of_that_box_only() -> None:
 
 def test_each_box_bet_is_checked_against_its_own_wallet() -> None:
     game = shared_game(["9S", "8H", "7D", "0C"] * 4, bank=1_000_000)
-    before = game.to_json()
+    before = game_to_json(game)
     refusals = [
         ([], "1 to 7 boxes"),
         ([SharedBox(100, bank=1000, credits=10)] * 8, "1 to 7 boxes"),
@@ -268,7 +271,7 @@ def test_each_box_bet_is_checked_against_its_own_wallet() -> None:
     for boxes, message in refusals:
         with pytest.raises(IllegalAction, match=message):
             game.start_shared_round(boxes)
-        assert game.to_json() == before
+        assert game_to_json(game) == before
     game.start_shared_round([SharedBox(1000, bank=1000, credits=10)])
     with pytest.raises(IllegalAction, match="Finish the current round"):
         game.start_shared_round([SharedBox(1000, bank=1000, credits=10)])
@@ -282,8 +285,8 @@ def test_seven_boxes_whatever_the_seats_option_and_one_box_keeps_the_box_keys() 
     assert [w[0] for w in wallets(game)] == [10_000 - 100 * (i + 1) for i in range(7)]
     single = shared_game(["9S", "8H", "7D", "0C"])
     events = single.start_shared_round([SharedBox(1000, bank=1000, credits=10)])
-    assert events[0]["box"] == 1 and single.public_view()["round"]["boxes"][0]["bank"] == 0
-    stored = single.to_json()["round"]
+    assert events[0]["box"] == 1 and public_view(single)["round"]["boxes"][0]["bank"] == 0
+    stored = game_to_json(single)["round"]
     assert "boxes" in stored and stored["wallets"][0]["bank"] == 0
 
 
@@ -364,10 +367,10 @@ def test_dice_extra_bet_and_parlay_answered_out_of_order_match_in_order() -> Non
     game.answer_for_box(2, "parlay:all")
     game.answer_for_box(0, "parlay:collect")
     assert game.box_in_turn() == 0
-    assert game.to_json() == in_order.to_json()
+    assert game_to_json(game) == game_to_json(in_order)
     # Box 3 parlayed its House Money onto its hand (200 + 200 × its ratio).
     assert game.round.hands[2].bet > 1000
-    assert game.public_view()["round"]["boxes"][2]["bank"] == 9000 - 1000 - 200 - 1000 - 200
+    assert public_view(game)["round"]["boxes"][2]["bank"] == 9000 - 1000 - 200 - 1000 - 200
 
 
 def test_an_open_stage_times_out_with_the_defaults_for_the_boxes_not_answered() -> None:
@@ -486,23 +489,23 @@ def test_a_shared_round_round_trips_through_json_mid_round() -> None:
     clock = FakeClock(0)
     game = side_bet_game(clock)
     game.answer_for_box(1, "roll")
-    data = json.loads(json.dumps(game.to_json()))
+    data = json.loads(json.dumps(game_to_json(game)))
     stored = data["round"]
     assert stored["answers_ahead"] == {"1": "roll"} and stored["open_stage"] == 0
     assert [w["bank"] for w in stored["wallets"]] == [3800, 3900, 7800]
-    loaded = Game.from_json(data, rng=random.Random(3), clock=clock)
-    assert loaded.to_json() == game.to_json()
+    loaded = game_from_json(data, rng=random.Random(3), clock=clock)
+    assert game_to_json(loaded) == game_to_json(game)
     game.rng = random.Random(9)
     loaded.rng = random.Random(9)
     for played in (game, loaded):
         played.answer_for_box(0, "roll")
         played.answer_for_box(2, "extra_bet:500")
-        again = Game.from_json(json.loads(json.dumps(played.to_json())), clock=clock)
-        assert again.to_json() == played.to_json()
+        again = game_from_json(json.loads(json.dumps(game_to_json(played))), clock=clock)
+        assert game_to_json(again) == game_to_json(played)
         played.answer_for_box(0, "parlay:bet")
         played.answer_for_box(2, "parlay:winnings")
         played.hit()
-    assert loaded.to_json() == game.to_json()
+    assert game_to_json(loaded) == game_to_json(game)
     assert [loaded.box_wallet(i) for i in range(3)] == wallets(game)
 
 
@@ -510,7 +513,7 @@ def test_public_view_shows_each_wallet_and_never_the_hole_card_or_the_shoe() -> 
     game = shared_game(INSURANCE_NATURAL + ["2D", "3D", "4D"])
     game.start_shared_round(THREE_WALLETS)
     game.answer_for_box(2, "insurance:accept")
-    view = game.public_view()
+    view = public_view(game)
     text = json.dumps(view)
     assert "KD" not in text and "2D" not in text and "shoe" not in view
     round_view = view["round"]
@@ -522,7 +525,7 @@ def test_public_view_shows_each_wallet_and_never_the_hole_card_or_the_shoe() -> 
     assert [box["answered_ahead"] for box in round_view["boxes"]] == [False, False, True]
     game.answer_for_box(0, "insurance:decline")
     game.answer_for_box(1, "even_money:decline")
-    round_view = game.public_view()["round"]
+    round_view = public_view(game)["round"]
     assert round_view["dealer"]["cards"] == ["KD", "AH"]  # revealed at the peek
     # Box 2's natural pushes the dealer's; box 3's insurance pays 2:1 (3500 + 1500).
     assert [box["bank"] for box in round_view["boxes"]] == [4000, 5000, 5000]

@@ -1,4 +1,4 @@
-"""The house-edge simulator (issue 7): determinism, sane figures, the command, the table.
+"""The house-edge simulator: determinism, sane figures, the command, the table.
 
 No timing is asserted here: speed is measured by bench/simulator_bench.py.
 """

@@ -7,6 +7,7 @@ import itertools
 import pytest
 
 from game.rules import cards
+from game.rules.hands import hand_total
 from game.rules.strategy import (
     ACTIONS,
     CHARTS,
@@ -20,7 +21,6 @@ from game.rules.strategy import (
     best_action,
     chart_for,
     dealer_outcomes,
-    hand_total,
     recommend,
     recommend_insurance,
 )

@@ -10,6 +10,7 @@ from game.rules.options import Options
 from game.rules.records import PLAYER_TURN, ROUND_OVER, IllegalAction, TriviaOutcome
 from game.rules.replay import apply_action
 from game.rules.shoe import Shoe
+from game.rules.storage import game_from_json, game_to_json
 
 # Player 9S 7D (hard 16) against 6C, hole 0H; the dealer's 16 draws KD and busts.
 SIXTEEN = ["9S", "0H", "7D", "6C", "KD"]
@@ -108,11 +109,11 @@ def test_the_deadline_survives_json_and_old_rounds_load_without_one() -> None:
     clock = FakeClock()
     game = timed_game(SIXTEEN, clock)
     game.start_round(1000)
-    stored = game.to_json()
-    again = Game.from_json(stored, clock=clock)
+    stored = game_to_json(game)
+    again = game_from_json(stored, clock=clock)
     assert again.round is not None and again.round.deadline == clock() + 20_000
     del stored["round"]["deadline"]  # a round saved before timers existed
-    old = Game.from_json(stored, clock=clock)
+    old = game_from_json(stored, clock=clock)
     assert old.round is not None and old.round.deadline is None
 
 

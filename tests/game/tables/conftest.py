@@ -10,6 +10,7 @@ import pytest
 from game import services as game_services
 from game.rules.clock import FakeClock
 from game.rules.engine import Game as EngineGame
+from game.rules.storage import game_from_json
 from game.tables import scenes, services
 from game.tables.models import SharedTable
 from tests.game.factories import PlayerFactory
@@ -113,7 +114,7 @@ def question_open(seated_pair, ana, ben) -> Callable[..., SharedTable]:
 
 def engine_of(table: SharedTable) -> EngineGame:
     table.refresh_from_db()
-    return EngineGame.from_json(table.state)
+    return game_from_json(table.state)
 
 
 def bet_and_ready(table: SharedTable, user: Any, dollars: int = 10) -> None:

@@ -43,6 +43,7 @@ from django.db import connection, transaction
 from django.utils.crypto import get_random_string
 
 from game.rules.engine import Game as EngineGame
+from game.rules.storage import game_from_json
 from game.tables import live, services
 from game.tables.models import Seat, SharedTable, TableEvent
 from tests.game.factories import PlayerFactory
@@ -496,7 +497,7 @@ def stack_shoe(table_id: int, cards: list[str]) -> None:
 
 def table_now(table_id: int) -> tuple[SharedTable, EngineGame]:
     table = SharedTable.objects.get(pk=table_id)
-    return table, EngineGame.from_json(table.state)
+    return table, game_from_json(table.state)
 
 
 def box_of(table_id: int, player: Player) -> int | None:

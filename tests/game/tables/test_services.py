@@ -132,14 +132,12 @@ def test_chips_are_refused_by_the_engines_check_beyond_the_maximum_and_the_bank(
 def test_a_bet_being_built_reads_the_options_never_the_round(seated_pair, ana, monkeypatch):
     """A chip, a side chip, an activation and a Clear check the bet against the table's
     rules alone: the engine's state (the round, the shoe) is not parsed for them."""
-    from game.rules.engine import Game as EngineGame
-
     table = seated_pair(side_bets=True)
 
     def no_parsing(*args, **kwargs):
         raise AssertionError("the engine's state was parsed for a bet being built")
 
-    monkeypatch.setattr(EngineGame, "from_json", no_parsing)
+    monkeypatch.setattr(services, "game_from_json", no_parsing)
     version = lambda: seat_version(table, ana)  # noqa: E731
     services.add_chip(table_id=table.pk, user=ana, version=version(), chip_cents=1_000)
     services.add_side_chip(

@@ -331,7 +331,7 @@ def test_the_offer_panels_take_their_figures_from_the_scenes_one_public_view(
 ):
     """Each viewer's offer panel reads the scene's public view of the round: the engine's
     public view is built once per scene, not once more per viewer."""
-    from game.rules.engine import Game as EngineGame
+    from game.tables import presentation
     from game.tables.presentation import table_scene, view_for
 
     table = seated_pair(OFFERS)
@@ -342,13 +342,13 @@ def test_the_offer_panels_take_their_figures_from_the_scenes_one_public_view(
     answer(table, ben, "extra_bet", 1_000)  # the parlay is open to both
     table.refresh_from_db()
     calls = []
-    public_view = EngineGame.public_view
+    public_view = presentation.public_view
 
     def counted(engine):
         calls.append(engine)
         return public_view(engine)
 
-    monkeypatch.setattr(EngineGame, "public_view", counted)
+    monkeypatch.setattr(presentation, "public_view", counted)
     scene = table_scene(table)
     views = [view_for(scene, viewer) for viewer in (ana, ben, watcher, ana)]
     assert len(calls) == 1
