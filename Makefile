@@ -49,9 +49,12 @@ test: $(VENV)/.installed-test node_modules/.installed
 	$(BIN)/python -m pytest --cov=game/rules --cov-report=term:skip-covered \
 		--cov-fail-under=95 $(PYTEST_ARGS)
 
+# Style, the import contracts of pyproject.toml's [tool.importlinter] (the layers only point
+# down, no cycles), and types ([tool.mypy]: the rules engine strict, the apps at mypy's default).
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 format: $(VENV)/.installed-test

@@ -233,19 +233,20 @@ class ResilientRedisCache(RedisCache):
         )
 
     def incr(self, key: Any, delta: int = 1, version: int | None = None) -> int:
-        missing = object()
         result = self._guarded(
             partial(super().incr, key, delta, version),
-            missing,
+            None,  # never incr's own answer, which is the new value
             writes=[key],
             version=version,
         )
-        if result is missing:
+        if result is None:
             # What the API says of a key it cannot find: a cache out of reach has none.
             raise ValueError(f"Key '{key}' not found.")
         return result
 
-    def clear(self) -> bool:
+    # django-stubs gives RedisCache BaseCache's clear() -> None, but Django's RedisCache
+    # returns whether Redis was flushed; this answers the same, False when out of reach.
+    def clear(self) -> bool:  # type: ignore[override]
         cleared = self._guarded(partial(super().clear), None)
         if cleared is None:
             self.state.missed.add_everything()

@@ -16,6 +16,7 @@ from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.validators import ProhibitNullCharactersValidator
+from django.db.models import Field
 
 from blackjack_site.passwords import PASSWORD_MAX_LENGTH
 
@@ -24,7 +25,9 @@ NUL = "\x00"
 
 def _username_max_length() -> int:
     model = get_user_model()
-    return model._meta.get_field(model.USERNAME_FIELD).max_length or 254
+    field = model._meta.get_field(model.USERNAME_FIELD)
+    max_length = field.max_length if isinstance(field, Field) else None
+    return max_length or 254
 
 
 def credentials_fit(username: str, password: str) -> bool:

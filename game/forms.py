@@ -59,11 +59,11 @@ def parse_version(raw: str | None) -> int:
         ) from None
 
 
-class AmountField(forms.CharField):
+class AmountField(forms.Field):
     """Dollars with at most two decimals, kept as integer cents."""
 
     def to_python(self, value: Any) -> int | None:
-        text = super().to_python(value)
+        text = "" if value in self.empty_values else str(value).strip()
         if not text:
             return None
         try:
@@ -91,6 +91,12 @@ _NEEDED_WORDS = {"max_ace_splits": "splitting aces (once)"}
 # turn_seconds / answer_seconds in the menu (R-4.13, R-8.9).
 _TIMER_WORDS: dict[Any, str] = {"off": "No time limit", 10: "10 seconds", 15: "15 seconds"}
 _TIMER_WORDS |= {20: "20 seconds", 30: "30 seconds", 60: "60 seconds"}
+
+
+def timer_choices(seconds: tuple[Any, ...]) -> list[tuple[str, str]]:
+    """The menu of a time limit (turn_seconds, answer_seconds), in words."""
+    return _choices(seconds, _TIMER_WORDS)
+
 
 # max_splits / max_ace_splits in the menu: N splits make N + 1 hands.
 _SPLIT_WORDS: dict[Any, str] = {1: "1 (two hands)", 2: "2 (three hands)", 3: "3 (four hands)"}
@@ -186,14 +192,15 @@ class OptionsForm(forms.Form):
         coerce=int,
         label="Boxes you play",
         required=False,
-        empty_value=1,
+        # django-stubs allows only str | None; Django returns any empty_value as it is.
+        empty_value=1,  # type: ignore[arg-type]
     )
     # Not required: a form without them (an older page) means no time limit.
     turn_seconds = forms.ChoiceField(
-        choices=_choices(TURN_SECONDS, _TIMER_WORDS), label="Time for each decision", required=False
+        choices=timer_choices(TURN_SECONDS), label="Time for each decision", required=False
     )
     answer_seconds = forms.ChoiceField(
-        choices=_choices(ANSWER_SECONDS, _TIMER_WORDS), label="Time to answer", required=False
+        choices=timer_choices(ANSWER_SECONDS), label="Time to answer", required=False
     )
     coach = forms.BooleanField(
         required=False,

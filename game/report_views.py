@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
+from game.http import AuthenticatedHttpRequest
 from game.models import Game
 from game.presentation.notices import refusal_text
 from game.question_reports import THANKS, ReportQuestionForm, report_attempt_question
@@ -17,7 +18,7 @@ from game.views import REFUSED, render_table
 
 @login_required
 @require_POST
-def report_question(request: HttpRequest, game_id: int) -> HttpResponse:
+def report_question(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     # Ownership first: another player's game is a 404 whatever else is wrong with the post.
     game = get_object_or_404(Game, pk=game_id, owner=request.user)
     form = ReportQuestionForm(request.POST)

@@ -32,12 +32,13 @@ def revealed_attempt(game: Game) -> TriviaAttempt | None:
     """The question just answered right, whose reveal shows on the felt after the card is
     dealt (the game's status note names it; the next action moves on)."""
     note = game.status_note or {}
-    if note.get("kind") != "answered" or not note.get("correct"):
+    attempt_id = note.get("attempt")
+    if note.get("kind") != "answered" or not note.get("correct") or attempt_id is None:
         return None
     if game.revealed_trivia is not None:  # handed over by the action that answered it
         return game.revealed_trivia
     return (
-        TriviaAttempt.objects.filter(game=game, pk=note.get("attempt"), applied=True)
+        TriviaAttempt.objects.filter(game=game, pk=attempt_id, applied=True)
         .select_related("question")
         .first()
     )

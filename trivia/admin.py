@@ -49,46 +49,70 @@ HARD_MAX_RATE_PERCENT = 90  # hard but more than 90 % answer correctly
 PREVIEW_ROWS = 200
 
 
-class QuestionAdminForm(forms.ModelForm):
-    """Edits the wrong answers as three text boxes instead of raw JSON."""
+WRONG_ANSWER_BOXES = 3
 
-    wrong_answer_1 = forms.CharField(required=False)
-    wrong_answer_2 = forms.CharField(required=False, help_text="Multiple choice only.")
-    wrong_answer_3 = forms.CharField(required=False, help_text="Multiple choice only.")
+
+class WrongAnswersWidget(forms.MultiWidget):
+    """One text box per wrong answer, posted as incorrect_answers_1, _2 and _3."""
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        boxes: dict[str, forms.Widget | type[forms.Widget]] = {
+            str(n): forms.TextInput(attrs={"size": 60, "aria-label": f"Wrong answer {n}"})
+            for n in range(1, WRONG_ANSWER_BOXES + 1)
+        }
+        super().__init__(boxes, attrs)
+
+    def decompress(self, value: Any) -> list[Any]:
+        return list(value) if isinstance(value, list) else []
+
+
+class WrongAnswersField(forms.MultiValueField):
+    """The wrong answers as a list: the boxes filled in, in order."""
+
+    widget = WrongAnswersWidget
+
+    def __init__(self, **kwargs: Any) -> None:
+        boxes = [forms.CharField(required=False) for _ in range(WRONG_ANSWER_BOXES)]
+        super().__init__(boxes, require_all_fields=False, required=False, **kwargs)
+
+    def compress(self, data_list: list[Any]) -> list[str]:
+        return [answer for answer in data_list if answer]
+
+
+class QuestionAdminForm(forms.ModelForm):
+    """Edits the wrong answers as three text boxes instead of raw JSON. The field keeps the
+    model's name, so Question.clean()'s complaints about them show beside the boxes."""
+
+    incorrect_answers = WrongAnswersField(
+        label="Wrong answers",
+        help_text="Three for a multiple-choice question; True/False fills in the other one.",
+    )
 
     class Meta:
         model = Question
-        fields = ["category", "text", "type", "difficulty", "correct_answer", "active", "source"]
+        fields = [
+            "category",
+            "text",
+            "type",
+            "difficulty",
+            "correct_answer",
+            "incorrect_answers",
+            "active",
+            "source",
+        ]
         widgets = {
             "text": forms.Textarea(attrs={"rows": 3}),
             "correct_answer": forms.TextInput(attrs={"size": 60}),
         }
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        for n, answer in enumerate(self.instance.incorrect_answers or [], start=1):
-            if n <= 3:
-                self.fields[f"wrong_answer_{n}"].initial = answer
-
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        wrong = [data.get(f"wrong_answer_{n}", "").strip() for n in (1, 2, 3)]
-        wrong = [w for w in wrong if w]
+        super().clean()
+        data = self.cleaned_data
+        wrong = data.get("incorrect_answers") or []
         correct = (data.get("correct_answer") or "").strip()
         if data.get("type") == Question.Type.BOOLEAN and not wrong and correct in ("True", "False"):
-            wrong = ["False" if correct == "True" else "True"]
-        # Set before ModelForm._post_clean runs Question.clean() on the instance.
-        self.instance.incorrect_answers = wrong
+            data["incorrect_answers"] = ["False" if correct == "True" else "True"]
         return data
-
-    def _update_errors(self, errors: ValidationError) -> None:
-        # Question.clean() reports on the model field "incorrect_answers", which this form
-        # shows as wrong_answer_1..3; attach those messages to the first box.
-        if hasattr(errors, "error_dict") and "incorrect_answers" in errors.error_dict:
-            errors.error_dict.setdefault("wrong_answer_1", []).extend(
-                errors.error_dict.pop("incorrect_answers")
-            )
-        super()._update_errors(errors)
 
 
 class ReportedFilter(admin.SimpleListFilter):

@@ -238,7 +238,7 @@ def _detect_encoding(records: Sequence[Any]) -> Encoding:
     sample = [r for r in records[:50] if isinstance(r, dict)]
     if any(r.get("type") in _BASE64_TYPES for r in sample):
         return "base64"
-    questions = [r.get("question") for r in sample if isinstance(r.get("question"), str)]
+    questions = [q for r in sample if isinstance(q := r.get("question"), str)]
     if (
         questions
         and not any(" " in q for q in questions)

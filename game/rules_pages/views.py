@@ -100,7 +100,9 @@ def _context_key(bet: str) -> str:
 
 
 def rules_side_bets(request: HttpRequest) -> HttpResponse:
-    bets = {_context_key(bet): {"lines": pay_lines(bet)} for bet in PAY_TABLES}
+    bets: dict[str, dict[str, Any]] = {
+        _context_key(bet): {"lines": pay_lines(bet)} for bet in PAY_TABLES
+    }
     for bet in (PERFECT_PAIR, TWENTY_ONE_PLUS_THREE, PERFECT_11S, HOUSE_MONEY):
         bets[_context_key(bet)]["edge"] = side_bet_edge(bet)
     context = {

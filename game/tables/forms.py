@@ -3,12 +3,12 @@ the single-player options of RULES.md §10, less what a shared table decides its
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 
-from game.forms import OptionsForm, default_options
-from game.rules.options import TIMER_OFF, Options
+from game.forms import OptionsForm, default_options, timer_choices
+from game.rules.options import ANSWER_SECONDS, TIMER_OFF, TURN_SECONDS, Options
 from game.tables.models import SEATS_MAX, SEATS_MIN
 from game.tables.services import table_options
 
@@ -28,12 +28,10 @@ class TableOptionsForm(OptionsForm):
         super().__init__(*args, **kwargs)
         for name in NOT_AT_SHARED_TABLES:
             self.fields.pop(name, None)
-        turn = self.fields["turn_seconds"]
-        turn.choices = [(v, label) for v, label in turn.choices if v != TIMER_OFF]
-        turn.required = True
-        answer = self.fields["answer_seconds"]
-        answer.choices = [(v, label) for v, label in answer.choices if v != TIMER_OFF]
-        answer.required = True
+        for name, seconds in (("turn_seconds", TURN_SECONDS), ("answer_seconds", ANSWER_SECONDS)):
+            timer = cast(forms.ChoiceField, self.fields[name])  # as OptionsForm declares it
+            timer.choices = [(v, label) for v, label in timer_choices(seconds) if v != TIMER_OFF]
+            timer.required = True
 
     @classmethod
     def initial_for(cls, options: dict[str, Any]) -> dict[str, Any]:

@@ -137,6 +137,7 @@ def event_stream_response(
 ) -> StreamingHttpResponse:
     """The SSE response for one viewer of one table (see the module's docstring)."""
     timing = _Timing.from_settings()
+    content: AsyncIterator[bytes] | Iterator[bytes]
     if isinstance(request, ASGIRequest):
         content = _async_stream(table_id, after_seq, messages_after, timing)
     else:

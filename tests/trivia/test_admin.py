@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import pytest
 from django.contrib.auth.models import Permission
@@ -211,19 +212,33 @@ class TestListAndActions:
             "type": "multiple",
             "difficulty": "medium",
             "correct_answer": "7",
-            "wrong_answer_1": "4",
-            "wrong_answer_2": "7",
-            "wrong_answer_3": "",
+            "incorrect_answers_1": "4",
+            "incorrect_answers_2": "7",
+            "incorrect_answers_3": "",
             "active": "on",
             "source": "admin",
         }
         response = staff_client.post(url, data)
         assert response.status_code == 200
         assert "three distinct, non-empty wrong answers" in response.content.decode()
-        data.update(wrong_answer_2="6", wrong_answer_3="8")
+        # Shown beside the wrong answers' boxes, not as a complaint about the whole form.
+        assert "incorrect_answers" in response.context["adminform"].form.errors
+        data.update(incorrect_answers_2="6", incorrect_answers_3="8")
         assert staff_client.post(url, data).status_code == 302
         question.refresh_from_db()
         assert question.incorrect_answers == ["4", "6", "8"]
+
+    def test_change_form_shows_each_wrong_answer_in_its_own_labelled_box(
+        self, staff_client
+    ) -> None:
+        question = QuestionFactory()
+        url = reverse("admin:trivia_question_change", args=[question.pk])
+        page = staff_client.get(url).content.decode()
+        for n, answer in enumerate(question.incorrect_answers, start=1):
+            box = re.search(rf'<input[^>]*name="incorrect_answers_{n}"[^>]*>', page)
+            assert box, f"no box for wrong answer {n}"
+            assert f'value="{answer}"' in box.group(0)
+            assert f'aria-label="Wrong answer {n}"' in box.group(0)
 
     def test_add_boolean_question_fills_the_opposite_answer(self, staff_client) -> None:
         category = QuestionFactory().category

@@ -11,11 +11,17 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable
+from types import FrameType
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from game.tables import clock_runner
+
+# What signal.signal() takes and signal.getsignal() gives back.
+SignalHandler = Callable[[int, FrameType | None], Any] | int | None
 
 
 class Command(BaseCommand):
@@ -53,15 +59,15 @@ class Command(BaseCommand):
             self.stdout.write(f"table clock: stopped ({applied} deadline(s) applied)")
 
     @staticmethod
-    def _install_signal_handlers(stop: threading.Event) -> dict[int, object]:
+    def _install_signal_handlers(stop: threading.Event) -> dict[int, SignalHandler]:
         """SIGTERM and SIGINT set ``stop`` (only the main thread may install handlers)."""
         if threading.current_thread() is not threading.main_thread():
             return {}
 
-        def request_stop(signum, frame) -> None:
+        def request_stop(signum: int, frame: FrameType | None) -> None:
             stop.set()
 
-        previous = {}
+        previous: dict[int, SignalHandler] = {}
         for signum in (signal.SIGTERM, signal.SIGINT):
             previous[signum] = signal.getsignal(signum)
             signal.signal(signum, request_stop)
