@@ -68,7 +68,7 @@ accelerated: $(VENV)/.installed-test
 
 bench: accelerated
 	@for script in bench/*_bench.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
-	@echo "== bench/tables_bench.py --think 0.25 (issue 16's goals: players at a pace)"
+	@echo "== bench/tables_bench.py --think 0.25 (the shared tables' goals are measured at this pace)"
 	@$(BIN)/python bench/tables_bench.py --think 0.25
 
 clean-venv:

@@ -1,10 +1,10 @@
-"""Check the deck-count effects against published rule-variation figures (issue 15).
+"""Check the deck-count effects against published rule-variation figures.
 
     make bench        # runs it with the defaults, after building the compiled engine
     .venv/bin/python bench/deck_count_bench.py [--rounds 12000000] [--workers 2] [--seed 15]
     .venv/bin/python bench/deck_count_bench.py --json out.json   # the figures as JSON too
 
-Plays the same rules (:data:`RULES`, issue 7's reference rules: 6 decks, S17, double after
+Plays the same rules (:data:`RULES`, the reference rules: 6 decks, S17, double after
 split, resplit to 4 hands, split aces once with one card each, no surrender, peek, 3:2,
 Charlie off) with ``deck_count`` 6, 1 and ``"infinite"`` through the simulator
 (``game.rules.simulator``, the compiled engine when it is built and current, else pure
@@ -19,7 +19,7 @@ random numbers would not help here: a 52-card and a 312-card shoe shuffled from 
 generator share no cards.) 12 million rounds each keep that standard error below 0.05%;
 the three runs took 147 s on this machine's 2 cores with the compiled engine (load average
 about 3), up to twice that when the machine is busier. Results in bench/RESULTS.md,
-"Deck-count effects (issue 15)".
+"Deck-count effects".
 """
 
 from __future__ import annotations

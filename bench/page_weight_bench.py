@@ -4,7 +4,7 @@ Run from the repository root:  .venv/bin/python bench/page_weight_bench.py
 A throw-away SQLite file gets a player and a game; the table page is rendered by Django's
 test client (DEBUG off, as in production) at the bet and at the player's turn, and each
 asset it links is weighed. The baseline measured in the same run is htmx alone, the one
-file every page needs; the budget is issue 13's 60 KB.
+file every page needs; the budget is 60 KB.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Simulator speed: rounds per second with 1 and 2 worker processes (issue 7).
+"""Simulator speed: rounds per second with 1 and 2 worker processes.
 
     make bench        # builds the compiled engine first when needed (make accelerated)
     .venv/bin/python bench/simulator_bench.py [--rounds 200000] [--engine python|compiled|both]

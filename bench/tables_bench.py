@@ -46,7 +46,7 @@ snapshot:
   stream open then); its requests/s and latency, and the ratio actions/s ÷ bare
   requests/s.
 
-Goals (issue 16): p99 action < 150 ms, fan-out p99 < 300 ms, 0 errors, for players at a
+Goals: p99 action < 150 ms, fan-out p99 < 300 ms, 0 errors, for players at a
 pace (``--think 0.25``, still faster than people play; ``make bench`` runs it). Flat out
 (the default) is the stress figure: the machine saturated, the bare view's own p99 there
 is about twice the goal (bench/RESULTS.md). The script exits

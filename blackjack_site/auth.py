@@ -1,4 +1,4 @@
-"""The account behind every logged-in request, read from the shared cache (issue 14).
+"""The account behind every logged-in request, read from the shared cache.
 
 Django loads the session's user with one query per request (``ModelBackend.get_user``);
 :class:`CachedModelBackend` keeps the user in the cache instead, so a request with a cached

@@ -102,7 +102,7 @@ def timer_choices(seconds: tuple[Any, ...]) -> list[tuple[str, str]]:
 _SPLIT_WORDS: dict[Any, str] = {1: "1 (two hands)", 2: "2 (three hands)", 3: "3 (four hands)"}
 
 # The menu's groups are the rules page's (game/rules_pages/content.py), in its order, with
-# the Coach (not a rule of §10: a per-game setting saved on the game row, issue 7) last.
+# the Coach (not a rule of §10: a per-game setting saved on the game row) last.
 COACH_GROUP = ("Coach", ("coach",))
 # Fields of the menu that are not options of RULES.md §10.
 NON_RULE_FIELDS = ("coach",)

@@ -1,4 +1,4 @@
-"""The house edge shown in the Options menu (issue 7), in words for the player.
+"""The house edge shown in the Options menu, in words for the player.
 
 The figure is ``game.rules.house_edge.estimated_house_edge``: the simulator's table for
 the options that move the edge most. This module turns it into the menu's lines — the

@@ -73,7 +73,7 @@ def selected_box_index(game: Game, seats: int) -> int:
 
 
 def coach_deviation_count(user: Any) -> int:
-    """How many of the player's moves the coach marked as not basic strategy (issue 7).
+    """How many of the player's moves the coach marked as not basic strategy.
 
     Deviations are recorded only while a game's Coach setting is on (see game.coach).
     """

@@ -225,7 +225,7 @@ class QuestionPoolStamp(models.Model):
     Question selection keeps each difficulty's active ids in the process's memory and
     re-reads them when this stamp differs (trivia.services). It lives in the database,
     not the cache, so that a game's action reads it with the row lock it takes anyway (no
-    extra round trip, issue 14), and it changes in the same transaction as the questions:
+    extra round trip), and it changes in the same transaction as the questions:
     nobody sees the new stamp before the new questions, nor keeps it if they roll back."""
 
     SINGLETON_ID = 1

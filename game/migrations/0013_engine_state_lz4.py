@@ -1,9 +1,9 @@
-"""The engines' states are compressed with lz4 on PostgreSQL (issue 14).
+"""The engines' states are compressed with lz4 on PostgreSQL.
 
 A game's state is 3–4 KB of JSON, over PostgreSQL's 2 KB threshold: every action's UPDATE
 compresses it again, with pglz by default. lz4 is several times faster; measured here, an
 UPDATE of a game's state and its COMMIT took 0.70 ms with pglz and 0.63 ms with lz4
-(bench/RESULTS.md, sixth pass). A shared table's state is larger still. Values already
+(measured with bench/web_bench.py). A shared table's state is larger still. Values already
 stored keep their compression until they are next written — every action rewrites them.
 
 Only on PostgreSQL, and only where the server was built with lz4 (Debian's and the

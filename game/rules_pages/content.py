@@ -1,4 +1,4 @@
-"""The words of the rules pages: RULES.md rewritten for players (issue 8).
+"""The words of the rules pages: RULES.md rewritten for players.
 
 Pay-table ratios, option defaults and the "needs" between options are read from the
 rules engine, never retyped here, so the pages cannot drift from what the game pays;

@@ -1,4 +1,4 @@
-"""The rules pages (issue 8): public, no login; opened from a game, they link back to it."""
+"""The rules pages: public, no login; opened from a game, they link back to it."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ from game.tables.services import table_options
 
 # A shared table plays one box per seat (T-3), times every turn (T-8) and buys every seat in
 # with the same bank. It has no coach: the coach is a setting of one player's own game (saved
-# on its Game row, issue 7), not a rule of the table, and marking one player's moves on a
+# on its Game row), not a rule of the table, and marking one player's moves on a
 # felt everyone watches is no part of TABLES.md. Side bets are the host's choice (T-6, T-7).
 NOT_AT_SHARED_TABLES = ("seats", "coach", "starting_bank")
 # The Create Table form's own fields (the table, not its rules).

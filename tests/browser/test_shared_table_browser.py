@@ -1,4 +1,4 @@
-"""Issue 16's "done when": two people in two browsers create, join and play a timed trivia
+"""Two people in two browsers create, join and play a timed trivia
 round at one table from the lobby, each seeing the other's moves appear without reloading
 (T-10), and neither ever shown the hole card or the other's right answer early (T-11)."""
 

@@ -1,6 +1,6 @@
 """What a page costs a player to download: its HTML and every asset it references, gzipped.
 
-Used by tests/game/test_page_weight.py (the 60 KB budget of issue 13) and by
+Used by tests/game/test_page_weight.py (the 60 KB budget) and by
 bench/page_weight_bench.py (the figures in bench/RESULTS.md).
 """
 

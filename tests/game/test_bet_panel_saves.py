@@ -1,5 +1,5 @@
 """An action that only reads the engine (Next Round, the bet panel's) does not write its state
-again (issue 14): the game's UPDATE leaves out the state and what the row keeps of it, and the
+again: the game's UPDATE leaves out the state and what the row keeps of it, and the
 game plays on from the state the lock read."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The coach (issue 7): the Hint for the decision in front of the player, and the Coach
+"""The coach: the Hint for the decision in front of the player, and the Coach
 setting that marks and counts moves that differ from basic strategy."""
 
 from __future__ import annotations
@@ -297,7 +297,7 @@ def test_query_counts_stay_flat_with_the_coach(
     assert len(set(counts)) == 1, counts  # the same however many deviations are stored
 
 
-# Early surrender (issue 15): the offer before the peek is advised and judged from the
+# Early surrender: the offer before the peek is advised and judged from the
 # published early-surrender table. TEN_UP is hard 16 against a ten: surrender early.
 TEN_UP_HARD_20 = ["KS", "6H", "QD", "0C", "2H"]
 

@@ -1,4 +1,4 @@
-"""CSRF on the table (issue 14): an htmx answer's forms carry no token field, htmx posts
+"""CSRF on the table: an htmx answer's forms carry no token field, htmx posts
 them with the page's token in the X-CSRFToken header; a form posted without htmx keeps its
 field, and a post with neither is refused."""
 

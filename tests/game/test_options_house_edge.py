@@ -1,4 +1,4 @@
-"""The house edge of the rules being chosen, in the Options menu (issue 7)."""
+"""The house edge of the rules being chosen, in the Options menu."""
 
 from __future__ import annotations
 

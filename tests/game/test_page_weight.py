@@ -1,4 +1,4 @@
-"""Issue 13: the whole table page — HTML, CSS, JS, SVG, htmx included — is at most 60 KB gzipped."""
+"""The whole table page — HTML, CSS, JS, SVG, htmx included — is at most 60 KB gzipped."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Terminology page (issue 15): every keyword entry exists, is linked from the rules
+"""The Terminology page: every keyword entry exists, is linked from the rules
 pages, and links on to the rule it comes from."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The engines' states are compressed with lz4 on PostgreSQL (migration 0013, issue 14):
+"""The engines' states are compressed with lz4 on PostgreSQL (migration 0013):
 every action rewrites a game's 3–4 KB state, and lz4 compresses it faster than pglz."""
 
 from __future__ import annotations

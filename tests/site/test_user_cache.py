@@ -1,4 +1,4 @@
-"""The user of each request comes from the cache (blackjack_site/auth.py, issue 14), and
+"""The user of each request comes from the cache (blackjack_site/auth.py), and
 every change to the account still counts at once: a new password or a deactivation logs
 the sessions out, logging out ends the session."""
 

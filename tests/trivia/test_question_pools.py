@@ -1,5 +1,5 @@
 """Each process keeps the active id lists it read while the bank's stamp stays the same
-(trivia.services, issue 14): no list read per pick; a change to the bank — made here or in
+(trivia.services): no list read per pick; a change to the bank — made here or in
 another process, through the app — gives the bank a new stamp in the database, in the
 change's own transaction, and the next pick that reads it reads the lists afresh."""
 

@@ -1,6 +1,6 @@
 """A question's answer counters (times_asked, times_correct) are kept by the database: a
 trigger on the game's trivia attempt counts the answer when it is first recorded, in the
-same statement that records it (issue 14: one query fewer on every answer; a right answer
+same statement that records it (one query fewer on every answer; a right answer
 whose card ends the round needs five, not six). Time-outs record no answer and are not
 counted, as before. SQLite and PostgreSQL, the two databases the site runs on."""
 

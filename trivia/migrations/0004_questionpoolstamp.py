@@ -1,5 +1,5 @@
 """The question pools' stamp (trivia.models.QuestionPoolStamp), read with a game's row lock
-instead of from the cache (issue 14), and its one row."""
+instead of from the cache, and its one row."""
 
 import secrets
 

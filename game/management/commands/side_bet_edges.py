@@ -1,4 +1,4 @@
-"""Print the exact house edges of the side bets decided by the first cards (issue 4)."""
+"""Print the exact house edges of the side bets decided by the first cards."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``python manage.py simulate``: measure the house edge of a rule set (issue 7).
+"""``python manage.py simulate``: measure the house edge of a rule set.
 
 Plays basic strategy through the game's own rules engine (see
 :mod:`game.rules.simulator`). Needs no database. Uses the optional mypyc build of the

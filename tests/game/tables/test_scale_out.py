@@ -1,4 +1,4 @@
-"""Scale-out (issue 16, TABLES.md T-10, T-13, T-14): two uvicorn app servers and the table
+"""Scale-out (TABLES.md T-10, T-13, T-14): two uvicorn app servers and the table
 clock as real processes, against one PostgreSQL (the test database, committed data) and one
 Redis.
 
