@@ -12,8 +12,8 @@ from typing import Any
 from django import forms
 from django.db import IntegrityError, transaction
 
+from game.errors import ActionRefused, GameNotFound
 from game.models import TriviaAttempt
-from game.services import ActionRefused, GameNotFound
 from trivia.models import QuestionReport
 from trivia.services import report_question
 

@@ -14,7 +14,6 @@ import secrets
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -22,6 +21,8 @@ from django.db.models import BigIntegerField, Expression, JSONField, OuterRef, S
 from django.utils import timezone
 
 from game import coach
+from game.clock import from_epoch_ms, now_ms, pending_answer_deadline
+from game.errors import ActionRefused, GameNotFound, StaleVersion, TimeRanOut
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
 from game.prepared import (
     PreparedBulkInsert,
@@ -32,9 +33,7 @@ from game.prepared import (
     sent_with_commit,
 )
 from game.rules import sidebets as sb
-from game.rules.clock import Clock, system_clock
 from game.rules.engine import Game as EngineGame
-from game.rules.engine import answer_deadline
 from game.rules.money import CHIP_CENTS
 from game.rules.options import Options
 from game.rules.records import (
@@ -76,45 +75,12 @@ OFFERS = ("insurance", "even_money", "early_surrender")
 StatusNote = dict[str, Any]
 
 
-class ActionRefused(Exception):
-    """The action is not allowed now or its input is bad; nothing was changed (HTTP 422).
-
-    ``reason`` names why (game/presentation/notices.py words it); ``details`` are its facts,
-    amounts in cents under names ending in ``_cents``."""
-
-    def __init__(self, reason: str, **details: Any) -> None:
-        super().__init__(reason, details)
-        self.reason = reason
-        self.details = details
-
-
-class StaleVersion(Exception):
-    """The page posted an old version: another request got there first (HTTP 409)."""
-
-
-class TimeRanOut(ActionRefused):
-    """R-4.13 / R-8.9: the decision or answer came after its deadline. The deadline was
-    applied (and saved) first: the hand stood, or the answer counted as wrong (HTTP 422)."""
-
-    def __init__(self) -> None:
-        super().__init__("time_ran_out")
-
-
-class GameNotFound(Exception):
-    """No such game of this player's (HTTP 404): another player's game looks the same."""
-
-
 # --------------------------------------------------------------------- injectable randomness
 
 
 def make_rng() -> Rng:
     """Production randomness (R-2.1). Tests monkeypatch this to a seeded generator."""
     return secrets.SystemRandom()
-
-
-# The clock the timers read (R-4.13, R-8.9): epoch milliseconds. Tests monkeypatch it to a
-# game.rules.clock.FakeClock and move that instead of waiting.
-CLOCK: Clock = system_clock
 
 
 def make_shoe(deck_count: int, rng: Rng) -> Shoe | None:
@@ -149,7 +115,7 @@ class Table:
 
 
 def load_engine(game: Game) -> EngineGame:
-    return EngineGame.from_json(game.state, rng=make_rng(), clock=CLOCK)
+    return EngineGame.from_json(game.state, rng=make_rng(), clock=now_ms)
 
 
 @contextmanager
@@ -297,28 +263,6 @@ def _usable_candidate(game: Game, candidate: QuestionCandidate | None) -> Questi
 TIME_RAN_OUT = "time_ran_out"
 
 
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MS = timedelta(milliseconds=1)
-
-
-def epoch_ms(moment: datetime) -> int:
-    """A stored datetime on the game clock (epoch ms), exactly (no float)."""
-    return (moment - _EPOCH) // _MS
-
-
-def from_epoch_ms(ms: int) -> datetime:
-    """A game-clock time (epoch ms) as the datetime a model field stores, exactly."""
-    return _EPOCH + ms * _MS
-
-
-def pending_answer_deadline(game: Game, options: Options) -> int | None:
-    """When the question on screen must be answered by (R-8.9), or None."""
-    attempt = game.pending_trivia
-    if attempt is None or attempt.is_answered:
-        return None
-    return answer_deadline(epoch_ms(attempt.shown_at), options)
-
-
 def _apply_deadlines(table: Table) -> bool:
     """Apply every deadline that has run out by now, in order, and save; True if any did.
 
@@ -333,7 +277,7 @@ def _apply_deadlines(table: Table) -> bool:
     fired = False
     while True:
         answer_due = pending_answer_deadline(table.game, options)
-        if answer_due is not None and CLOCK() >= answer_due:
+        if answer_due is not None and now_ms() >= answer_due:
             _time_out_answer(table, answer_due)
         elif table.game.pending_trivia is None and table.engine.deadline_passed():
             _play(table, table.engine.run_clock, note={"kind": TIME_RAN_OUT})
@@ -378,7 +322,7 @@ def _deadline_due(game: Game) -> bool:
     ):
         return False
     round_ = (game.state or {}).get("round") or {}
-    now = CLOCK()
+    now = now_ms()
     turn_due = round_.get("deadline")
     if turn_due is not None and now >= turn_due:
         return True
@@ -1228,7 +1172,7 @@ def _ask_question(table: Table, *, action: str, difficulty: str, rng: Rng) -> Ga
         difficulty=difficulty,
         answers_shown=shuffled_answers(question, rng=rng),
         # R-8.9: the answer's clock starts now, and a reload does not restart it.
-        shown_at=from_epoch_ms(CLOCK()),
+        shown_at=from_epoch_ms(now_ms()),
     )
     if table.next_attempt_id is None:
         _ATTEMPT_INSERT.save(attempt)

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 from django.db import connection, transaction
 
 from game import services as game_services
+from game.clock import epoch_ms, from_epoch_ms, now_ms
+from game.errors import ActionRefused, StaleVersion, TableNotFound
 from game.prepared import PreparedBulkInsert, PreparedQuery, PreparedUpdate
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
@@ -41,7 +43,6 @@ from game.rules.records import (
     IllegalAction,
     TriviaOutcome,
 )
-from game.services import ActionRefused, StaleVersion, TimeRanOut
 from game.tables import live
 from game.tables.models import (
     SEATS_MAX,
@@ -59,13 +60,6 @@ if TYPE_CHECKING:
 
     Player = AbstractBaseUser
 
-__all__ = [
-    "ActionRefused",
-    "StaleVersion",
-    "TableNotFound",
-    "TimeRanOut",
-]
-
 logger = logging.getLogger(__name__)
 
 STARTING_CREDITS = EngineGame.STARTING_CREDITS  # T-3, as R-1.3
@@ -81,16 +75,6 @@ OFFER_ANSWERS = OFFER_ACTIONS
 EXTRA_BET_ANSWER = "extra_bet"
 PLAYS = ("stand", "split", "surrender")
 TRIVIA_PLAYS = ("hit", "double")
-
-
-class TableNotFound(Exception):
-    """No such open table, or a private one reached without its link (HTTP 404)."""
-
-
-def now_ms() -> int:
-    """The table clock: epoch ms, the same clock the single-player timers read (tests move
-    a FakeClock through game.services.CLOCK)."""
-    return game_services.CLOCK()
 
 
 # --------------------------------------------------------------------- options
@@ -175,11 +159,9 @@ class LockedTable:
 
 def _load_engine(table: SharedTable) -> EngineGame:
     if table.state:
-        return EngineGame.from_json(
-            table.state, rng=game_services.make_rng(), clock=game_services.CLOCK
-        )
+        return EngineGame.from_json(table.state, rng=game_services.make_rng(), clock=now_ms)
     options = table_options(table.options)
-    return EngineGame(options, rng=game_services.make_rng(), clock=game_services.CLOCK)
+    return EngineGame(options, rng=game_services.make_rng(), clock=now_ms)
 
 
 # The lock's and the seats' queries compiled once per connection (game/prepared.py): an
@@ -417,7 +399,7 @@ def create_table(
     if not low <= intermission_seconds <= high:
         raise ActionRefused("intermission_out_of_range")
     engine_options = table_options(options)
-    engine = EngineGame(engine_options, rng=game_services.make_rng(), clock=game_services.CLOCK)
+    engine = EngineGame(engine_options, rng=game_services.make_rng(), clock=now_ms)
     with transaction.atomic():
         table = SharedTable.objects.create(
             name=name[:60],
@@ -425,7 +407,7 @@ def create_table(
             public=public,
             seat_count=seat_count,
             intermission_seconds=intermission_seconds,
-            empty_since=game_services.from_epoch_ms(now_ms()),  # T-2: nobody seated yet
+            empty_since=from_epoch_ms(now_ms()),  # T-2: nobody seated yet
         )
         locked = LockedTable(table, [], engine)
         locked.announce("table_opened", name=table.name)
@@ -542,7 +524,7 @@ def leave(*, table_id: int, user: Player, version: int) -> Seat:
         seat.ready = seat.sitting_out = False
         seat.trivia_choice_for = ""
         if not locked.seated():
-            locked.table.empty_since = game_services.from_epoch_ms(now_ms())
+            locked.table.empty_since = from_epoch_ms(now_ms())
         locked.announce("left", seat=number, player=user.get_username())
         if locked.table.phase == SharedTable.Phase.INTERMISSION:
             _end_betting_if_everyone_decided(locked)
@@ -1034,7 +1016,7 @@ def _empty_table_closes_ms(table: SharedTable) -> int:
     """T-2: when a table with nobody seated closes, on the table clock (the clock every
     other deadline reads)."""
     assert table.empty_since is not None
-    return game_services.epoch_ms(table.empty_since + EMPTY_TABLE_CLOSES_AFTER)
+    return epoch_ms(table.empty_since + EMPTY_TABLE_CLOSES_AFTER)
 
 
 def _apply_due(locked: LockedTable) -> int:

@@ -9,6 +9,7 @@ from django.db import connection
 from django.test import Client
 
 from game import services
+from game.errors import StaleVersion
 from game.models import Game
 from tests.game import scenarios
 from tests.game.helpers import post
@@ -116,7 +117,7 @@ def test_save_refuses_a_version_changed_underneath(player) -> None:
     game = scenarios.betting(player)
     table = services._lock(game_id=game.pk, user=player)
     Game.objects.filter(pk=game.pk).update(version=game.version + 1)
-    with pytest.raises(services.StaleVersion):
+    with pytest.raises(StaleVersion):
         services._save(table, pending_bet_cents=500)
     game.refresh_from_db()
     assert game.pending_bet_cents == 0

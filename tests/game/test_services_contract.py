@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from game import services
+from game.errors import ActionRefused, GameNotFound
 from tests.game import scenarios
 
 SERVICES = Path(services.__file__)
@@ -35,7 +36,7 @@ def test_every_action_takes_keyword_only_arguments() -> None:
 @pytest.mark.django_db
 def test_another_players_game_is_not_found(player: Any, other_player: Any) -> None:
     game = scenarios.betting(other_player)
-    with pytest.raises(services.GameNotFound):
+    with pytest.raises(GameNotFound):
         services.add_chip(game_id=game.pk, user=player, version=game.version, chip_cents=500)
     game.refresh_from_db()
     assert game.pending_bet_cents == 0
@@ -46,10 +47,10 @@ def test_a_refusal_inside_the_lock_rolls_everything_back(player: Any) -> None:
     game = scenarios.betting(player)
     version = game.version
     with (
-        pytest.raises(services.ActionRefused),
+        pytest.raises(ActionRefused),
         services.locked_game(game_id=game.pk, user=player, version=game.version) as table,
     ):
         services._save(table, pending_bet_cents=500)
-        raise services.ActionRefused("refused after a write")
+        raise ActionRefused("refused after a write")
     game.refresh_from_db()
     assert (game.pending_bet_cents, game.version) == (0, version)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from game import question_reports, services
+from game.errors import ActionRefused
 from game.presentation.notices import REFUSALS, refusal_text, status_line
 from tests.game import scenarios
 
@@ -42,7 +43,7 @@ def test_services_store_no_sentences() -> None:
 
 
 def test_amounts_in_a_refusal_are_written_as_money() -> None:
-    error = services.ActionRefused("bank_short", bank_cents=123_456)
+    error = ActionRefused("bank_short", bank_cents=123_456)
     assert refusal_text(error) == "Your bank of $1,234.56 does not cover that."
 
 
@@ -69,7 +70,7 @@ def test_each_action_leaves_a_note_the_status_line_words(player) -> None:
 @pytest.mark.django_db
 def test_a_refused_action_keeps_the_previous_note(player) -> None:
     game = scenarios.betting(player)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.stand(game_id=game.pk, user=player, version=game.version)
     game.refresh_from_db()
     assert game.status_note == {"kind": "phase", "shuffled": False}
