@@ -17,21 +17,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import BigIntegerField, Expression, JSONField, OuterRef, Subquery
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from game import coach
 from game.clock import from_epoch_ms, now_ms, pending_answer_deadline
 from game.errors import ActionRefused, GameNotFound, StaleVersion, TimeRanOut
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
-from game.prepared import (
-    PreparedBulkInsert,
-    PreparedInsert,
-    PreparedQuery,
-    PreparedUpdate,
-    sent_together,
-    sent_with_commit,
-)
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_CENTS
@@ -50,17 +42,13 @@ from game.rules.replay import export_round_replay, round_record
 from game.rules.shoe import Rng, Shoe
 from game.rules.sidebets import STAKED_SIDE_BETS
 from game.selectors import pending_box_entries, pending_side_stakes, selected_box_index
+from game.sql import GameRead, read_game, update_game
 from trivia.models import Question
 from trivia.services import (
-    CANDIDATES,
-    AskedElsewhere,
     NoQuestionsAvailable,
     QuestionCandidate,
     choose_question,
-    pool_stamp_subquery,
-    question_as_json,
     question_candidate,
-    question_from_json,
     shuffled_answers,
 )
 
@@ -107,11 +95,8 @@ class Table:
     # The question bank's stamp (read with the lock): a pick needs no read of its own.
     question_pool_stamp: str | None = None
     # The question drawn before the lock and read with it, when it can be asked (active,
-    # of its difficulty, not asked in this game, its list still the bank's): issue 14.
+    # of its difficulty, not asked in this game, its list still the bank's).
     candidate_question: Question | None = None
-    # The key of the trivia attempt this action may write, drawn with the lock from the
-    # attempts' sequence (PostgreSQL): the INSERT then waits for no answer. None elsewhere.
-    next_attempt_id: int | None = None
 
 
 def load_engine(game: Game) -> EngineGame:
@@ -137,10 +122,7 @@ def locked_game(
         table = _lock(game_id=game_id, user=user, candidate=question_candidate)
         if not _apply_deadlines(table):
             _check_version(table.game, version)
-            # The action's writes wait and go with the COMMIT (one round trip on
-            # PostgreSQL): the lock above makes their version check a certainty.
-            with sent_with_commit():
-                yield table
+            yield table
             return
     raise TimeRanOut()
 
@@ -155,107 +137,40 @@ def _check_version(game: Game, version: int) -> None:
     raise StaleVersion(f"game {game.pk}: version {version} posted, {game.version} stored")
 
 
-def _locking_query(game_id: int, owner_id: int) -> Any:
-    latest_round = Round.objects.filter(game=OuterRef("pk")).order_by("-number").values("pk")
-    return (
-        Game.objects.select_for_update(of=("self",))
-        .select_related("pending_trivia__question__category")
-        .annotate(
-            round_row_id=Subquery(latest_round[:1]), question_pool_stamp=pool_stamp_subquery()
-        )
-        .filter(pk=game_id, owner_id=owner_id)
-        .order_by()
-    )
-
-
-def _asked_in(game: int | OuterRef) -> Any:
+def _asked_in(game_id: int) -> QuerySet[TriviaAttempt]:
     """The ids of the questions a game has asked (its trivia attempts'), as a subquery."""
-    return TriviaAttempt.objects.filter(game_id=game).values("question_id")
-
-
-class _NextAttemptKey(Expression):
-    """The next key of the trivia attempts' sequence on PostgreSQL, NULL elsewhere (SQLite
-    returns an INSERT's key at no cost: no round trip to save). A key drawn and not used
-    (the action refused, or no question asked) leaves a gap, as a rolled-back INSERT does."""
-
-    output_field = BigIntegerField()
-
-    def as_sql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
-        return "NULL", []
-
-    def as_postgresql(self, compiler: Any, connection: Any) -> tuple[str, list[Any]]:
-        return "nextval(pg_get_serial_sequence(%s, 'id'))", [TriviaAttempt._meta.db_table]
-
-
-def _locking_query_with_candidate(difficulty: str) -> Callable[..., Any]:
-    """The lock's query, and the candidate question of ``difficulty`` as JSON (null unless
-    it is active and not asked in this game)."""
-
-    def build(game_id: int, owner_id: int, candidate_id: int) -> Any:
-        candidate = (
-            Question.objects.filter(pk=candidate_id, active=True, difficulty=difficulty)
-            .exclude(pk__in=_asked_in(OuterRef(OuterRef("pk"))))
-            .order_by()
-            .values(data=question_as_json())[:1]
-        )
-        return _locking_query(game_id, owner_id).annotate(
-            candidate_question=Subquery(candidate, output_field=JSONField()),
-            next_attempt_id=_NextAttemptKey(),
-        )
-
-    return build
-
-
-# Compiled once per connection (game/prepared.py): building and compiling this queryset
-# cost ~2 ms of Python a request, running it ~0.25 ms.
-_LOCKING_QUERY = PreparedQuery(_locking_query, "game_id", "owner_id")
-# The same with a question candidate, per difficulty (an action that may ask one).
-_LOCKING_QUERY_WITH_CANDIDATE = {
-    difficulty: PreparedQuery(
-        _locking_query_with_candidate(difficulty), "game_id", "owner_id", "candidate_id"
-    )
-    for difficulty in DIFFICULTIES
-}
-# Every action's save: Game.objects.filter(pk=…, version=…).update(…), its SQL made once
-# per set of fields (game/prepared.py).
-_GAME_UPDATE = PreparedUpdate(Game, "id", "version")
+    return TriviaAttempt.objects.filter(game_id=game_id).values("question_id")
 
 
 def _lock(*, game_id: int, user: Player | int, candidate: QuestionCandidate | None = None) -> Table:
-    """Lock the owner's game row (call inside atomic).
-
-    One query reads all an action needs besides the engine state: the pending trivia
-    attempt with its question (joined; only the game row is locked), the primary key of
-    the latest round (by the (game, number) index), the question bank's stamp and, for
-    an action that may ask a question, the candidate drawn for it."""
+    """Lock the owner's game row (call inside atomic), reading with it in the same query
+    all an action needs besides the engine state (game/sql.py)."""
     owner_id = user if isinstance(user, int) else user.pk
-    ids = {"game_id": int(game_id), "owner_id": int(owner_id)}
-    if candidate is None:
-        game = _LOCKING_QUERY.first(**ids)
-    else:
-        query = _LOCKING_QUERY_WITH_CANDIDATE[candidate.difficulty]
-        game = query.first(**ids, candidate_id=candidate.question_id)
-    if game is None:
+    read = read_game(
+        game_id=game_id,
+        owner_id=owner_id,
+        lock=True,
+        candidate=None if candidate is None else (candidate.question_id, candidate.difficulty),
+    )
+    if read is None:
         raise GameNotFound(game_id)
-    engine = load_engine(game)
+    engine = load_engine(read.game)
     return Table(
-        game,
+        read.game,
         engine,
         round_was_open=engine.round_in_progress,
-        round_row_id=game.round_row_id,
-        question_pool_stamp=game.question_pool_stamp,
-        candidate_question=_usable_candidate(game, candidate),
-        next_attempt_id=getattr(game, "next_attempt_id", None),
+        round_row_id=read.round_row_id,
+        question_pool_stamp=read.question_pool_stamp,
+        candidate_question=_usable_candidate(read, candidate),
     )
 
 
-def _usable_candidate(game: Game, candidate: QuestionCandidate | None) -> Question | None:
+def _usable_candidate(read: GameRead, candidate: QuestionCandidate | None) -> Question | None:
     """The candidate read with the lock, if it may be asked: found (active, of its
     difficulty, not asked here) and drawn from the list the bank's stamp still names."""
-    data = getattr(game, "candidate_question", None)
-    if candidate is None or data is None or game.question_pool_stamp != candidate.pool_stamp:
+    if candidate is None or read.question_pool_stamp != candidate.pool_stamp:
         return None
-    return question_from_json(data)
+    return read.candidate_question
 
 
 # --------------------------------------------------------------------- deadlines (R-4.13, R-8.9)
@@ -345,7 +260,7 @@ def _save(
     chips, Clear Bet, the boxes, the side-bet menu) writes its own fields, not the state
     again, nor the bank, credits, options and rounds the row keeps of it (unchanged since
     the lock read them): a quarter of what players post under load is Next Round, and the
-    state is most of an UPDATE's work on both sides (issue 14)."""
+    state is most of an UPDATE's work on both sides."""
     game, engine = table.game, table.engine
     old_version = game.version
     engine_values: dict[str, Any] = {}
@@ -367,14 +282,8 @@ def _save(
         values["status"] = Game.Status.OVER
         values["over_reason"] = engine.game_over_reason or ""
     values["status_note"] = _phase_note() if note is None else note
-    # Checked when the UPDATE is sent: at once, or with the writes of a sent_together() block.
-    _GAME_UPDATE.run_checked(
-        values,
-        rows=1,
-        error=lambda: StaleVersion(f"game {game.pk}: version {old_version} changed underneath"),
-        id=game.pk,
-        version=old_version,
-    )
+    if not update_game(game_id=game.pk, version=old_version, values=values):
+        raise StaleVersion(f"game {game.pk}: version {old_version} changed underneath")
     for name, value in values.items():
         setattr(game, name, value)
     # Handed to the table's view model with the row (see Game.loaded_engine): no action
@@ -422,31 +331,18 @@ def _persist_round(
         # Kept for export_round; a forfeited round has no replay spelling (REPLAY.md).
         fields["replay"] = {} if round_.ended else export_round_replay(engine, round_)
     if new_round:
-        row = Round(game=game, number=round_.number, **fields)
-        if not round_.over:
-            # Nothing of this action needs its key (the next action's lock reads it).
-            _ROUND_INSERT.send(row)
-            return
-        row_id = _ROUND_INSERT.save(row).pk
+        row_id = Round.objects.create(game=game, number=round_.number, **fields).pk
     else:
         row_id = table.round_row_id
-        _ROUND_UPDATE.send({"updated": timezone.now(), **fields}, id=row_id)
+        # update() leaves auto_now alone: the time is given.
+        Round.objects.filter(pk=row_id).update(updated=timezone.now(), **fields)
     if round_.over:
         _write_round_record(row_id, engine)
 
 
-# A round's rows, written by statements made once (game/prepared.py): the ORM built and
-# compiled each INSERT and UPDATE anew, ~0.2 ms of Python a statement (issue 14). No
-# signal listens to these models.
-_ROUND_INSERT = PreparedInsert(Round)
-_ROUND_UPDATE = PreparedUpdate(Round, "id")
-_HANDS_INSERT = PreparedBulkInsert(Hand)
-_SIDE_BETS_INSERT = PreparedBulkInsert(SideBet)
-
-
 def _write_round_record(round_id: int, engine: EngineGame) -> None:
     round_ = engine.round
-    _HANDS_INSERT.insert(
+    Hand.objects.bulk_create(
         [
             Hand(
                 round_id=round_id,
@@ -479,7 +375,7 @@ def _write_round_record(round_id: int, engine: EngineGame) -> None:
             },
         ]
     if records:
-        _SIDE_BETS_INSERT.insert(
+        SideBet.objects.bulk_create(
             [
                 SideBet(
                     round_id=round_id,
@@ -677,17 +573,15 @@ def place_bet_and_deal(
 
 
 def _save_deal(table: Table, events: list[Event], **fields: Any) -> Game:
-    """A dealt round's save: its Round row goes with the game's UPDATE (one round trip on
-    PostgreSQL)."""
-    with sent_together():
-        _persist_round(table, events, new_round=True, version=_next_version(table.game))
-        return _save(
-            table,
-            note=_phase_note(events),
-            showing_outcome=table.engine.round.over,
-            trivia_choice_for="",
-            **fields,
-        )
+    """A dealt round's save: its Round row, then the game's."""
+    _persist_round(table, events, new_round=True, version=_next_version(table.game))
+    return _save(
+        table,
+        note=_phase_note(events),
+        showing_outcome=table.engine.round.over,
+        trivia_choice_for="",
+        **fields,
+    )
 
 
 # --------------------------------------------------------------------- boxes (§10 seats)
@@ -964,10 +858,8 @@ def _play(
     over = table.engine.round is not None and table.engine.round.phase == ROUND_OVER
     if note is None:
         note = _phase_note(events)
-    # The round's writes first, sent with the game's UPDATE (one round trip on PostgreSQL).
-    with sent_together():
-        _persist_round(table, events, version=_next_version(table.game))
-        return _save(table, note=note, trivia_choice_for="", showing_outcome=over, **fields)
+    _persist_round(table, events, version=_next_version(table.game))
+    return _save(table, note=note, trivia_choice_for="", showing_outcome=over, **fields)
 
 
 def _trivia_action(
@@ -982,14 +874,14 @@ def _trivia_action(
     ) as table:
         _refuse_if_trivia_open(table.game)
         _require_allowed(table.engine, action)
-        # The coach judges the move when it is chosen, before any trivia (issue 7).
+        # The coach judges the move when it is chosen, before any trivia.
         deviation = coach.judge(table.game, table.engine, action)
         engine_action = table.engine.hit if action == "hit" else table.engine.double
         if not table.engine.options.trivia_mode:
             game = _play(table, engine_action)
         elif difficulty is not None:
             # The difficulty came with the button (the one remembered, or changed beside
-            # it): the question is asked at once, a hit in two steps (issue 13).
+            # it): the question is asked at once, a hit in two steps.
             game = _ask_question(table, action=action, difficulty=difficulty, rng=rng)
         else:
             # R-8.1: in trivia mode the action first asks for a difficulty.
@@ -1104,57 +996,6 @@ def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: s
         return _ask_question(table, action=action, difficulty=difficulty, rng=rng)
 
 
-_CANDIDATE_NAMES = tuple(f"id{number}" for number in range(CANDIDATES))
-
-
-def _not_asked_query(difficulty: str) -> Callable[..., Any]:
-    def build(game_id: int, **ids: int) -> Any:
-        asked = _asked_in(game_id)
-        return (
-            Question.objects.select_related("category")
-            .filter(pk__in=[ids[name] for name in _CANDIDATE_NAMES], active=True)
-            .filter(difficulty=difficulty)
-            .exclude(pk__in=asked)
-            .order_by()[:CANDIDATES]
-        )
-
-    return build
-
-
-# A pick's query (a random sample of the difficulty's ids, less the game's asked ones),
-# compiled once per connection and difficulty: building it cost ~1 ms of Python a pick,
-# running it a tenth of that (issue 14).
-_NOT_ASKED = {
-    difficulty: PreparedQuery(_not_asked_query(difficulty), "game_id", *_CANDIDATE_NAMES)
-    for difficulty in DIFFICULTIES
-}
-# The attempt's INSERT, its SQL made once per connection (no signal listens to attempts).
-_ATTEMPT_INSERT = PreparedInsert(TriviaAttempt)
-
-
-@dataclass(frozen=True)
-class _AskedInGame(AskedElsewhere):
-    """The questions a game has asked: its trivia attempts, left in the database."""
-
-    game_id: int
-
-    def first_not_asked(self, ids: list[int], difficulty: str) -> Question | None:
-        prepared = _NOT_ASKED.get(difficulty)
-        if prepared is None or len(ids) != CANDIDATES:
-            # A short sample (a pool of CANDIDATES or fewer): the ORM's query, built here.
-            asked = _asked_in(self.game_id)
-            rows = Question.objects.select_related("category").filter(
-                pk__in=ids, active=True, difficulty=difficulty
-            )
-            found = {row.pk: row for row in rows.exclude(pk__in=asked).order_by()}
-            return next((found[pk] for pk in ids if pk in found), None)
-        values = dict(zip(_CANDIDATE_NAMES, ids, strict=True))
-        return prepared.first_in_order(ids, game_id=self.game_id, **values)
-
-    def asked_ids(self) -> set[int]:
-        return set(_asked_in(self.game_id).values_list("question_id", flat=True))
-
-
 def _ask_question(table: Table, *, action: str, difficulty: str, rng: Rng) -> Game:
     """Draw a question not yet asked in this game and keep it pending (R-8.6); the
     difficulty is remembered for the next Hit or Double Down. The candidate read with
@@ -1174,12 +1015,7 @@ def _ask_question(table: Table, *, action: str, difficulty: str, rng: Rng) -> Ga
         # R-8.9: the answer's clock starts now, and a reload does not restart it.
         shown_at=from_epoch_ms(now_ms()),
     )
-    if table.next_attempt_id is None:
-        _ATTEMPT_INSERT.save(attempt)
-    else:
-        # Its key drawn with the lock: the INSERT goes with the game's UPDATE and COMMIT.
-        attempt.pk = table.next_attempt_id
-        _ATTEMPT_INSERT.send_keyed(attempt)
+    attempt.save(force_insert=True)
     # The decision is made (Hit or Double): the turn's clock waits for the answer.
     engine.pause_turn_clock()
     return _save(
@@ -1195,7 +1031,7 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
     """Record the answer to the pending question (a second answer is refused).
 
     A right answer is carried into the round at once — the card is dealt, the reveal is
-    shown on the felt; a wrong one waits on the reveal for Continue (issue 13)."""
+    shown on the felt; a wrong one waits on the reveal for Continue."""
     with locked_game(game_id=game_id, user=user, version=version) as table:
         attempt = table.game.pending_trivia
         if attempt is None or attempt.is_answered:
@@ -1216,16 +1052,14 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
             "credits_change": outcome.credit_change,
             "attempt": attempt.pk,
         }
-        # The attempt's answer goes with the game's UPDATE (one round trip on PostgreSQL).
         # The question's answer counters are kept by the database, in the attempt's UPDATE
         # (trivia/migrations/0003_count_answers_in_the_database.py).
-        with sent_together():
-            _save_attempt(
-                attempt, "answer_given", "correct", "credits_change", "answered_at", "applied"
-            )
-            if not correct:
-                return _save(table, note=note)
-            return _apply_answer(table, attempt, note=note)
+        attempt.save(
+            update_fields=["answer_given", "correct", "credits_change", "answered_at", "applied"]
+        )
+        if not correct:
+            return _save(table, note=note)
+        return _apply_answer(table, attempt, note=note)
 
 
 def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
@@ -1243,13 +1077,12 @@ def _apply_answer(table: Table, attempt: TriviaAttempt, *, note: StatusNote | No
     engine = table.engine
     action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
     # A right answer was applied by its own UPDATE (answer_question): its reveal shows on
-    # the felt with the card just dealt. Else the flag goes with the game's UPDATE.
+    # the felt with the card just dealt. Else it is applied now.
     revealed = attempt.applied
-    with sent_together():
-        if not revealed:
-            attempt.applied = True
-            _save_attempt(attempt, "applied")
-        game = _play(table, lambda: action(outcome), note=note, pending_trivia=None)
+    if not revealed:
+        attempt.applied = True
+        attempt.save(update_fields=["applied"])
+    game = _play(table, lambda: action(outcome), note=note, pending_trivia=None)
     if revealed:
         game.revealed_trivia = attempt
     return game
@@ -1259,25 +1092,12 @@ def _pick_question(table: Table, difficulty: str, rng: Rng) -> Question:
     try:
         return choose_question(
             difficulty=difficulty,
-            asked_ids=_AskedInGame(table.game.pk),
+            asked_ids=_asked_in(table.game.pk),
             rng=rng,
             pool_stamp=table.question_pool_stamp,
         )
     except NoQuestionsAvailable as error:
         raise ActionRefused("no_questions", difficulty=error.difficulty) from None
-
-
-# An attempt's answer and its applied flag, written by a statement made once per set of
-# fields (game/prepared.py) instead of the ORM's save(update_fields=…).
-_ATTEMPT_UPDATE = PreparedUpdate(TriviaAttempt, "id")
-
-
-def _save_attempt(attempt: TriviaAttempt, *names: str) -> None:
-    """``attempt.save(update_fields=names)``, sent with the next statement read inside
-    sent_together(). Its row count is not read: the attempt is the locked game's pending
-    one, and nothing deletes it meanwhile (its question is protected, its game locked)."""
-    values = {name: getattr(attempt, name) for name in names}
-    _ATTEMPT_UPDATE.send(values, id=attempt.pk)
 
 
 PLAY_SERVICES: dict[str, Callable[..., Game]] = {

@@ -43,12 +43,11 @@ from game.forms import (
 )
 from game.house_edge_summary import HouseEdgeSummary, summarise
 from game.models import Game
-from game.prepared import PreparedQuery
 from game.presentation.notices import REFUSALS, STALE_NOTICE, refusal_text, status_line
 from game.presentation.table import TableView, table_view
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
 from game.rules.options import NEEDS
-from game.selectors import TABLE_RELATED
+from game.sql import read_game
 
 TABLE_TEMPLATE = "game/table.html"
 # An htmx answer: the table partial, then the status line out of band, rendered in one
@@ -56,22 +55,12 @@ TABLE_TEMPLATE = "game/table.html"
 HTMX_TABLE_TEMPLATE = "game/_table_htmx.html"
 
 
-def _owned_game_query(game_id: int, owner_id: int) -> Any:
-    # With what the table shows besides the row, in the same query.
-    return (
-        Game.objects.select_related(*TABLE_RELATED).filter(pk=game_id, owner_id=owner_id).order_by()
-    )
-
-
-# Compiled once per connection (game/prepared.py), as the actions' lock is.
-_OWNED_GAME = PreparedQuery(_owned_game_query, "game_id", "owner_id")
-
-
 def _owned_game(request: HttpRequest, game_id: int) -> Game:
-    game = _OWNED_GAME.first(game_id=int(game_id), owner_id=int(request.user.pk))
-    if game is None:
+    # With what the table shows besides the row (its pending question), in the same query.
+    read = read_game(game_id=game_id, owner_id=request.user.pk, lock=False)
+    if read is None:
         raise Http404("No Game matches the given query.")
-    return game
+    return read.game
 
 
 def render_table(

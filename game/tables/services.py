@@ -30,7 +30,6 @@ from django.db import connection, transaction
 from game import services as game_services
 from game.clock import epoch_ms, from_epoch_ms, now_ms
 from game.errors import ActionRefused, StaleVersion, TableNotFound
-from game.prepared import PreparedBulkInsert, PreparedQuery, PreparedUpdate
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
 from game.rules.engine import SharedBox, check_bets_being_built
@@ -164,33 +163,20 @@ def _load_engine(table: SharedTable) -> EngineGame:
     return EngineGame(options, rng=game_services.make_rng(), clock=now_ms)
 
 
-# The lock's and the seats' queries compiled once per connection (game/prepared.py): an
-# action and every scene of a table run them, and building them cost more than running.
-_LOCK_TABLE = PreparedQuery(
-    lambda table_id: SharedTable.objects.select_for_update().filter(pk=table_id), "table_id"
-)
-_LOCK_TABLE_OR_SKIP = PreparedQuery(
-    lambda table_id: SharedTable.objects.select_for_update(skip_locked=True).filter(pk=table_id),
-    "table_id",
-)
-SEATS_OF_TABLE = PreparedQuery(
-    lambda table_id: (
-        Seat.objects.filter(table_id=table_id)
-        .select_related("player", "pending_question__question")
-        .order_by("id")
-    ),
-    "table_id",
-)
+def seats_of_table(table_id: int) -> list[Seat]:
+    """A table's seats in order, with their players and open questions."""
+    seats = Seat.objects.filter(table_id=table_id)
+    return list(seats.select_related("player", "pending_question__question").order_by("id"))
 
 
 def _lock(table_id: int, *, skip_locked: bool = False) -> LockedTable:
     """The table row locked (``skip_locked``: TableNotFound if another process holds it),
     its seats with their players and open questions, and its engine."""
-    table = (_LOCK_TABLE_OR_SKIP if skip_locked else _LOCK_TABLE).first(table_id=table_id)
+    rows = SharedTable.objects.select_for_update(skip_locked=skip_locked).filter(pk=table_id)
+    table = next(iter(rows.order_by()), None)
     if table is None:
         raise TableNotFound(table_id)
-    seats = SEATS_OF_TABLE.all(table_id=table.pk)
-    return LockedTable(table, seats)
+    return LockedTable(table, seats_of_table(table.pk))
 
 
 @contextmanager
@@ -223,16 +209,17 @@ def locked_table(*, table_id: int, open_only: bool = True) -> Iterator[LockedTab
 # A table's players can build their bets at once, and a Ready, a deal or the clock (which
 # lock the row for update) wait for them, as they wait for each other.
 _SHARE_TABLE_SQL = 'SELECT * FROM "game_sharedtable" WHERE "id" = %s'
-_SEAT_OF_PLAYER = PreparedQuery(
-    lambda table_id, player_id: (
-        # of=self: the seat's row only (its open question is joined, nullable, unlocked).
+
+
+def _seat_of_player(table_id: int, player_id: int) -> Seat | None:
+    """The player's seat at the table, locked, with its open question."""
+    # of=self: the seat's row only (its open question is joined, nullable, unlocked).
+    seats = (
         Seat.objects.select_for_update(of=("self",))
         .filter(table_id=table_id, player_id=player_id)
         .select_related("player", "pending_question__question")
-    ),
-    "table_id",
-    "player_id",
-)
+    )
+    return next(iter(seats.order_by()), None)
 
 
 def _share_table(table_id: int) -> SharedTable | None:
@@ -254,7 +241,7 @@ def seat_only(*, table_id: int, user: Player) -> Iterator[LockedTable]:
         if table is None or table.is_closed:
             raise TableNotFound(table_id)
         if table.deadline_ms is None or table.deadline_ms > now_ms():
-            seat = _SEAT_OF_PLAYER.first(table_id=table.pk, player_id=user.pk)
+            seat = _seat_of_player(table.pk, user.pk)
             # The rules only (locked.options): a bet being built never loads the round.
             locked = LockedTable(table, [] if seat is None else [seat])
             yield locked
@@ -262,9 +249,7 @@ def seat_only(*, table_id: int, user: Player) -> Iterator[LockedTable]:
                 raise RuntimeError("a seat-only action may not announce events")
             for changed in locked.seats:
                 if changed.pk in locked.changed_seats:
-                    _UPDATE_SEAT.run(
-                        {name: getattr(changed, name) for name in SEAT_STATE_FIELDS}, id=changed.pk
-                    )
+                    _update_seat(changed)
             return
     with locked_table(table_id=table_id) as locked:
         yield locked
@@ -290,7 +275,7 @@ def _save(locked: LockedTable) -> None:
     table.deadline_ms = _next_deadline(locked)
     first_seq = table.version + 1
     if locked.events:
-        _INSERT_EVENTS.insert(
+        TableEvent.objects.bulk_create(
             [
                 TableEvent(table=table, seq=first_seq + i, kind=kind, data=data)
                 for i, (kind, data) in enumerate(locked.events)
@@ -298,12 +283,14 @@ def _save(locked: LockedTable) -> None:
         )
         table.version += len(locked.events)
     table.revision += 1
-    _UPDATE_TABLE.run({name: getattr(table, name) for name in written}, id=table.pk)
+    SharedTable.objects.filter(pk=table.pk).update(
+        **{name: getattr(table, name) for name in written}
+    )
     for seat in locked.seats:
         if seat.pk in locked.changed_seats:
-            # One prepared UPDATE a seat: bulk_update's CASE … WHEN cost ten times more
-            # Python than the statements it saved (py-spy, the load bench).
-            _UPDATE_SEAT.run({name: getattr(seat, name) for name in SEAT_STATE_FIELDS}, id=seat.pk)
+            # One UPDATE a seat: bulk_update's CASE … WHEN cost more Python than the
+            # statements it saved (py-spy, the load bench).
+            _update_seat(seat)
     if locked.events:
         live.announce(table.pk, table.version)
     locked.events = []
@@ -318,9 +305,6 @@ TABLE_STATE_FIELDS = tuple(
 )
 # Those always written (the engine's state and the rules only when changed).
 TABLE_ROW_FIELDS = tuple(name for name in TABLE_STATE_FIELDS if name not in ("state", "options"))
-_UPDATE_TABLE = PreparedUpdate(SharedTable, "id")
-_INSERT_EVENTS = PreparedBulkInsert(TableEvent)  # a deal writes twenty at once
-_UPDATE_SEAT = PreparedUpdate(Seat, "id")
 # What an action may change on a seat (saved by one UPDATE for each seat changed).
 SEAT_STATE_FIELDS = (
     "number",
@@ -336,6 +320,13 @@ SEAT_STATE_FIELDS = (
     "pending_question",
     "version",
 )
+
+
+def _update_seat(seat: Seat) -> None:
+    """Write what an action may change on ``seat`` (its row is locked by the action)."""
+    Seat.objects.filter(pk=seat.pk).update(
+        **{name: getattr(seat, name) for name in SEAT_STATE_FIELDS}
+    )
 
 
 def _check_seat_version(seat: Seat, version: int) -> None:

@@ -42,7 +42,7 @@ from game.tables.presentation import (
     rules_text,
     view_for,
 )
-from game.tables.scenes import TABLE_BY_ID, current_scene, scene_of
+from game.tables.scenes import current_scene, scene_of, table_by_id
 from game.tables.sse import (
     SseMessage,
     StreamEnded,
@@ -75,7 +75,7 @@ def _may_see(request: HttpRequest, table: SharedTable, seats: list[Seat] | None 
 
 
 def _visible_table(request: HttpRequest, table_id: int) -> SharedTable:
-    table = TABLE_BY_ID.first(table_id=table_id)
+    table = table_by_id(table_id)
     if table is None or not _may_see(request, table):
         raise Http404("No such table")
     return table
@@ -248,7 +248,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         # A deadline that ran out is applied before the table is shown (T-10: the page
         # shows the table exactly as it stands), as the clock would.
         services.apply_due_deadlines(table_id=table.pk)
-        table = TABLE_BY_ID.first(table_id=table.pk) or table
+        table = table_by_id(table.pk) or table
     return render(request, TABLE_TEMPLATE, _context(request, table))
 
 
@@ -270,7 +270,7 @@ def _answer(request: HttpRequest, table_id: int, run: Callable[[], Any]) -> Http
         status, notice = http_status(error), STALE_NOTICE
     except ActionRefused as error:
         status, notice = http_status(error), refusal_text(error)
-    table = TABLE_BY_ID.first(table_id=table.pk) or table
+    table = table_by_id(table.pk) or table
     if request.htmx:
         return HttpResponse(_table_partial(request, table, notice), status=status)
     if notice:
@@ -415,7 +415,7 @@ def table_options(request: HttpRequest, table_id: int) -> HttpResponse:
                 messages.success(request, "Options changed: everyone at the table sees them.")
                 return redirect("tables:table", table_id=table.pk)
             # The form again with the host's choices, and the table's version as it is now.
-            table = TABLE_BY_ID.first(table_id=table.pk) or table
+            table = table_by_id(table.pk) or table
         else:
             status = REFUSED
     else:

@@ -11,6 +11,7 @@ import pytest
 
 from game import services
 from game.errors import ActionRefused, GameNotFound
+from game.models import Game
 from tests.game import scenarios
 
 SERVICES = Path(services.__file__)
@@ -50,7 +51,7 @@ def test_a_refusal_inside_the_lock_rolls_everything_back(player: Any) -> None:
         pytest.raises(ActionRefused),
         services.locked_game(game_id=game.pk, user=player, version=game.version) as table,
     ):
-        services._save(table, pending_bet_cents=500)
+        Game.objects.filter(pk=table.game.pk).update(pending_bet_cents=500, version=version + 1)
         raise ActionRefused("refused after a write")
     game.refresh_from_db()
     assert (game.pending_bet_cents, game.version) == (0, version)
