@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from game.errors import ActionRefused
 from game.presentation import notices
 from game.presentation.notices import PHASE_LINES
 from game.presentation.side_bet_menu import SIDE_BET_LABELS, SideBetMenu, menu_for
@@ -136,7 +137,7 @@ REFUSALS = {**notices.REFUSALS, **TABLE_REFUSALS}
 NOT_ALLOWED = "That is not allowed now."
 
 
-def refusal_text(error: services.ActionRefused) -> str:
+def refusal_text(error: ActionRefused) -> str:
     """The sentence a refused action at a shared table shows: worded as the single-player
     game words it (``notices.refusal_text``), from the table's own words and the game's."""
     if error.reason not in REFUSALS:

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
 
-from game import services as game_services
 from game.clock import epoch_ms, from_epoch_ms, now_ms
 from game.errors import ActionRefused, StaleVersion, TableNotFound
 from game.rules import sidebets as sb
@@ -42,6 +41,7 @@ from game.rules.records import (
     IllegalAction,
     TriviaOutcome,
 )
+from game.services import randomness
 from game.tables import live
 from game.tables.models import (
     SEATS_MAX,
@@ -158,9 +158,9 @@ class LockedTable:
 
 def _load_engine(table: SharedTable) -> EngineGame:
     if table.state:
-        return EngineGame.from_json(table.state, rng=game_services.make_rng(), clock=now_ms)
+        return EngineGame.from_json(table.state, rng=randomness.make_rng(), clock=now_ms)
     options = table_options(table.options)
-    return EngineGame(options, rng=game_services.make_rng(), clock=now_ms)
+    return EngineGame(options, rng=randomness.make_rng(), clock=now_ms)
 
 
 def seats_of_table(table_id: int) -> list[Seat]:
@@ -390,7 +390,7 @@ def create_table(
     if not low <= intermission_seconds <= high:
         raise ActionRefused("intermission_out_of_range")
     engine_options = table_options(options)
-    engine = EngineGame(engine_options, rng=game_services.make_rng(), clock=now_ms)
+    engine = EngineGame(engine_options, rng=randomness.make_rng(), clock=now_ms)
     with transaction.atomic():
         table = SharedTable.objects.create(
             name=name[:60],
@@ -899,7 +899,7 @@ def choose_difficulty(*, table_id: int, user: Player, version: int, difficulty: 
         if action not in TRIVIA_PLAYS:
             raise ActionRefused("no_choice_waiting")
         asked = TableQuestion.objects.filter(seat=seat).values("question_id")
-        rng = game_services.make_rng()
+        rng = randomness.make_rng()
         try:
             question = choose_question(difficulty=difficulty, asked_ids=asked, rng=rng)
         except NoQuestionsAvailable as error:

@@ -16,6 +16,7 @@ from django.utils.html import escape
 
 from game import services
 from game.models import Game, TriviaAttempt
+from game.services import randomness
 from tests.game import scenarios
 from tests.game.helpers import asked_before, post
 from trivia import services as trivia_services
@@ -50,7 +51,7 @@ def _question_reads(captured: CaptureQueriesContext) -> list[str]:
 
 def _use_candidate(monkeypatch: pytest.MonkeyPatch, question_id: int, stamp: str) -> None:
     monkeypatch.setattr(
-        services,
+        trivia_services,
         "question_candidate",
         lambda difficulty, rng: QuestionCandidate(difficulty, question_id, stamp),
     )
@@ -63,7 +64,7 @@ def test_the_drawn_candidate_is_asked_with_no_query_of_its_own(
     question read with the lock — its text, its category, its answers."""
     game = scenarios.choosing_difficulty(player)
     pool = active_question_ids("medium")  # kept, as after any earlier question
-    monkeypatch.setattr(services, "make_rng", lambda: random.Random(7))
+    monkeypatch.setattr(randomness, "make_rng", lambda: random.Random(7))
     expected = pool[random.Random(7).randrange(len(pool))]
     client = Client()
     client.force_login(player)
