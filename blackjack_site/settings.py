@@ -196,8 +196,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # same login. `manage.py axes_reset` lifts every lockout.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend with each request's user read from the cache (issue 14,
-    # blackjack_site/auth.py): kept USER_CACHE_SECONDS, dropped when the account is saved.
+    # Django's ModelBackend with each request's user read from the cache
+    # (blackjack_site/auth.py): kept USER_CACHE_SECONDS, dropped when the account is saved.
     # Only with a cache every worker shares (Redis) or in development (one process).
     "blackjack_site.auth.CachedModelBackend",
 ]

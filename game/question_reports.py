@@ -1,4 +1,4 @@
-"""Report a trivia question from the table, after its answer is revealed (issue 8).
+"""Report a trivia question from the table, after its answer is revealed.
 
 A report is tied to the attempt it was made from (``TriviaAttempt.report``, one to
 one), so a player reports a question once per time it was asked. Reporting never

@@ -50,8 +50,8 @@ from game.rules.options import NEEDS
 from game.sql import read_game
 
 TABLE_TEMPLATE = "game/table.html"
-# An htmx answer: the table partial, then the status line out of band, rendered in one
-# pass (one context, its processors run once).
+# An htmx answer: the table partial, then the status line out of band, rendered together
+# (one context, its processors run once).
 HTMX_TABLE_TEMPLATE = "game/_table_htmx.html"
 
 
