@@ -7,7 +7,7 @@ from game.clock import from_epoch_ms, now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
 from game.rules.options import Options
 from game.rules.records import TriviaOutcome
-from game.services.saving import LockedGame, play_and_save
+from game.services.saving import LockedGame, play_and_save, save_attempt
 
 TIME_RAN_OUT = "time_ran_out"
 
@@ -44,7 +44,7 @@ def _time_out_answer(table: LockedGame, deadline: int) -> None:
     attempt.credits_change = outcome.credit_change
     attempt.answered_at = from_epoch_ms(deadline)
     attempt.applied = True
-    attempt.save(update_fields=["correct", "credits_change", "answered_at", "applied"])
+    save_attempt(attempt, "correct", "credits_change", "answered_at", "applied")
     engine = table.engine
     action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
     engine.start_next_decision_at(deadline)

@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils import timezone
 
+from game import sql
 from game.clock import now_ms
 from game.errors import ActionRefused, StaleVersion
-from game.models import Game, Hand, Round, SideBet
+from game.models import Game, Hand, Round, SideBet, TriviaAttempt
 from game.rules.engine import Game as EngineGame
 from game.rules.records import ROUND_OVER, Event, IllegalAction
 from game.rules.replay import export_round_replay, round_record
 from game.services import randomness
-from game.sql import update_game
 from trivia.models import Question
 
 if TYPE_CHECKING:
@@ -88,7 +88,7 @@ def save_game(
         values["status"] = Game.Status.OVER
         values["over_reason"] = engine.game_over_reason or ""
     values["status_note"] = phase_note() if note is None else note
-    if not update_game(game_id=game.pk, version=old_version, values=values):
+    if not sql.update_game(game_id=game.pk, version=old_version, values=values):
         raise StaleVersion(f"game {game.pk}: version {old_version} changed underneath")
     for name, value in values.items():
         setattr(game, name, value)
@@ -102,6 +102,11 @@ def save_game(
 def next_version(game: Game) -> int:
     """The version an action's save gives the game."""
     return game.version + 1
+
+
+def save_attempt(attempt: TriviaAttempt, *names: str) -> None:
+    """``attempt.save(update_fields=names)``: the game's pending attempt, locked with it."""
+    sql.update(TriviaAttempt, {name: getattr(attempt, name) for name in names}, id=attempt.pk)
 
 
 def run_engine(action: Callable[[], list[Event]]) -> list[Event]:
@@ -154,18 +159,20 @@ def persist_round(
         # Kept for export_round; a forfeited round has no replay spelling (REPLAY.md).
         fields["replay"] = {} if round_.ended else export_round_replay(engine, round_)
     if new_round:
-        row_id = Round.objects.create(game=game, number=round_.number, **fields).pk
+        row = Round(game=game, number=round_.number, **fields)
+        sql.insert(row)
+        row_id = row.pk
     else:
         row_id = table.round_row_id
-        # update() leaves auto_now alone: the time is given.
-        Round.objects.filter(pk=row_id).update(updated=timezone.now(), **fields)
+        # An UPDATE leaves auto_now alone: the time is given.
+        sql.update(Round, {"updated": timezone.now(), **fields}, id=row_id)
     if round_.over:
         _write_round_record(row_id, engine)
 
 
 def _write_round_record(round_id: int, engine: EngineGame) -> None:
     round_ = engine.round
-    Hand.objects.bulk_create(
+    sql.insert_all(
         [
             Hand(
                 round_id=round_id,
@@ -198,7 +205,7 @@ def _write_round_record(round_id: int, engine: EngineGame) -> None:
             },
         ]
     if records:
-        SideBet.objects.bulk_create(
+        sql.insert_all(
             [
                 SideBet(
                     round_id=round_id,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from game import sql
 from game.clock import from_epoch_ms, now_ms
 from game.errors import ActionRefused
 from game.models import Game, TriviaAttempt
@@ -21,7 +22,7 @@ from game.rules.shoe import Rng
 from game.services import randomness
 from game.services.guards import refuse_if_trivia_open, require_allowed
 from game.services.locking import locked_game
-from game.services.saving import LockedGame, StatusNote, play_and_save, save_game
+from game.services.saving import LockedGame, StatusNote, play_and_save, save_attempt, save_game
 from trivia import services as question_bank
 from trivia.models import Question
 
@@ -71,7 +72,7 @@ def ask_question(table: LockedGame, *, action: str, difficulty: str, rng: Rng) -
         # the answer's clock starts now, and a reload does not restart it.
         shown_at=from_epoch_ms(now_ms()),
     )
-    attempt.save(force_insert=True)
+    sql.insert(attempt)
     # The decision is made (Hit or Double): the turn's clock waits for the answer.
     engine.pause_turn_clock()
     return save_game(
@@ -110,9 +111,7 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         }
         # The question's answer counters are kept by the database, in the attempt's UPDATE
         # (trivia/migrations/0003_count_answers_in_the_database.py).
-        attempt.save(
-            update_fields=["answer_given", "correct", "credits_change", "answered_at", "applied"]
-        )
+        save_attempt(attempt, "answer_given", "correct", "credits_change", "answered_at", "applied")
         if not correct:
             return save_game(table, note=note)
         return _apply_answer(table, attempt, note=note)
@@ -139,7 +138,7 @@ def _apply_answer(
     revealed = attempt.applied
     if not revealed:
         attempt.applied = True
-        attempt.save(update_fields=["applied"])
+        save_attempt(attempt, "applied")
     game = play_and_save(table, lambda: action(outcome), note=note, pending_trivia=None)
     if revealed:
         game.revealed_trivia = attempt

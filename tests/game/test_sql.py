@@ -10,8 +10,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from game.models import Game, Round, TriviaAttempt
-from game.sql import read_game, update_game
+from game.models import Game, Hand, Round, TriviaAttempt
+from game.sql import insert, insert_all, read_game, update, update_game
 from trivia.services import question_pools_changed, read_pool_stamp
 
 pytestmark = pytest.mark.django_db
@@ -142,3 +142,79 @@ def test_the_save_writes_what_the_orms_update_writes(make_game, player, question
         assert getattr(stored, name) == getattr(expected, name) == values[name], name
     assert update_game(game_id=game.pk, version=game.version, values={"pending_trivia": None})
     assert Game.objects.get(pk=game.pk).pending_trivia is None
+
+
+def _stored(model: Any, pk: int, *, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    row = _values(model.objects.get(pk=pk))
+    return {name: value for name, value in row.items() if name not in ("id", *leave_out)}
+
+
+def test_an_insert_writes_what_create_writes(make_game, questions) -> None:
+    game, other = make_game(trivia_mode=True), make_game(trivia_mode=True)
+    fields = {
+        "number": 1,
+        "phase": "round_over",
+        "version": 3,
+        "bet_cents": 1_000,
+        "staked_cents": 1_500,
+        "credits_change": -1,
+        "record": {"hands": [["AS", "KD"]], "note": "ünïcode ✓"},
+    }
+    made = Round(game=game, **fields)
+    insert(made)
+    expected = Round.objects.create(game=other, **fields)
+    assert made.pk and not made._state.adding
+    times = ("started", "updated")  # auto_now_add, auto_now: set by the insert, as by save()
+    assert _stored(Round, made.pk, leave_out=("game_id", *times)) == _stored(
+        Round, expected.pk, leave_out=("game_id", *times)
+    )
+    assert all(getattr(Round.objects.get(pk=made.pk), name) is not None for name in times)
+    attempt = TriviaAttempt(
+        game=game,
+        round_id=made.pk,
+        hand_index=1,
+        action="double",
+        question=questions["hard"][0],
+        difficulty="hard",
+        answers_shown=["é", "b"],
+        shown_at=timezone.now(),
+    )
+    insert(attempt)
+    stored = TriviaAttempt.objects.get(pk=attempt.pk)
+    assert _values(stored) == _values(attempt)
+
+
+def test_an_insert_of_many_writes_what_bulk_create_writes(make_game) -> None:
+    game = make_game()
+    first, second = (
+        Round.objects.create(game=game, number=number, phase="round_over") for number in (1, 2)
+    )
+
+    def hands(round_: Round) -> list[Hand]:
+        return [
+            Hand(round=round_, index=index, cards=["AS", "0H"], bet_cents=100 * index, result="win")
+            for index in range(3)
+        ]
+
+    insert_all(hands(first))
+    Hand.objects.bulk_create(hands(second))
+    insert_all([])  # nothing to write: no statement
+    rows = [
+        [_stored(Hand, hand.pk, leave_out=("round_id",)) for hand in round_.hands.order_by("index")]
+        for round_ in (first, second)
+    ]
+    assert rows[0] == rows[1] and len(rows[0]) == 3
+
+
+def test_an_update_writes_what_the_orms_update_writes(make_game, questions) -> None:
+    game = make_game(trivia_mode=True)
+    attempt = _pending(game, questions["easy"][0])
+    twin = _pending(make_game(trivia_mode=True), questions["easy"][1])
+    values = {"answer_given": "é", "correct": True, "answered_at": timezone.now(), "applied": True}
+    assert update(TriviaAttempt, values, id=attempt.pk) == 1
+    TriviaAttempt.objects.filter(pk=twin.pk).update(**values)
+    leave_out = ("game_id", "question_id", "shown_at")
+    assert _stored(TriviaAttempt, attempt.pk, leave_out=leave_out) == _stored(
+        TriviaAttempt, twin.pk, leave_out=leave_out
+    )
+    assert update(TriviaAttempt, values, id=attempt.pk + twin.pk + 1000) == 0
