@@ -101,9 +101,15 @@ WSGI_APPLICATION = "blackjack_site.wsgi.application"
 # DATABASE_POOL_SIZE > 0 uses psycopg's pool on PostgreSQL instead (Django 5.1+), shared by
 # a worker's threads; Django refuses a pool together with persistent connections.
 DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
-# PostgreSQL: the game's hot statements prepared once per connection (game/prepared.py);
-# off behind a pooler that does not keep them (PgBouncer before 1.21 in transaction mode).
+# PostgreSQL: psycopg prepares a statement on the server once a connection has run it
+# PREPARE_THRESHOLD times, and PostgreSQL then plans it once per connection instead of at
+# every run (the game's lock, three joins and two subqueries, is mostly planning). It
+# needs server-side binding: the client-side binding cursor, Django's default, never
+# prepares. Both are Django's documented OPTIONS, off by default; off here too behind a
+# pooler that does not keep prepared statements (PgBouncer before 1.21, or without
+# max_prepared_statements, in transaction mode): GAME_PREPARED_STATEMENTS=0.
 GAME_PREPARED_STATEMENTS = env_bool("GAME_PREPARED_STATEMENTS", True)
+PREPARE_THRESHOLD = 5  # psycopg's own default: a statement run once or twice is not kept
 DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
@@ -111,6 +117,10 @@ DATABASES = {
         conn_health_checks=env_bool("CONN_HEALTH_CHECKS", True),
     )
 }
+if GAME_PREPARED_STATEMENTS and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"server_side_binding": True, "prepare_threshold": PREPARE_THRESHOLD}
+    )
 if DATABASE_POOL_SIZE and DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,

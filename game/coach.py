@@ -1,4 +1,4 @@
-"""The coach (issue 7): the basic-strategy hint for the hand in play, and the check of
+"""The coach: the basic-strategy hint for the hand in play, and the check of
 a move against basic strategy when the game's Coach setting is on.
 
 Everything here is worked out from the engine's public view
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from game.models import CoachDeviation, Game
 from game.rules import cards
@@ -39,9 +39,6 @@ from game.rules.strategy import (
     recommend_early_surrender,
     recommend_insurance,
 )
-
-if TYPE_CHECKING:
-    from game.presentation.table import TableView
 
 MOVE_LABELS = {
     "hit": "Hit",
@@ -209,14 +206,3 @@ def current_note(game: Game) -> str:
         .first()
     )
     return note or ""
-
-
-def table_context(game: Game, view: TableView, *, hint: bool) -> dict[str, Any]:
-    """The coach's part of the table template's context."""
-    hint_available = view.panel in HINT_PANELS and not game.is_over
-    return {
-        "hint_available": hint_available,
-        "hint_requested": hint,
-        "coach_hint": hint_for_game(game) if hint and hint_available else None,
-        "coach_note": current_note(game),
-    }

@@ -18,7 +18,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
+from game.errors import STALE
 from game.models import Game
+from game.presentation.notices import STALE_NOTICE
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +60,7 @@ class GameResponseMiddleware:
         if game_id is None or not request.user.is_authenticated:
             return render(request, "busy.html", status=409)
         # Imported here: the views module imports this app's models and services.
-        from game.views import STALE, STALE_NOTICE, render_table
+        from game.views import render_table
 
         game = Game.objects.filter(pk=game_id, owner=request.user).first()
         if game is None:

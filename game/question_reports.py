@@ -13,8 +13,8 @@ from django import forms
 from django.db import IntegrityError, transaction
 
 from game.converters import ROW_ID_MAX
+from game.errors import ActionRefused, GameNotFound
 from game.models import TriviaAttempt
-from game.services import ActionRefused, GameNotFound
 from trivia.models import QuestionReport
 from trivia.services import report_question
 

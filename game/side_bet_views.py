@@ -13,12 +13,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_POST
 
+from game.errors import REFUSED
 from game.forms import parse_chip_dollars
 from game.models import Game
 from game.presentation.side_bet_panels import extra_chip_refusal
 from game.presentation.table import table_view
 from game.rules.money import CHIP_DOLLARS, parse_typed_amount
-from game.views import REFUSED, render_table
+from game.views import render_table
 
 
 @login_required

@@ -1,4 +1,4 @@
-"""URLs the table reverses on every render, reversed once per process (issue 14).
+"""URLs the table reverses on every render, reversed once per process.
 
 ``reverse()`` walks the URL resolver each call (~0.1 ms); the table page and every htmx
 answer used to make a dozen such calls for the same few patterns. A game's URLs differ

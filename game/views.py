@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from http import HTTPStatus
 from typing import Any
 
 from django.contrib import messages
@@ -27,7 +26,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game import coach, services
+from game import services
+from game.errors import REFUSED, ActionRefused, GameNotFound, StaleVersion, http_status
 from game.forms import (
     OptionsForm,
     default_options,
@@ -43,39 +43,25 @@ from game.forms import (
 )
 from game.house_edge_summary import HouseEdgeSummary, summarise
 from game.models import Game
-from game.prepared import PreparedQuery
-from game.presentation.notices import REFUSALS, refusal_text, status_line
+from game.presentation import coach
+from game.presentation.notices import REFUSALS, STALE_NOTICE, refusal_text, status_line
 from game.presentation.table import TableView, table_view
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
 from game.rules.options import NEEDS
-from game.selectors import TABLE_RELATED
+from game.sql import read_game
 
 TABLE_TEMPLATE = "game/table.html"
-# An htmx answer: the table partial, then the status line out of band, rendered in one
-# pass (one context, its processors run once).
+# An htmx answer: the table partial, then the status line out of band, rendered together
+# (one context, its processors run once).
 HTMX_TABLE_TEMPLATE = "game/_table_htmx.html"
-# See the module docstring.
-REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
-STALE = HTTPStatus.CONFLICT
-STALE_NOTICE = "This table changed since the page was shown; here it is now."
-
-
-def _owned_game_query(game_id: int, owner_id: int) -> Any:
-    # With what the table shows besides the row, in the same query.
-    return (
-        Game.objects.select_related(*TABLE_RELATED).filter(pk=game_id, owner_id=owner_id).order_by()
-    )
-
-
-# Compiled once per connection (game/prepared.py), as the actions' lock is.
-_OWNED_GAME = PreparedQuery(_owned_game_query, "game_id", "owner_id")
 
 
 def _owned_game(request: HttpRequest, game_id: int) -> Game:
-    game = _OWNED_GAME.first(game_id=int(game_id), owner_id=int(request.user.pk))
-    if game is None:
+    # With what the table shows besides the row (its pending question), in the same query.
+    read = read_game(game_id=game_id, owner_id=request.user.pk, lock=False)
+    if read is None:
         raise Http404("No Game matches the given query.")
-    return game
+    return read.game
 
 
 def render_table(
@@ -215,12 +201,12 @@ def _run_action(request: HttpRequest, game_id: int, run: Callable[[int], Game]) 
     try:
         version = parse_version(request.POST.get("version"))
         game = run(version)
-    except services.GameNotFound:
+    except GameNotFound:
         raise Http404("No such game") from None
-    except services.StaleVersion:
-        return _refused(request, game_id, STALE_NOTICE, status=STALE)
-    except services.ActionRefused as error:
-        return _refused(request, game_id, refusal_text(error), status=REFUSED)
+    except StaleVersion as error:
+        return _refused(request, game_id, STALE_NOTICE, status=http_status(error))
+    except ActionRefused as error:
+        return _refused(request, game_id, refusal_text(error), status=http_status(error))
     except ValueError as error:
         return _refused(request, game_id, str(error), status=REFUSED)
     if request.htmx:
@@ -302,12 +288,12 @@ def options(request: HttpRequest, game_id: int) -> HttpResponse:
                     options=form.to_options(),
                     coach=form.cleaned_data["coach"],
                 )
-            except services.GameNotFound:
+            except GameNotFound:
                 raise Http404("No such game") from None
-            except services.StaleVersion:
-                notice, status = STALE_NOTICE, STALE
-            except services.ActionRefused as error:
-                notice, status = refusal_text(error), REFUSED
+            except StaleVersion as error:
+                notice, status = STALE_NOTICE, http_status(error)
+            except ActionRefused as error:
+                notice, status = refusal_text(error), http_status(error)
             except ValueError as error:
                 notice, status = str(error), REFUSED
             else:

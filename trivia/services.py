@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
-import json
 import secrets
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Collection, MutableSequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.db.models import F, QuerySet, Subquery
-from django.db.models.functions import JSONObject
+from django.db.models import F, QuerySet
 
-from trivia.models import Category, Question, QuestionPoolStamp, QuestionReport
+from trivia.models import Question, QuestionPoolStamp, QuestionReport
 
 __all__ = [
-    "AskedElsewhere",
     "NoQuestionsAvailable",
     "RandomSource",
     "QuestionCandidate",
     "active_question_ids",
     "choose_question",
-    "question_as_json",
     "question_candidate",
-    "question_from_json",
-    "pool_stamp_subquery",
     "question_pools_changed",
     "record_answer",
     "report_question",
@@ -43,20 +36,6 @@ class RandomSource(Protocol):
 
 # Unpredictable in production so players cannot anticipate questions or answer order.
 _SYSTEM_RANDOM: RandomSource = secrets.SystemRandom()
-
-
-class AskedElsewhere(ABC):
-    """The questions asked so far, kept where they are (e.g. a game's trivia attempts) and
-    asked by the owner's own query: a caller that can run the common case faster than a
-    queryset built per pick (game/services.py prepares it once per connection)."""
-
-    @abstractmethod
-    def first_not_asked(self, ids: list[int], difficulty: str) -> Question | None:
-        """The first of ``ids`` (in their order) still active, of ``difficulty``, not asked."""
-
-    @abstractmethod
-    def asked_ids(self) -> set[int]:
-        """Every question id asked so far."""
 
 
 class NoQuestionsAvailable(Exception):
@@ -93,13 +72,6 @@ class _Pool:
 _READ: dict[str, _Pool] = {}
 
 
-def pool_stamp_subquery() -> Subquery:
-    """The bank's current stamp as a subquery, for a caller to read with a query it runs
-    anyway (a game's action reads it with its row lock: issue 14, no extra round trip)."""
-    rows = QuestionPoolStamp.objects.filter(pk=QuestionPoolStamp.SINGLETON_ID)
-    return Subquery(rows.values("stamp")[:1])
-
-
 def read_pool_stamp() -> str:
     """The bank's current stamp ("" while its row is missing, e.g. after a flush)."""
     rows = QuestionPoolStamp.objects.filter(pk=QuestionPoolStamp.SINGLETON_ID)
@@ -127,9 +99,9 @@ def active_question_ids(difficulty: str, stamp: str | None = None) -> list[int]:
 @dataclass(frozen=True)
 class QuestionCandidate:
     """A random question of a difficulty as this process's list has it, drawn before a
-    caller's query: the caller reads the question with that query (:func:`question_as_json`)
-    and takes it when the bank's stamp it read is still ``pool_stamp`` and the question is
-    still active and not asked; else it makes the usual pick."""
+    caller's query: the caller reads the question with that query and takes it when the
+    bank's stamp it read is still ``pool_stamp`` and the question is still active and not
+    asked; else it makes the usual pick."""
 
     difficulty: str
     question_id: int
@@ -149,46 +121,6 @@ def question_candidate(
         return None
     chosen = pool.ids[(rng or _SYSTEM_RANDOM).randrange(len(pool.ids))]
     return QuestionCandidate(difficulty, chosen, pool.stamp)
-
-
-# What a question shown at the table needs, and its category's name.
-_AS_JSON = {
-    "id": "id",
-    "text": "text",
-    "type": "type",
-    "difficulty": "difficulty",
-    "correct_answer": "correct_answer",
-    "incorrect_answers": "incorrect_answers",
-    "category_id": "category_id",
-    "category_name": "category__name",
-}
-
-
-def question_as_json() -> JSONObject:
-    """A question row (and its category's name) as one JSON value, for a query of another
-    model to read a question with (a game's lock reads its candidate so: issue 14)."""
-    return JSONObject(**_AS_JSON)
-
-
-def question_from_json(data: dict[str, Any]) -> Question:
-    """The question :func:`question_as_json` read, as a saved, active Question."""
-    incorrect = data["incorrect_answers"]
-    if isinstance(incorrect, str):  # SQLite nests a JSON column as its text
-        incorrect = json.loads(incorrect)
-    question = Question(
-        id=data["id"],
-        text=data["text"],
-        type=data["type"],
-        difficulty=data["difficulty"],
-        correct_answer=data["correct_answer"],
-        incorrect_answers=incorrect,
-        active=True,
-        category=Category(id=data["category_id"], name=data["category_name"]),
-    )
-    for instance in (question, question.category):
-        instance._state.adding = False
-        instance._state.db = "default"
-    return question
 
 
 def forget_question_pools() -> None:
@@ -241,27 +173,22 @@ def _first_found(
     return next((found[pk] for pk in ids if pk in found), None)
 
 
-Asked = Collection[int] | QuerySet | AskedElsewhere
+Asked = Collection[int] | QuerySet
 
 
 def _asked_set(asked_ids: Asked) -> set[int]:
-    if isinstance(asked_ids, AskedElsewhere):
-        return asked_ids.asked_ids()
     if isinstance(asked_ids, QuerySet):
         return {next(iter(row.values())) if isinstance(row, dict) else row for row in asked_ids}
     return set(asked_ids)
 
 
 def _pick(pool: list[int], difficulty: str, asked_ids: Asked, rng: RandomSource) -> Question | None:
-    if isinstance(asked_ids, QuerySet | AskedElsewhere):
+    if isinstance(asked_ids, QuerySet):
         # The asked ids stay in the database (a subquery): the first not-asked id of a
         # random sample is uniform over the ids not asked (each is equally likely to come
         # first), so this shortcut keeps the pick fair; it rarely needs the long way below.
         sample = _random_ids(pool, rng, CANDIDATES)
-        if isinstance(asked_ids, AskedElsewhere):
-            question = asked_ids.first_not_asked(sample, difficulty) if sample else None
-        else:
-            question = _first_found(sample, difficulty, asked_ids)
+        question = _first_found(sample, difficulty, asked_ids)
         if question is not None:
             return question
     asked = _asked_set(asked_ids)
@@ -282,9 +209,9 @@ def choose_question(
     """A random active question of ``difficulty`` not in ``asked_ids``.
 
     When every active question of that difficulty has been asked in this game, starts
-    over among all of them. ``asked_ids`` may be a list/set of ids, a values queryset
-    (used as a subquery) or an :class:`AskedElsewhere`. ``pool_stamp`` is the bank's
-    stamp when the caller has read it (:func:`pool_stamp_subquery`); else it is read
+    over among all of them. ``asked_ids`` may be a list/set of ids or a values queryset
+    (used as a subquery). ``pool_stamp`` is the bank's
+    stamp when the caller has read it (with a query of its own); else it is read
     here. Usually one query besides the stamp (two when the id list is not kept); a kept
     list gone stale (a question deactivated behind the stamp's back) is re-read once.
     Raises NoQuestionsAvailable when there are none.

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from game.errors import ActionRefused
 from game.models import Game
 from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.rules.engine import Game as EngineGame
@@ -19,7 +20,6 @@ from game.rules.no_random import NoRandom
 from game.rules.storage import game_from_json
 from game.rules_pages.content import option_label
 from game.selectors import pending_side_stakes
-from game.services import ActionRefused
 
 # ActionRefused.reason -> what the player reads. "rule" carries the engine's own reason
 # (the rule book's wording, e.g. "Double only on the first two cards").
@@ -87,6 +87,10 @@ def refusal_text(error: ActionRefused, refusals: Mapping[str, str] = REFUSALS) -
     """The sentence a refused action shows the player (``refusals``: these words with a
     caller's own, as a shared table's, game/tables/presentation.py)."""
     return refusals[error.reason].format(**_worded(error.details))
+
+
+# A post made from a page older than the row (a second tab, a double click, a lost race).
+STALE_NOTICE = "This table changed since the page was shown; here it is now."
 
 
 def phase_line(engine: EngineGame, *, shuffled: bool = False) -> str:

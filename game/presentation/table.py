@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from game import services
+from game.clock import now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
 from game.presentation.notices import status_line
 from game.presentation.side_bet_menu import SIDE_BET_LABELS, SIDE_BET_SLUGS
@@ -162,14 +162,14 @@ def _timer(game: Game, engine: EngineGame, attempt: TriviaAttempt | None) -> Tim
     """The deadline running now, if any: the question's while one is shown, else the
     turn's (choosing a difficulty is still part of the turn's decision)."""
     if attempt is not None:
-        kind, deadline = "answer", services.pending_answer_deadline(game, engine.options)
+        kind, deadline = "answer", pending_answer_deadline(game, engine.options)
     else:
         round_ = engine.round
         kind, deadline = "turn", None if round_ is None else round_.deadline
     if deadline is None:
         return None
     # Whole seconds, rounded up: the page never says 0 while a moment is left.
-    return Timer(kind=kind, seconds_left=max(0, -((services.CLOCK() - deadline) // 1000)))
+    return Timer(kind=kind, seconds_left=max(0, -((now_ms() - deadline) // 1000)))
 
 
 @dataclass(frozen=True)

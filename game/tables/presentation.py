@@ -11,9 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from django.db.models import Value
-
-from game.prepared import PreparedQuery
+from game.errors import ActionRefused
 from game.presentation import notices
 from game.presentation.notices import PHASE_LINES
 from game.presentation.side_bet_menu import SIDE_BET_LABELS, SideBetMenu, menu_for
@@ -146,7 +144,7 @@ REFUSALS = {**notices.REFUSALS, **TABLE_REFUSALS}
 NOT_ALLOWED = "That is not allowed now."
 
 
-def refusal_text(error: services.ActionRefused) -> str:
+def refusal_text(error: ActionRefused) -> str:
     """The sentence a refused action at a shared table shows: worded as the single-player
     game words it (``notices.refusal_text``), from the table's own words and the game's."""
     if error.reason not in REFUSALS:
@@ -303,7 +301,6 @@ def rules_text(options: Any) -> str:
 
 
 SCENE_EVENTS = 50  # the newest events a scene keeps: the log, and a stream's catching up
-SCENE_EVENTS_MAX = 50  # what the prepared query reads (SCENE_EVENTS may be set lower)
 
 
 @dataclass
@@ -341,7 +338,7 @@ class TableScene:
 def table_scene(table: SharedTable, previous: TableScene | None = None) -> TableScene:
     """The part of ``table`` every viewer sees alike (three reads: the seats, the newest
     events; the engine's state is the row's own)."""
-    seats = services.SEATS_OF_TABLE.all(table_id=table.pk)
+    seats = services.seats_of_table(table.pk)
     engine = game_from_json(table.state) if table.state else None
     options = engine.options if engine else services.table_options(table.options)
     public = public_view(engine) if engine else {"round": None}
@@ -466,28 +463,16 @@ def _as_seen_by(scene: TableScene, seat_view: SeatView, viewer_number: int | Non
     return seat_view
 
 
-# A scene's events go up to its table row's version and no further: the events are read
-# after the row, and an action committed in between must not put its events in a scene
-# that does not show its version (the next scene reads the events after that version).
-# Value(): a plain integer below the field's range (the stand-in the query is compiled
-# with) would be dropped from the SQL as always true.
-_NEWEST_EVENTS = PreparedQuery(
-    lambda table_id, upto: TableEvent.objects.filter(
-        table_id=table_id, seq__lte=Value(upto)
-    ).order_by("-seq")[:SCENE_EVENTS_MAX],
-    "table_id",
-    "upto",
-)
+def _events(table_id: int, *, upto: int, after: int | None = None) -> list[TableEvent]:
+    """The table's newest events up to ``upto`` (after ``after``), newest first.
 
-
-_EVENTS_AFTER = PreparedQuery(
-    lambda table_id, after, upto: TableEvent.objects.filter(
-        table_id=table_id, seq__gt=Value(after), seq__lte=Value(upto)
-    ).order_by("-seq")[:SCENE_EVENTS_MAX],
-    "table_id",
-    "after",
-    "upto",
-)
+    A scene's events go up to its table row's version and no further: the events are read
+    after the row, and an action committed in between must not put its events in a scene
+    that does not show its version (the next scene reads the events after that version)."""
+    events = TableEvent.objects.filter(table_id=table_id, seq__lte=upto)
+    if after is not None:
+        events = events.filter(seq__gt=after)
+    return list(events.order_by("-seq")[:SCENE_EVENTS])
 
 
 def _newest_events(
@@ -497,13 +482,11 @@ def _newest_events(
     only those written since ``previous`` (the same table's last scene) are read and
     worded, the rest carried."""
     if previous is None or previous.table.version > table.version:
-        events = _NEWEST_EVENTS.all(table_id=table.pk, upto=table.version)[:SCENE_EVENTS]
+        events = _events(table.pk, upto=table.version)
         return events, [event_text(event) for event in events]
     if previous.table.version == table.version:  # a bet being built: no event written
         return previous.events, previous.log
-    new = _EVENTS_AFTER.all(table_id=table.pk, after=previous.table.version, upto=table.version)[
-        :SCENE_EVENTS
-    ]
+    new = _events(table.pk, after=previous.table.version, upto=table.version)
     events = (new + previous.events)[:SCENE_EVENTS]
     log = ([event_text(event) for event in new] + previous.log)[:SCENE_EVENTS]
     return events, log

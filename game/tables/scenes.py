@@ -20,7 +20,6 @@ from collections import OrderedDict
 from django.db.models import OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from game.prepared import PreparedQuery
 from game.tables.models import Seat, SharedTable
 from game.tables.presentation import TableScene, table_scene
 
@@ -40,17 +39,19 @@ def _with_seats_revision(tables: QuerySet[SharedTable]) -> QuerySet[SharedTable]
     return tables.annotate(seats_revision=Coalesce(Subquery(total), Value(0)))
 
 
-# A stream's look at its table on every wake: compiled once per connection.
-_TABLE_HEAD = PreparedQuery(
-    lambda table_id: _with_seats_revision(
-        SharedTable.objects.filter(pk=table_id).only("invite_token", "revision")
-    ),
-    "table_id",
-)
-# A table's whole row (the views read it before and after every action).
-TABLE_BY_ID = PreparedQuery(
-    lambda table_id: _with_seats_revision(SharedTable.objects.filter(pk=table_id)), "table_id"
-)
+def _table_head(table_id: int) -> SharedTable | None:
+    """A stream's look at its table on every wake: what its scene's stamp needs."""
+    rows = SharedTable.objects.filter(pk=table_id).only("invite_token", "revision")
+    return next(iter(_with_seats_revision(rows).order_by()), None)
+
+
+def table_by_id(table_id: int) -> SharedTable | None:
+    """A table's whole row with its stamp (the views read it before and after every
+    action), or None."""
+    rows = _with_seats_revision(SharedTable.objects.filter(pk=table_id))
+    return next(iter(rows.order_by()), None)
+
+
 MAX_TABLES = 256  # scenes kept per process (one per table, the most recently used)
 
 _scenes: OrderedDict[int, TableScene] = OrderedDict()
@@ -120,7 +121,7 @@ def current_scene(table_id: int) -> TableScene | None:
     """The scene of the table as it stands now, None when there is no such table. One
     small read (the revision) when the scene is already built; the whole row only by the
     one that builds it."""
-    head = _TABLE_HEAD.first(table_id=table_id)
+    head = _table_head(table_id)
     if head is None:
         return None
     stamp = _stamp_of(head)
@@ -133,7 +134,7 @@ def current_scene(table_id: int) -> TableScene | None:
         scene = _cached(table_id, head.invite_token, stamp)
         if scene is not None:
             return scene
-        table = TABLE_BY_ID.first(table_id=table_id)
+        table = table_by_id(table_id)
         if table is None:
             return None
         return _cached(table_id, table.invite_token, _stamp_of(table)) or _build(table)

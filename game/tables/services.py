@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 from django.db import connection, transaction
 
-from game import services as game_services
-from game.prepared import PreparedBulkInsert, PreparedQuery, PreparedUpdate
+from game.clock import epoch_ms, from_epoch_ms, now_ms
+from game.errors import ActionRefused, StaleVersion, TableNotFound
 from game.rules import sidebets as sb
 from game.rules.bets import check_bets_being_built
 from game.rules.engine import Game as EngineGame
@@ -43,7 +43,7 @@ from game.rules.records import (
     TriviaOutcome,
 )
 from game.rules.storage import game_from_json, game_to_json
-from game.services import ActionRefused, StaleVersion, TimeRanOut
+from game.services import randomness
 from game.tables import live
 from game.tables.models import (
     SEATS_MAX,
@@ -61,13 +61,6 @@ if TYPE_CHECKING:
 
     Player = AbstractBaseUser
 
-__all__ = [
-    "ActionRefused",
-    "StaleVersion",
-    "TableNotFound",
-    "TimeRanOut",
-]
-
 logger = logging.getLogger(__name__)
 
 STARTING_CREDITS = EngineGame.STARTING_CREDITS  # T-3, as R-1.3
@@ -83,16 +76,6 @@ OFFER_ANSWERS = OFFER_ACTIONS
 EXTRA_BET_ANSWER = "extra_bet"
 PLAYS = ("stand", "split", "surrender")
 TRIVIA_PLAYS = ("hit", "double")
-
-
-class TableNotFound(Exception):
-    """No such open table, or a private one reached without its link (HTTP 404)."""
-
-
-def now_ms() -> int:
-    """The table clock: epoch ms, the same clock the single-player timers read (tests move
-    a FakeClock through game.services.CLOCK)."""
-    return game_services.CLOCK()
 
 
 # --------------------------------------------------------------------- options
@@ -177,38 +160,25 @@ class LockedTable:
 
 def _load_engine(table: SharedTable) -> EngineGame:
     if table.state:
-        return game_from_json(table.state, rng=game_services.make_rng(), clock=game_services.CLOCK)
+        return game_from_json(table.state, rng=randomness.make_rng(), clock=now_ms)
     options = table_options(table.options)
-    return EngineGame(options, rng=game_services.make_rng(), clock=game_services.CLOCK)
+    return EngineGame(options, rng=randomness.make_rng(), clock=now_ms)
 
 
-# The lock's and the seats' queries compiled once per connection (game/prepared.py): an
-# action and every scene of a table run them, and building them cost more than running.
-_LOCK_TABLE = PreparedQuery(
-    lambda table_id: SharedTable.objects.select_for_update().filter(pk=table_id), "table_id"
-)
-_LOCK_TABLE_OR_SKIP = PreparedQuery(
-    lambda table_id: SharedTable.objects.select_for_update(skip_locked=True).filter(pk=table_id),
-    "table_id",
-)
-SEATS_OF_TABLE = PreparedQuery(
-    lambda table_id: (
-        Seat.objects.filter(table_id=table_id)
-        .select_related("player", "pending_question__question")
-        .order_by("id")
-    ),
-    "table_id",
-)
+def seats_of_table(table_id: int) -> list[Seat]:
+    """A table's seats in order, with their players and open questions."""
+    seats = Seat.objects.filter(table_id=table_id)
+    return list(seats.select_related("player", "pending_question__question").order_by("id"))
 
 
 def _lock(table_id: int, *, skip_locked: bool = False) -> LockedTable:
     """The table row locked (``skip_locked``: TableNotFound if another process holds it),
     its seats with their players and open questions, and its engine."""
-    table = (_LOCK_TABLE_OR_SKIP if skip_locked else _LOCK_TABLE).first(table_id=table_id)
+    rows = SharedTable.objects.select_for_update(skip_locked=skip_locked).filter(pk=table_id)
+    table = next(iter(rows.order_by()), None)
     if table is None:
         raise TableNotFound(table_id)
-    seats = SEATS_OF_TABLE.all(table_id=table.pk)
-    return LockedTable(table, seats)
+    return LockedTable(table, seats_of_table(table.pk))
 
 
 @contextmanager
@@ -241,16 +211,17 @@ def locked_table(*, table_id: int, open_only: bool = True) -> Iterator[LockedTab
 # A table's players can build their bets at once, and a Ready, a deal or the clock (which
 # lock the row for update) wait for them, as they wait for each other.
 _SHARE_TABLE_SQL = 'SELECT * FROM "game_sharedtable" WHERE "id" = %s'
-_SEAT_OF_PLAYER = PreparedQuery(
-    lambda table_id, player_id: (
-        # of=self: the seat's row only (its open question is joined, nullable, unlocked).
+
+
+def _seat_of_player(table_id: int, player_id: int) -> Seat | None:
+    """The player's seat at the table, locked, with its open question."""
+    # of=self: the seat's row only (its open question is joined, nullable, unlocked).
+    seats = (
         Seat.objects.select_for_update(of=("self",))
         .filter(table_id=table_id, player_id=player_id)
         .select_related("player", "pending_question__question")
-    ),
-    "table_id",
-    "player_id",
-)
+    )
+    return next(iter(seats.order_by()), None)
 
 
 def _share_table(table_id: int) -> SharedTable | None:
@@ -272,7 +243,7 @@ def seat_only(*, table_id: int, user: Player) -> Iterator[LockedTable]:
         if table is None or table.is_closed:
             raise TableNotFound(table_id)
         if table.deadline_ms is None or table.deadline_ms > now_ms():
-            seat = _SEAT_OF_PLAYER.first(table_id=table.pk, player_id=user.pk)
+            seat = _seat_of_player(table.pk, user.pk)
             # The rules only (locked.options): a bet being built never loads the round.
             locked = LockedTable(table, [] if seat is None else [seat])
             yield locked
@@ -280,9 +251,7 @@ def seat_only(*, table_id: int, user: Player) -> Iterator[LockedTable]:
                 raise RuntimeError("a seat-only action may not announce events")
             for changed in locked.seats:
                 if changed.pk in locked.changed_seats:
-                    _UPDATE_SEAT.run(
-                        {name: getattr(changed, name) for name in SEAT_STATE_FIELDS}, id=changed.pk
-                    )
+                    _update_seat(changed)
             return
     with locked_table(table_id=table_id) as locked:
         yield locked
@@ -308,7 +277,7 @@ def _save(locked: LockedTable) -> None:
     table.deadline_ms = _next_deadline(locked)
     first_seq = table.version + 1
     if locked.events:
-        _INSERT_EVENTS.insert(
+        TableEvent.objects.bulk_create(
             [
                 TableEvent(table=table, seq=first_seq + i, kind=kind, data=data)
                 for i, (kind, data) in enumerate(locked.events)
@@ -316,12 +285,14 @@ def _save(locked: LockedTable) -> None:
         )
         table.version += len(locked.events)
     table.revision += 1
-    _UPDATE_TABLE.run({name: getattr(table, name) for name in written}, id=table.pk)
+    SharedTable.objects.filter(pk=table.pk).update(
+        **{name: getattr(table, name) for name in written}
+    )
     for seat in locked.seats:
         if seat.pk in locked.changed_seats:
-            # One prepared UPDATE a seat: bulk_update's CASE … WHEN cost ten times more
-            # Python than the statements it saved (py-spy, the load bench).
-            _UPDATE_SEAT.run({name: getattr(seat, name) for name in SEAT_STATE_FIELDS}, id=seat.pk)
+            # One UPDATE a seat: bulk_update's CASE … WHEN cost more Python than the
+            # statements it saved (py-spy, the load bench).
+            _update_seat(seat)
     if locked.events:
         live.announce(table.pk, table.version)
     locked.events = []
@@ -336,9 +307,6 @@ TABLE_STATE_FIELDS = tuple(
 )
 # Those always written (the engine's state and the rules only when changed).
 TABLE_ROW_FIELDS = tuple(name for name in TABLE_STATE_FIELDS if name not in ("state", "options"))
-_UPDATE_TABLE = PreparedUpdate(SharedTable, "id")
-_INSERT_EVENTS = PreparedBulkInsert(TableEvent)  # a deal writes twenty at once
-_UPDATE_SEAT = PreparedUpdate(Seat, "id")
 # What an action may change on a seat (saved by one UPDATE for each seat changed).
 SEAT_STATE_FIELDS = (
     "number",
@@ -354,6 +322,13 @@ SEAT_STATE_FIELDS = (
     "pending_question",
     "version",
 )
+
+
+def _update_seat(seat: Seat) -> None:
+    """Write what an action may change on ``seat`` (its row is locked by the action)."""
+    Seat.objects.filter(pk=seat.pk).update(
+        **{name: getattr(seat, name) for name in SEAT_STATE_FIELDS}
+    )
 
 
 def _check_seat_version(seat: Seat, version: int) -> None:
@@ -417,7 +392,7 @@ def create_table(
     if not low <= intermission_seconds <= high:
         raise ActionRefused("intermission_out_of_range")
     engine_options = table_options(options)
-    engine = EngineGame(engine_options, rng=game_services.make_rng(), clock=game_services.CLOCK)
+    engine = EngineGame(engine_options, rng=randomness.make_rng(), clock=now_ms)
     with transaction.atomic():
         table = SharedTable.objects.create(
             name=name[:60],
@@ -425,7 +400,7 @@ def create_table(
             public=public,
             seat_count=seat_count,
             intermission_seconds=intermission_seconds,
-            empty_since=game_services.from_epoch_ms(now_ms()),  # T-2: nobody seated yet
+            empty_since=from_epoch_ms(now_ms()),  # T-2: nobody seated yet
         )
         locked = LockedTable(table, [], engine)
         locked.announce("table_opened", name=table.name)
@@ -542,7 +517,7 @@ def leave(*, table_id: int, user: Player, version: int) -> Seat:
         seat.ready = seat.sitting_out = False
         seat.trivia_choice_for = ""
         if not locked.seated():
-            locked.table.empty_since = game_services.from_epoch_ms(now_ms())
+            locked.table.empty_since = from_epoch_ms(now_ms())
         locked.announce("left", seat=number, player=user.get_username())
         if locked.table.phase == SharedTable.Phase.INTERMISSION:
             _end_betting_if_everyone_decided(locked)
@@ -926,7 +901,7 @@ def choose_difficulty(*, table_id: int, user: Player, version: int, difficulty: 
         if action not in TRIVIA_PLAYS:
             raise ActionRefused("no_choice_waiting")
         asked = TableQuestion.objects.filter(seat=seat).values("question_id")
-        rng = game_services.make_rng()
+        rng = randomness.make_rng()
         try:
             question = choose_question(difficulty=difficulty, asked_ids=asked, rng=rng)
         except NoQuestionsAvailable as error:
@@ -1034,7 +1009,7 @@ def _empty_table_closes_ms(table: SharedTable) -> int:
     """T-2: when a table with nobody seated closes, on the table clock (the clock every
     other deadline reads)."""
     assert table.empty_since is not None
-    return game_services.epoch_ms(table.empty_since + EMPTY_TABLE_CLOSES_AFTER)
+    return epoch_ms(table.empty_since + EMPTY_TABLE_CLOSES_AFTER)
 
 
 def _apply_due(locked: LockedTable) -> int:

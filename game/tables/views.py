@@ -26,7 +26,9 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from game.errors import REFUSED, ActionRefused, StaleVersion, TableNotFound, http_status
 from game.forms import parse_bet, parse_chip_dollars, parse_version
+from game.presentation.notices import STALE_NOTICE
 from game.rules.money import parse_whole_number
 from game.tables import clock_runner, live, services
 from game.tables.forms import CreateTableForm, TableOptionsForm
@@ -41,7 +43,7 @@ from game.tables.presentation import (
     rules_text,
     view_for,
 )
-from game.tables.scenes import TABLE_BY_ID, current_scene, scene_of
+from game.tables.scenes import current_scene, scene_of, table_by_id
 from game.tables.sse import (
     SseMessage,
     StreamEnded,
@@ -49,7 +51,6 @@ from game.tables.sse import (
     last_event_id,
     release_connections,
 )
-from game.views import REFUSED, STALE, STALE_NOTICE
 
 TABLE_TEMPLATE = "tables/table.html"
 TABLE_PARTIAL = f"{TABLE_TEMPLATE}#shared_table"
@@ -75,7 +76,7 @@ def _may_see(request: HttpRequest, table: SharedTable, seats: list[Seat] | None 
 
 
 def _visible_table(request: HttpRequest, table_id: int) -> SharedTable:
-    table = TABLE_BY_ID.first(table_id=table_id)
+    table = table_by_id(table_id)
     if table is None or not _may_see(request, table):
         raise Http404("No such table")
     return table
@@ -130,7 +131,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
             intermission_seconds=form.cleaned_data["intermission_seconds"],
             options=form.to_options(),
         )
-    except services.ActionRefused as error:
+    except ActionRefused as error:
         form.add_error(None, refusal_text(error))
         return _render_lobby(request, form, status=REFUSED)
     return redirect("tables:table", table_id=table.pk)
@@ -248,7 +249,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         # A deadline that ran out is applied before the table is shown (T-10: the page
         # shows the table exactly as it stands), as the clock would.
         services.apply_due_deadlines(table_id=table.pk)
-        table = TABLE_BY_ID.first(table_id=table.pk) or table
+        table = table_by_id(table.pk) or table
     context = {
         **_context(request, table),
         "live_paused": live.news_paused(),
@@ -269,13 +270,13 @@ def _answer(request: HttpRequest, table_id: int, run: Callable[[], Any]) -> Http
     status, notice = 200, ""
     try:
         run()
-    except services.TableNotFound:
+    except TableNotFound:
         raise Http404("No such table") from None
-    except services.StaleVersion:
-        status, notice = STALE, STALE_NOTICE
-    except services.ActionRefused as error:
-        status, notice = REFUSED, refusal_text(error)
-    table = TABLE_BY_ID.first(table_id=table.pk) or table
+    except StaleVersion as error:
+        status, notice = http_status(error), STALE_NOTICE
+    except ActionRefused as error:
+        status, notice = http_status(error), refusal_text(error)
+    table = table_by_id(table.pk) or table
     if request.htmx:
         return HttpResponse(_table_partial(request, table, notice), status=status)
     if notice:
@@ -349,7 +350,7 @@ def _version(raw: str | None) -> int:
     try:
         return parse_version(raw)
     except ValueError:
-        raise services.ActionRefused("bad_version") from None
+        raise ActionRefused("bad_version") from None
 
 
 def _seat_number(raw: str | None) -> int:
@@ -357,14 +358,14 @@ def _seat_number(raw: str | None) -> int:
     try:
         return parse_whole_number(raw)
     except ValueError:
-        raise services.ActionRefused("no_such_seat") from None
+        raise ActionRefused("no_such_seat") from None
 
 
 def _chip(raw: str | None) -> int:
     try:
         return parse_chip_dollars(raw) * 100
     except ValueError:
-        raise services.ActionRefused("no_such_chip") from None
+        raise ActionRefused("no_such_chip") from None
 
 
 def _side_chip(raw: str | None) -> dict[str, Any]:
@@ -376,7 +377,7 @@ def _side_chip(raw: str | None) -> dict[str, Any]:
 
 def _active(raw: str | None) -> bool:
     if raw not in ("on", "off"):
-        raise services.ActionRefused("no_such_activation")
+        raise ActionRefused("no_such_activation")
     return raw == "on"
 
 
@@ -387,7 +388,7 @@ def _extra_bet_amount(post: Any) -> int | None:
     try:
         return parse_bet(post.get("amount"))
     except ValueError:
-        raise services.ActionRefused("no_amount") from None
+        raise ActionRefused("no_amount") from None
 
 
 @login_required
@@ -408,19 +409,19 @@ def table_options(request: HttpRequest, table_id: int) -> HttpResponse:
                     version=_version(request.POST.get("version")),
                     options=form.to_options(),
                 )
-            except services.TableNotFound:
+            except TableNotFound:
                 raise Http404("No such table") from None
-            except services.StaleVersion:
+            except StaleVersion as error:
                 form.add_error(None, STALE_NOTICE)
-                status = STALE
-            except services.ActionRefused as error:
+                status = http_status(error)
+            except ActionRefused as error:
                 form.add_error(None, refusal_text(error))
-                status = REFUSED
+                status = http_status(error)
             else:
                 messages.success(request, "Options changed: everyone at the table sees them.")
                 return redirect("tables:table", table_id=table.pk)
             # The form again with the host's choices, and the table's version as it is now.
-            table = TABLE_BY_ID.first(table_id=table.pk) or table
+            table = table_by_id(table.pk) or table
         else:
             status = REFUSED
     else:

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 
 from game import services
 from game.models import Game
+from game.services import randomness
 from tests.browser.test_table_browser import (  # noqa: F401 - fixtures used by name
     open_game_for,
     patient_expectations,
@@ -170,7 +171,7 @@ def test_extra_bet_chips_work_with_javascript_off(browser, live_server, stack) -
 def test_roll_the_dice(page, stack, axe_violations, monkeypatch) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
-    monkeypatch.setattr(services, "make_rng", lambda: ScriptedDice([6, 6, 6]))
+    monkeypatch.setattr(randomness, "make_rng", lambda: ScriptedDice([6, 6, 6]))
     stack(SUITED_11)
     start_round(page, "dina", side_bets={"perfect_11s": 1000})
     expect(table(page)).to_have_attribute("data-phase", "dealing")

@@ -12,6 +12,7 @@ from game import services
 from game.models import Game
 from game.rules.cards import standard_deck
 from game.rules.shoe import Shoe
+from game.services import randomness
 from tests.trivia.factories import QuestionFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,7 +37,7 @@ def patient_expectations() -> None:
 @pytest.fixture
 def stack(monkeypatch: pytest.MonkeyPatch):
     def set_cards(cards: Sequence[str]) -> None:
-        monkeypatch.setattr(services, "make_shoe", lambda deck_count, rng: stacked_shoe(cards))
+        monkeypatch.setattr(randomness, "make_shoe", lambda deck_count, rng: stacked_shoe(cards))
 
     return set_cards
 

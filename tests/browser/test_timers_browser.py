@@ -1,7 +1,7 @@
 """R-4.13 in the browser: the time left counts down on the table, the last seconds are
 announced, and when it runs out the table shows the hand stood without a reload.
 
-The server's clock (services.CLOCK) is the real one moved forward, so the page starts
+The server's clock (game.clock.CLOCK) is the real one moved forward, so the page starts
 with two seconds left instead of twenty: the test waits those two seconds, not twenty."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from game import services
+from game import clock as game_clock
 from game.rules.clock import system_clock
 from tests.browser import test_table_browser
 from tests.browser.table_flows import deal
@@ -41,7 +41,7 @@ def test_a_countdown_runs_out_and_the_hand_stands(page, stack, monkeypatch) -> N
     from playwright.sync_api import expect
 
     clock = MovedClock()
-    monkeypatch.setattr(services, "CLOCK", clock)
+    monkeypatch.setattr(game_clock, "CLOCK", clock)
     stack(SIXTEEN)
     sign_up(page, "clocked")
     game = open_game_for("clocked", trivia_mode=False, turn_seconds=20)
@@ -71,7 +71,7 @@ def test_a_question_left_unanswered_counts_as_wrong(
     from playwright.sync_api import expect
 
     clock = MovedClock()
-    monkeypatch.setattr(services, "CLOCK", clock)
+    monkeypatch.setattr(game_clock, "CLOCK", clock)
     stack(SIXTEEN)
     sign_up(page, "slowpoke")
     game = open_game_for("slowpoke", answer_seconds=10)

@@ -11,6 +11,7 @@ from django.test import Client
 
 from game import services
 from game.models import Game
+from game.services import randomness
 from tests.game.factories import PlayerFactory
 from tests.game.helpers import stack_shoe
 from tests.trivia.factories import QuestionFactory
@@ -25,7 +26,7 @@ def fast_password_hashing(settings) -> None:
 @pytest.fixture(autouse=True)
 def seeded_game_rng(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every game in these tests shuffles with a seeded generator."""
-    monkeypatch.setattr(services, "make_rng", lambda: random.Random(6))
+    monkeypatch.setattr(randomness, "make_rng", lambda: random.Random(6))
 
 
 @pytest.fixture

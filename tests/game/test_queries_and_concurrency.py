@@ -8,8 +8,6 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from game import services
-from game.models import Game
 from tests.game import scenarios
 from tests.game.helpers import post
 
@@ -108,15 +106,3 @@ def test_two_posts_of_the_same_action_race_and_exactly_one_applies(player) -> No
     assert game.version == version + 1
     assert game.bank_cents == 100_000 - 1_000
     assert game.rounds.count() == 1
-
-
-@pytest.mark.django_db
-def test_save_refuses_a_version_changed_underneath(player) -> None:
-    """The version check inside the UPDATE holds even if the lock did not (SQLite)."""
-    game = scenarios.betting(player)
-    table = services._lock(game_id=game.pk, user=player)
-    Game.objects.filter(pk=game.pk).update(version=game.version + 1)
-    with pytest.raises(services.StaleVersion):
-        services._save(table, pending_bet_cents=500)
-    game.refresh_from_db()
-    assert game.pending_bet_cents == 0

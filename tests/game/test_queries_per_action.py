@@ -1,20 +1,24 @@
-"""At most five queries an action (issue 14), the same after 200 rounds and with a bank of
+"""At most five queries an action, the same after 200 rounds and with a bank of
 20,000 questions: the game locked with its pending question and latest round in one query
 and the writes the action needs (the session and the user come from the cache).
 
-The test's own transaction wraps every request, so each action's atomic() would add a
+The test's own transaction wraps every request, so each action's atomic() adds a
 SAVEPOINT / RELEASE pair that production never runs (there it is the outermost block:
-BEGIN and COMMIT, which PostgreSQL's driver does not even send as statements).
-``no_savepoint_statements`` leaves them out so that what is counted is the queries.
+BEGIN and COMMIT, which PostgreSQL's driver does not even send as statements):
+:func:`at_most_five_queries` leaves them out so that what is counted is the queries.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
 from game import services
 from game.models import Game, TriviaAttempt
@@ -29,11 +33,20 @@ ROUNDS_BEFORE = 200
 BANK_SIZE = 20_000
 
 
-@pytest.fixture
-def no_savepoint_statements(monkeypatch: pytest.MonkeyPatch) -> None:
-    """See the module docstring. Only successful actions run under it: a failure inside
-    an atomic block without its savepoint would spoil the test's transaction."""
-    monkeypatch.setattr(connections[DEFAULT_DB_ALIAS], "_savepoint_allowed", lambda: False)
+TRANSACTION_CONTROL = re.compile(r"^\s*(SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO SAVEPOINT)\b", re.I)
+
+
+@contextmanager
+def at_most_five_queries(what: str) -> Iterator[None]:
+    """The block runs at most MAX_QUERIES queries (savepoints aside: see above)."""
+    with CaptureQueriesContext(connection) as captured:
+        yield
+    queries = [
+        query["sql"]
+        for query in captured.captured_queries
+        if not TRANSACTION_CONTROL.match(query["sql"])
+    ]
+    assert len(queries) <= MAX_QUERIES, f"{what}: {len(queries)} queries\n" + "\n".join(queries)
 
 
 @pytest.fixture
@@ -117,7 +130,7 @@ def _wrong(attempt: TriviaAttempt) -> str:
 
 @pytest.mark.django_db
 def test_every_step_of_a_trivia_round_takes_five_queries_at_most(
-    long_game: Game, alice: Client, django_assert_max_num_queries, no_savepoint_statements
+    long_game: Game, alice: Client
 ) -> None:
     game = long_game
     table = f"/games/{game.pk}/"
@@ -131,20 +144,20 @@ def test_every_step_of_a_trivia_round_takes_five_queries_at_most(
     ]
     for action, data in steps:
         send = (lambda: alice.get(table)) if not action else _post(alice, game, action, **data)
-        with django_assert_max_num_queries(MAX_QUERIES, info=action or "table page"):
+        with at_most_five_queries(action or "table page"):
             response = send()
         assert response.status_code == 200, action
     # A right answer deals the 2H: 9S 7D 2H is 18, the hand goes on.
     send = _post(alice, game, "answer", answer=_pending(game).question.correct_answer)
-    with django_assert_max_num_queries(MAX_QUERIES, info="answer, right"):
+    with at_most_five_queries("answer, right"):
         assert send().status_code == 200
-    with django_assert_max_num_queries(MAX_QUERIES, info="table page with the reveal"):
+    with at_most_five_queries("table page with the reveal"):
         assert alice.get(table).status_code == 200
     send = _post(alice, game, "hit", difficulty="easy")
-    with django_assert_max_num_queries(MAX_QUERIES, info="hit at the remembered difficulty"):
+    with at_most_five_queries("hit at the remembered difficulty"):
         assert send().status_code == 200
     send = _post(alice, game, "answer", answer=_wrong(_pending(game)))
-    with django_assert_max_num_queries(MAX_QUERIES, info="answer, wrong"):
+    with at_most_five_queries("answer, wrong"):
         assert send().status_code == 200
     game.refresh_from_db()
     assert game.pending_trivia is not None and game.pending_trivia.is_answered
@@ -152,7 +165,7 @@ def test_every_step_of_a_trivia_round_takes_five_queries_at_most(
 
 @pytest.mark.django_db
 def test_the_round_end_and_the_next_deal_take_five_queries_at_most(
-    long_game: Game, alice: Client, django_assert_max_num_queries, no_savepoint_statements
+    long_game: Game, alice: Client
 ) -> None:
     game = long_game
     alice.get(f"/games/{game.pk}/")
@@ -164,7 +177,7 @@ def test_the_round_end_and_the_next_deal_take_five_queries_at_most(
         ("clear-bet", {}),
     ):
         send = _post(alice, game, action, **data)
-        with django_assert_max_num_queries(MAX_QUERIES, info=action):
+        with at_most_five_queries(action):
             assert send().status_code == 200
     game.refresh_from_db()
     assert game.rounds.count() == ROUNDS_BEFORE + 1
@@ -172,7 +185,7 @@ def test_the_round_end_and_the_next_deal_take_five_queries_at_most(
 
 @pytest.mark.django_db
 def test_continue_that_ends_the_round_takes_five_queries_at_most(
-    long_game: Game, alice: Client, django_assert_max_num_queries, no_savepoint_statements
+    long_game: Game, alice: Client
 ) -> None:
     game = long_game
     alice.get(f"/games/{game.pk}/")
@@ -182,7 +195,7 @@ def test_continue_that_ends_the_round_takes_five_queries_at_most(
     # The hand stands, the dealer plays and the round is written: the game locked, the
     # attempt applied, the game, the round and its hands (the user comes from the cache).
     send = _post(alice, game, "continue")
-    with django_assert_max_num_queries(MAX_QUERIES, info="continue"):
+    with at_most_five_queries("continue"):
         assert send().status_code == 200
     game.refresh_from_db()
     assert game.pending_trivia is None and game.state["round"]["phase"] == "round_over"
@@ -190,7 +203,7 @@ def test_continue_that_ends_the_round_takes_five_queries_at_most(
 
 @pytest.mark.django_db
 def test_a_right_answer_whose_card_ends_the_round_takes_five_queries_at_most(
-    long_game: Game, alice: Client, django_assert_max_num_queries, no_savepoint_statements
+    long_game: Game, alice: Client
 ) -> None:
     game = long_game
     alice.get(f"/games/{game.pk}/")
@@ -202,7 +215,7 @@ def test_a_right_answer_whose_card_ends_the_round_takes_five_queries_at_most(
     # locked, the attempt answered (the question's counters in the same statement), the
     # game, the round and its hands.
     send = _post(alice, game, "answer", answer=attempt.question.correct_answer)
-    with django_assert_max_num_queries(MAX_QUERIES, info="answer, right, round over"):
+    with at_most_five_queries("answer, right, round over"):
         assert send().status_code == 200
     game.refresh_from_db()
     assert game.pending_trivia is None and game.state["round"]["phase"] == "round_over"

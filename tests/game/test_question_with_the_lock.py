@@ -1,8 +1,7 @@
-"""Issue 14: an action that may ask a question draws a candidate from the process's kept
-list before the game is locked and reads it with the lock; it is asked when it may be
-(active, of its difficulty, not asked in the game, drawn from the list the bank's stamp
-still names), else the usual pick runs. On PostgreSQL the attempt's key is drawn with the
-lock too, so its INSERT waits for no answer."""
+"""An action that may ask a question draws a candidate from the process's kept list before
+the game is locked and reads it with the lock; it is asked when it may be (active, of its
+difficulty, not asked in the game, drawn from the list the bank's stamp still names), else
+the usual pick runs."""
 
 from __future__ import annotations
 
@@ -15,8 +14,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.utils.html import escape
 
-from game import prepared, services
+from game import services
 from game.models import Game, TriviaAttempt
+from game.services import randomness
 from tests.game import scenarios
 from tests.game.helpers import asked_before, post
 from trivia import services as trivia_services
@@ -51,7 +51,7 @@ def _question_reads(captured: CaptureQueriesContext) -> list[str]:
 
 def _use_candidate(monkeypatch: pytest.MonkeyPatch, question_id: int, stamp: str) -> None:
     monkeypatch.setattr(
-        services,
+        trivia_services,
         "question_candidate",
         lambda difficulty, rng: QuestionCandidate(difficulty, question_id, stamp),
     )
@@ -64,7 +64,7 @@ def test_the_drawn_candidate_is_asked_with_no_query_of_its_own(
     question read with the lock — its text, its category, its answers."""
     game = scenarios.choosing_difficulty(player)
     pool = active_question_ids("medium")  # kept, as after any earlier question
-    monkeypatch.setattr(services, "make_rng", lambda: random.Random(7))
+    monkeypatch.setattr(randomness, "make_rng", lambda: random.Random(7))
     expected = pool[random.Random(7).randrange(len(pool))]
     client = Client()
     client.force_login(player)
@@ -127,61 +127,3 @@ def test_without_a_kept_list_there_is_no_candidate(questions) -> None:
     candidate = trivia_services.question_candidate("medium", random.Random(1))
     assert candidate is not None and candidate.pool_stamp == read_pool_stamp()
     assert candidate.question_id in {question.pk for question in questions["medium"]}
-
-
-def test_a_question_read_as_json_is_the_question(questions) -> None:
-    """What the lock reads of a candidate makes the same question on either database."""
-    question = questions["easy"][0]
-    data = Question.objects.filter(pk=question.pk).values_list(
-        trivia_services.question_as_json(), flat=True
-    )[0]
-    made = trivia_services.question_from_json(data)
-    for name in ("pk", "text", "type", "difficulty", "correct_answer", "incorrect_answers"):
-        assert getattr(made, name) == getattr(question, name)
-    assert made.category.name == question.category.name and made.active
-    assert not made._state.adding
-
-
-@pytest.mark.postgres_only
-def test_on_postgresql_the_attempts_key_comes_with_the_lock(player, questions, monkeypatch) -> None:
-    """The key is drawn from the attempts' sequence by the lock, the INSERT sent with the
-    game's UPDATE: one sync for the question's writes; the sequence stays in step."""
-    from psycopg._pipeline_base import BasePipeline
-
-    game = scenarios.choosing_difficulty(player)
-    active_question_ids("medium")
-    syncs: list[int] = []
-    real = BasePipeline._enqueue_sync
-    monkeypatch.setattr(BasePipeline, "_enqueue_sync", lambda self: syncs.append(1) or real(self))
-    with CaptureQueriesContext(connection) as captured:
-        attempt = _ask(game, player)
-    inserts = [q["sql"] for q in captured.captured_queries if "INSERT" in q["sql"]]
-    assert len(inserts) == 1 and "RETURNING" not in inserts[0].upper()
-    assert len(syncs) == 1
-    later = scenarios.question_shown(player)
-    assert Game.objects.get(pk=later.pk).pending_trivia_id > attempt.pk
-
-
-def test_elsewhere_the_attempts_key_is_the_inserts(player, questions, monkeypatch) -> None:
-    game = scenarios.choosing_difficulty(player)
-    active_question_ids("medium")
-    table_keys: list[Any] = []
-    real_lock = services._lock
-
-    def spy(**kwargs: Any) -> Any:
-        table = real_lock(**kwargs)
-        table_keys.append(table.next_attempt_id)
-        return table
-
-    monkeypatch.setattr(services, "_lock", spy)
-    attempt = _ask(game, player)
-    if connection.vendor == "postgresql":
-        assert table_keys == [attempt.pk]
-    else:
-        assert table_keys == [None] and attempt.pk is not None
-
-
-def test_a_keyed_insert_needs_its_key(player) -> None:
-    insert = prepared.PreparedInsert(TriviaAttempt)
-    with pytest.raises(ValueError, match="key"):
-        insert.send_keyed(TriviaAttempt(game_id=1, question_id=1))

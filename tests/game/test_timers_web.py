@@ -1,5 +1,5 @@
 """R-4.13 and R-8.9 on the server: stored deadlines enforced by whichever request comes
-first, under the row lock. The clock is faked (services.CLOCK) and moved, never waited."""
+first, under the row lock. The clock is faked (game.clock.CLOCK) and moved, never waited."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from game import clock as game_clock
 from game import services
 from game.models import Game, TriviaAttempt
 from game.rules.clock import FakeClock
@@ -26,7 +27,7 @@ TIMER = re.compile(r'<p class="timer timer--(\w+)" role="timer" data-seconds-lef
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     fake = FakeClock()
-    monkeypatch.setattr(services, "CLOCK", fake)
+    monkeypatch.setattr(game_clock, "CLOCK", fake)
     return fake
 
 

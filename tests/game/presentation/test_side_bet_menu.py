@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from game import services
+from game.errors import ActionRefused
 from game.models import Game, SideBet
 from game.presentation.notices import refusal_text, status_line
 from game.presentation.side_bet_menu import pays_up_to, side_bet_menu
@@ -324,7 +325,7 @@ def test_side_bets_off_hides_the_menu_and_the_button(alice, player) -> None:
 def test_deal_with_side_bets_switched_off_is_refused_by_the_service(player) -> None:
     game = betting_game(player, side_bets=False)
     before = snapshot(game)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.place_bet_and_deal(
             game_id=game.pk,
             user=player,

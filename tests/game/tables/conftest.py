@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from game import services as game_services
+from game import clock as game_clock
 from game.rules.clock import FakeClock
 from game.rules.engine import Game as EngineGame
 from game.rules.storage import game_from_json
@@ -32,7 +32,7 @@ def fresh_scenes() -> None:
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
     fake = FakeClock()
-    monkeypatch.setattr(game_services, "CLOCK", fake)
+    monkeypatch.setattr(game_clock, "CLOCK", fake)
     return fake
 
 

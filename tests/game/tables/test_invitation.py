@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from game.errors import StaleVersion
 from game.tables import presentation, services
 from game.tables.models import SharedTable
 from tests.game.tables.conftest import seat_version, table_version
@@ -116,7 +117,7 @@ def test_a_renewal_is_announced_and_a_repeated_one_is_stale(make_table, ana):
     table.refresh_from_db()
     token = table.invite_token
     assert table.events.order_by("seq").last().kind == "invite_renewed"
-    with pytest.raises(services.StaleVersion):
+    with pytest.raises(StaleVersion):
         services.renew_invite(table_id=table.pk, user=ana, version=version)
     table.refresh_from_db()
     assert table.invite_token == token

@@ -150,19 +150,19 @@ def test_streams_woken_together_read_the_whole_row_once(
     scenes.current_scene(table.pk)
     services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
     whole_rows: list[int] = []
-    read_whole_row = scenes.TABLE_BY_ID.first
+    read_whole_row = scenes.table_by_id
 
-    def counting_read(**params):
-        whole_rows.append(params["table_id"])
-        return read_whole_row(**params)
+    def counting_read(table_id: int):
+        whole_rows.append(table_id)
+        return read_whole_row(table_id)
 
-    monkeypatch.setattr(scenes.TABLE_BY_ID, "first", counting_read)
+    monkeypatch.setattr(scenes, "table_by_id", counting_read)
     real_builder = scenes._builder
 
     class AnotherStreamBuildsWhileThisOneWaits:
         def __enter__(self) -> None:
             with real_builder(table.pk):
-                scenes._build(scenes.TABLE_BY_ID.first(table_id=table.pk))
+                scenes._build(scenes.table_by_id(table.pk))
 
         def __exit__(self, *exc: object) -> None:
             return None
@@ -205,14 +205,14 @@ def test_events_committed_after_the_row_was_read_wait_for_the_next_scene(seated_
     """A scene's events go up to its row's version: an action committed between the read
     of the row and the read of its events shows in the next scene, once."""
     table = seated_pair(PLAIN)
-    first = scenes.TABLE_BY_ID.first(table_id=table.pk)
+    first = scenes.table_by_id(table.pk)
     previous = presentation.table_scene(first)
     services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
-    row_read = scenes.TABLE_BY_ID.first(table_id=table.pk)
+    row_read = scenes.table_by_id(table.pk)
     services.sit_out(table_id=table.pk, user=ben, version=seat_version(table, ben))
     stale = presentation.table_scene(row_read, previous)  # its events read after the actions
     assert max(event.seq for event in stale.events) == row_read.version
-    fresh_row = scenes.TABLE_BY_ID.first(table_id=table.pk)
+    fresh_row = scenes.table_by_id(table.pk)
     carried = presentation.table_scene(fresh_row, stale)
     seqs = [event.seq for event in carried.events]
     assert len(seqs) == len(set(seqs)) and seqs[0] == fresh_row.version

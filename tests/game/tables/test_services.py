@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from game.errors import ActionRefused, StaleVersion, TableNotFound
 from game.tables import presentation, services
 from game.tables.models import Seat, SharedTable, TableEvent
 from tests.game.tables.conftest import (
@@ -52,13 +53,13 @@ def test_sitting_down_opens_betting_with_a_deadline(make_table, ana, clock):
 def test_a_seat_is_taken_once_and_a_player_sits_once(make_table, ana, ben):
     table = make_table()
     services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=2)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.sit(table_id=table.pk, user=ben, version=seat_version(table, ben), number=2)
     assert refused.value.reason == "seat_taken"
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=3)
     assert refused.value.reason == "already_seated"
-    with pytest.raises(services.ActionRefused):
+    with pytest.raises(ActionRefused):
         services.sit(
             table_id=table.pk, user=ben, version=seat_version(table, ben), number=6
         )  # a five-seat table
@@ -98,7 +99,7 @@ def test_betting_ends_early_once_everyone_is_ready_or_sitting_out(seated_pair, a
 
 def test_ready_needs_a_bet(seated_pair, ana):
     table = seated_pair()
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
     # The rules engine's refusal, in its words (the single-player game's for a deal).
     assert refused.value.reason == "rule"
@@ -110,13 +111,13 @@ def test_chips_are_refused_by_the_engines_check_beyond_the_maximum_and_the_bank(
     services.add_chip(
         table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=1_000
     )
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.add_chip(
             table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=1_000
         )
     assert refused.value.details == {"text": "The maximum bet is $15.00"}
     Seat.objects.filter(player=ana).update(bank_cents=1_200)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.add_chip(
             table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=500
         )
@@ -124,7 +125,7 @@ def test_chips_are_refused_by_the_engines_check_beyond_the_maximum_and_the_bank(
     assert Seat.objects.get(player=ana).bet_cents == 1_000  # nothing changed
     # A stored bet the engine would refuse at the deal is refused at Ready, in its words.
     Seat.objects.filter(player=ana).update(bet_cents=2_000, bank_cents=100_000)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
     assert refused.value.details == {"text": "The maximum bet is $15.00"}
 
@@ -146,7 +147,7 @@ def test_a_bet_being_built_reads_the_options_never_the_round(seated_pair, ana, m
     services.activate_extra_bet(table_id=table.pk, user=ana, version=version(), active=True)
     services.clear_side_bet(table_id=table.pk, user=ana, version=version(), bet="21+3")
     Seat.objects.filter(player=ana).update(bank_cents=1_200)
-    with pytest.raises(services.ActionRefused):  # the bank: refused from the options alone
+    with pytest.raises(ActionRefused):  # the bank: refused from the options alone
         services.add_chip(table_id=table.pk, user=ana, version=version(), chip_cents=500)
     seat = Seat.objects.get(player=ana)
     assert (seat.bet_cents, seat.side_bets, seat.extra_bet) == (1_000, {}, True)
@@ -160,7 +161,7 @@ def test_a_seat_without_credits_cannot_bet_in_trivia_mode_and_the_others_still_p
     table = seated_pair(PLAIN, trivia_mode=True)
     Seat.objects.filter(player=ana).update(credits=0)
     services.add_chip(table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=500)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.ready(table_id=table.pk, user=ana, version=seat_version(table, ana))
     assert refused.value.details == {"text": "No trivia credits left"}  # the engine's
     services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
@@ -239,7 +240,7 @@ def test_a_chip_after_the_betting_deadline_applies_it_first_and_is_refused(
     table = seated_pair(PLAIN)
     bet_and_ready(table, ana)
     clock.advance(seconds=30)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.add_chip(
             table_id=table.pk, user=ben, version=seat_version(table, ben), chip_cents=500
         )
@@ -271,7 +272,7 @@ def test_a_round_deals_seat_order_and_plays_turns_in_seat_order(seated_pair, ana
     assert engine.box_in_turn() == 0
     # T-12: ben acting in ana's turn is refused and nothing changes.
     version = table.version
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.play(table_id=table.pk, user=ben, version=seat_version(table, ben), action="stand")
     assert refused.value.reason == "not_your_turn"
     table.refresh_from_db()
@@ -297,7 +298,7 @@ def test_one_table_in_trouble_does_not_stop_the_clock_for_the_others(
 
     def failing_first(table_id: int) -> int:
         if table_id == first.pk:
-            raise services.ActionRefused("rule", text="broken")
+            raise ActionRefused("rule", text="broken")
         return real(table_id)
 
     monkeypatch.setattr(services, "_apply_due_at", failing_first)
@@ -326,7 +327,7 @@ def test_a_late_action_is_refused_after_the_deadline_is_applied(seated_pair, ana
     bet_and_ready(table, ben)
     clock.advance(seconds=21)
     # No clock ran: ana's own late post applies the deadline first, then is refused.
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="hit")
     assert refused.value.reason == "not_your_turn"
     engine = engine_of(table)
@@ -339,7 +340,7 @@ def test_a_late_action_is_refused_after_the_deadline_is_applied(seated_pair, ana
 def test_a_repeated_post_is_stale(seated_pair, ana, ben):
     table = seated_pair(PLAIN)
     services.add_chip(table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=500)
-    with pytest.raises(services.StaleVersion):
+    with pytest.raises(StaleVersion):
         services.add_chip(
             table_id=table.pk, user=ana, version=seat_version(table, ana) - 1, chip_cents=500
         )
@@ -392,11 +393,11 @@ def test_an_offer_for_a_box_not_concerned_is_refused(seated_pair, ana, ben, watc
     table = seated_pair(PLAIN)
     bet_and_ready(table, ana)
     bet_and_ready(table, ben)
-    with pytest.raises(services.ActionRefused):
+    with pytest.raises(ActionRefused):
         services.answer_offer(
             table_id=table.pk, user=ana, version=seat_version(table, ana), answer="insurance:accept"
         )
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.play(table_id=table.pk, user=watcher, version=0, action="stand")
     assert refused.value.reason == "not_seated"
 
@@ -441,13 +442,13 @@ def test_an_unanswered_question_times_out_as_wrong(question_open, ana, ben, ques
 
 def test_only_the_host_changes_options_and_only_before_bets(seated_pair, ana, ben):
     table = seated_pair(PLAIN)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.change_options(
             table_id=table.pk, user=ben, version=table_version(table), options={"deck_count": 2}
         )
     assert refused.value.reason == "host_only"
     bet_and_ready(table, ben)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.change_options(
             table_id=table.pk, user=ana, version=table_version(table), options={"deck_count": 2}
         )
@@ -475,7 +476,7 @@ def test_closing_is_for_between_rounds(seated_pair, ana, ben):
     table = seated_pair(PLAIN)
     bet_and_ready(table, ana)
     bet_and_ready(table, ben)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.close_table(table_id=table.pk, user=ana, version=table_version(table))
     assert refused.value.reason == "between_rounds_only"
 
@@ -500,7 +501,7 @@ def test_an_empty_table_closes_by_itself_after_30_minutes(make_table, ana, clock
     assert services.apply_due_deadlines() == 1
     table.refresh_from_db()
     assert table.is_closed and table.deadline_ms is None
-    with pytest.raises(services.TableNotFound):
+    with pytest.raises(TableNotFound):
         services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=1)
 
 

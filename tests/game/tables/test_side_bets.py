@@ -11,6 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from game.errors import ActionRefused
 from game.rules import sidebets as sb
 from game.rules.cards import card_name
 from game.rules.money import CHIP_DOLLARS
@@ -114,8 +115,8 @@ def seat_lines(table: SharedTable, viewer: Any, number: int) -> list[str]:
     return next(s for s in view.seats if s.number == number).side_bets
 
 
-def refusal(call: Any) -> services.ActionRefused:
-    with pytest.raises(services.ActionRefused) as refused:
+def refusal(call: Any) -> ActionRefused:
+    with pytest.raises(ActionRefused) as refused:
         call()
     return refused.value
 

@@ -8,11 +8,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from game.presentation.notices import STALE_NOTICE
 from game.rules.cards import card_name
 from game.tables import services
 from game.tables.forms import TableOptionsForm
 from game.tables.models import Seat, SharedTable
-from game.views import STALE_NOTICE
 from tests.game.tables.conftest import bet_and_ready, seat_version, table_version
 from tests.game.tables.test_services import PLAIN
 

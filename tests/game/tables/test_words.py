@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from game.errors import ActionRefused
 from game.presentation import notices
 from game.presentation.side_bet_menu import SideBetMenu
 from game.tables import presentation, services
@@ -58,21 +59,19 @@ def test_every_refusal_is_worded_once():
     ],
 )
 def test_a_refusal_the_game_also_makes_reads_as_the_game_words_it(reason, details):
-    error = services.ActionRefused(reason, **details)
+    error = ActionRefused(reason, **details)
     assert presentation.refusal_text(error) == notices.refusal_text(error)
 
 
 def test_the_table_only_refusals_and_the_fallbacks():
-    assert presentation.refusal_text(services.ActionRefused("not_seated")) == "Take a seat first."
-    assert presentation.refusal_text(services.ActionRefused("rule")) == "That is not allowed now."
-    assert presentation.refusal_text(services.ActionRefused("whatever")) == (
-        "That is not allowed now."
-    )
+    assert presentation.refusal_text(ActionRefused("not_seated")) == "Take a seat first."
+    assert presentation.refusal_text(ActionRefused("rule")) == "That is not allowed now."
+    assert presentation.refusal_text(ActionRefused("whatever")) == ("That is not allowed now.")
 
 
 def test_a_side_bets_off_refusal_over_the_service_reads_as_the_games(seated_pair, ana):
     table = seated_pair(side_bets=False)
-    with pytest.raises(services.ActionRefused) as refused:
+    with pytest.raises(ActionRefused) as refused:
         services.add_side_chip(
             table_id=table.pk,
             user=ana,

@@ -1,0 +1,80 @@
+"""One function per player action: lock the game row, check the version, run the engine,
+save. Views call them as ``services.hit(...)``; each takes keyword-only arguments, raises
+the domain errors of game/errors.py and returns the saved game.
+
+By area: the bet panel (bet.py), the decisions of a round (play.py), trivia in play
+(trivia.py), side bets (side_bets.py), a game's start, options and end (options.py); the
+lock and version check every action runs in (locking.py), the deadlines it applies first
+(deadlines.py), the save (saving.py), the shared checks (guards.py) and the randomness a
+game is made with (randomness.py, which tests replace).
+"""
+
+from game.services.bet import (
+    add_chip,
+    clear_bet,
+    next_round,
+    place_bet_and_deal,
+    same_bet_on_every_box,
+    select_box,
+)
+from game.services.locking import catch_up_deadlines, locked_game
+from game.services.options import apply_options, default_options_for, end_game, new_game
+from game.services.play import (
+    OFFERS,
+    PLAY_SERVICES,
+    answer_early_surrender,
+    answer_insurance,
+    answer_offer,
+    double,
+    hit,
+    split,
+    stand,
+    surrender,
+)
+from game.services.side_bets import (
+    activate_extra_bet,
+    add_side_chip,
+    clear_side_bet,
+    clear_side_bets,
+    parlay,
+    place_extra_bet,
+    roll,
+    toggle_side_bet_menu,
+)
+from game.services.trivia import answer_question, choose_difficulty, continue_after_reveal
+
+__all__ = [
+    "OFFERS",
+    "PLAY_SERVICES",
+    "activate_extra_bet",
+    "add_chip",
+    "add_side_chip",
+    "answer_early_surrender",
+    "answer_insurance",
+    "answer_offer",
+    "answer_question",
+    "apply_options",
+    "catch_up_deadlines",
+    "choose_difficulty",
+    "clear_bet",
+    "clear_side_bet",
+    "clear_side_bets",
+    "continue_after_reveal",
+    "default_options_for",
+    "double",
+    "end_game",
+    "hit",
+    "locked_game",
+    "new_game",
+    "next_round",
+    "parlay",
+    "place_bet_and_deal",
+    "place_extra_bet",
+    "roll",
+    "same_bet_on_every_box",
+    "select_box",
+    "split",
+    "stand",
+    "surrender",
+    "toggle_side_bet_menu",
+]

@@ -1,0 +1,211 @@
+"""The bet panel (R-4.1, R-4.2): chips build the bet, Deal takes it from the bank and
+deals, Next Round leaves the outcome for the next bet.
+
+With seats > 1 (§10) the chips, the amount field and the side-bet menu work on the
+selected box, whose bets are the game's pending_* fields; pending_boxes keeps every box's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from game.errors import ActionRefused
+from game.models import Game
+from game.rules import sidebets as sb
+from game.rules.money import CHIP_CENTS
+from game.rules.records import BoxBet, Event
+from game.selectors import pending_box_entries, pending_side_stakes, selected_box_index
+from game.services.guards import require_betting, require_playing
+from game.services.locking import locked_game
+from game.services.saving import (
+    LockedGame,
+    next_version,
+    persist_round,
+    phase_note,
+    run_engine,
+    save_game,
+)
+from game.services.side_bets import side_bets_for_deal
+
+if TYPE_CHECKING:
+    from game.services.saving import Player
+
+
+def add_chip(
+    *, game_id: int, user: Player, version: int, chip_cents: int, base_cents: int | None = None
+) -> Game:
+    """A chip adds to the bet being built (or to the amount typed, ``base_cents``);
+    the bank is charged only at the deal."""
+    if chip_cents not in CHIP_CENTS:
+        raise ActionRefused("no_such_chip")
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        require_betting(table)
+        game, engine = table.game, table.engine
+        bet = (game.pending_bet_cents if base_cents is None else base_cents) + chip_cents
+        # R-1.4: the base bet together with the side bets in the menu must fit in the bank.
+        side_total = sum(pending_side_stakes(game).values()) if engine.options.side_bets else 0
+        if bet + side_total > engine.bank:
+            raise ActionRefused("bank_short", bank_cents=engine.bank)
+        if bet > engine.options.max_bet:
+            raise ActionRefused("over_max_bet", max_bet_cents=engine.options.max_bet)
+        return save_game(
+            table,
+            engine_changed=False,
+            pending_bet_cents=bet,
+            note={"kind": "bet", "bet_cents": bet},
+        )
+
+
+def clear_bet(*, game_id: int, user: Player, version: int) -> Game:
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        require_betting(table)
+        # R-4.1: "Clear Bet" resets the base bet and the side bets (and the extra-bet activation).
+        return save_game(
+            table,
+            engine_changed=False,
+            pending_bet_cents=0,
+            pending_side_bets={},
+            pending_extra_bet=False,
+            note={"kind": "bet_cleared"},
+        )
+
+
+def place_bet_and_deal(
+    *,
+    game_id: int,
+    user: Player,
+    version: int,
+    bet_cents: int,
+    side_bets: dict[str, int] | None = None,
+    extra_bet: bool | None = None,
+) -> Game:
+    """R-4.1/R-4.2: lock in the bets, take them from the bank and deal.
+
+    ``side_bets`` / ``extra_bet`` left as None mean the ones built in the side-bet menu.
+    """
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        require_betting(table)
+        if table.engine.options.seats > 1:
+            return _deal_boxes(table, bet_cents)
+        side_bets, extra_bet = side_bets_for_deal(table, side_bets, extra_bet)
+        events = run_engine(
+            lambda: table.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet)
+        )
+        return _save_deal(
+            table,
+            events,
+            pending_bet_cents=bet_cents,
+            # The side bets just placed stay as the next round's defaults (like the base
+            # bet); next_round caps them to the bank.
+            pending_side_bets=dict(table.engine.round.side_stakes),
+            pending_extra_bet=extra_bet,
+        )
+
+
+def _save_deal(table: LockedGame, events: list[Event], **fields: Any) -> Game:
+    """A dealt round's save: its Round row, then the game's."""
+    persist_round(table, events, new_round=True, version=next_version(table.game))
+    return save_game(
+        table,
+        note=phase_note(events),
+        showing_outcome=table.engine.round.over,
+        trivia_choice_for="",
+        **fields,
+    )
+
+
+def _box_entries(table: LockedGame, new_box_bet: int | None = None) -> list[dict[str, Any]]:
+    return pending_box_entries(table.game, table.engine.options.seats, new_box_bet)
+
+
+def _boxes_total(entries: list[dict[str, Any]]) -> int:
+    return sum(entry["bet"] + sum(entry["side_bets"].values()) for entry in entries)
+
+
+def select_box(
+    *, game_id: int, user: Player, version: int, box: int, base_cents: int | None = None
+) -> Game:
+    """Make ``box`` (1 … seats) the one the chips and the side-bet menu work on; an amount
+    typed for the box being left (``base_cents``) is kept as its bet."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        require_betting(table)
+        if not 1 <= box <= table.engine.options.seats:
+            raise ActionRefused("no_such_box", seats=table.engine.options.seats)
+        if base_cents is not None:
+            table.game.pending_bet_cents = base_cents
+        entries = _box_entries(table)
+        chosen = entries[box - 1]
+        return save_game(
+            table,
+            engine_changed=False,
+            pending_boxes=entries,
+            selected_box=box,
+            pending_bet_cents=chosen["bet"],
+            pending_side_bets=chosen["side_bets"],
+            pending_extra_bet=chosen["extra_bet"],
+            note={"kind": "box_selected", "box": box, "bet_cents": chosen["bet"]},
+        )
+
+
+def same_bet_on_every_box(*, game_id: int, user: Player, version: int) -> Game:
+    """The selected box's base bet on every box, in one click (UI.md, seats)."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        require_betting(table)
+        bet = table.game.pending_bet_cents
+        if bet <= 0:
+            raise ActionRefused("no_bet_to_copy")
+        entries = [{**entry, "bet": bet} for entry in _box_entries(table)]
+        if _boxes_total(entries) > table.engine.bank:
+            raise ActionRefused("bank_short", bank_cents=table.engine.bank)
+        note = {"kind": "same_bet", "bet_cents": bet, "boxes": len(entries)}
+        return save_game(table, engine_changed=False, pending_boxes=entries, note=note)
+
+
+def _deal_boxes(table: LockedGame, bet_cents: int) -> Game:
+    """R-4.1/R-4.2 for several boxes: every box's bets, the typed amount on the selected."""
+    options = table.engine.options
+    # Boxes never bet on take the bet dealt with (a first Deal bets it on every box).
+    entries = _box_entries(table, new_box_bet=bet_cents)
+    entries[selected_box_index(table.game, options.seats)]["bet"] = bet_cents
+    offered = options.side_bets and not options.simple
+    boxes = [
+        BoxBet(
+            entry["bet"],
+            entry["side_bets"] if offered else {},
+            bool(offered and entry["extra_bet"]),
+        )
+        for entry in entries
+    ]
+    events = run_engine(lambda: table.engine.start_round(boxes=boxes))
+    # Every box's bets stay as the next round's defaults.
+    return _save_deal(table, events, pending_bet_cents=bet_cents, pending_boxes=entries)
+
+
+def next_round(*, game_id: int, user: Player, version: int) -> Game:
+    """Leave the round outcome for the bet panel (the last bet stays as the default)."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        require_playing(table.engine)
+        if table.engine.round_in_progress:
+            raise ActionRefused("round_open")
+        if not table.game.showing_outcome:
+            raise ActionRefused("round_begun")
+        bank = table.engine.bank
+        bet = min(table.game.pending_bet_cents, bank)
+        # Last round's side stakes are this round's defaults, cut down to what the bank
+        # still covers after the base bet (ones that no longer fit are dropped).
+        side_stakes = sb.fit_side_stakes(
+            pending_side_stakes(table.game),
+            base_cents=bet,
+            bank_cents=bank,
+            min_cents=table.engine.options.min_bet,
+        )
+        return save_game(
+            table,
+            engine_changed=False,
+            showing_outcome=False,
+            pending_bet_cents=bet,
+            pending_side_bets=side_stakes,
+            # The side-bet drawer stays open into the next round only when stakes ride in it.
+            side_bets_menu_open=bool(side_stakes),
+            note={"kind": "next_round"},
+        )

@@ -1,0 +1,107 @@
+"""Every action's transaction: the game row locked, its deadlines applied, the version
+checked.
+
+Every action runs in :func:`locked_game`: one ``transaction.atomic`` with the game row
+locked (``SELECT ... FOR UPDATE``, filtered by owner so another player's game is simply
+not found: GameNotFound). The page posts the version it was rendered from; an older one
+is a stale post (double click, second tab, back button) and changes nothing. The save
+repeats the version check inside the UPDATE so it also holds on SQLite, which has no row
+locks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from django.db import transaction
+
+from game.errors import GameNotFound, StaleVersion, TimeRanOut
+from game.models import Game
+from game.services.deadlines import TIME_RAN_OUT, apply_deadlines, deadline_due
+from game.services.saving import LockedGame, load_engine
+from game.sql import GameRead, read_game
+from trivia.models import Question
+from trivia.services import QuestionCandidate
+
+if TYPE_CHECKING:
+    from game.services.saving import Player
+
+
+@contextmanager
+def locked_game(
+    *,
+    game_id: int,
+    user: Player,
+    version: int,
+    question_candidate: QuestionCandidate | None = None,
+) -> Iterator[LockedGame]:
+    """One action's transaction: the owner's game row locked, the posted version checked.
+
+    Raises GameNotFound (another player's game too) or StaleVersion; whatever the body
+    raises rolls the transaction back, so a refused action changes nothing. A deadline
+    that ran out before the action came is applied first and kept, and the action is
+    refused with TimeRanOut (R-4.13, R-8.9). A ``question_candidate`` (an action that may
+    ask a question) is read with the lock, so that asking it takes no query of its own."""
+    with transaction.atomic():
+        table = lock_game(game_id=game_id, user=user, candidate=question_candidate)
+        if not apply_deadlines(table):
+            _check_version(table.game, version)
+            yield table
+            return
+    raise TimeRanOut()
+
+
+def _check_version(game: Game, version: int) -> None:
+    if game.version == version:
+        return
+    if (game.status_note or {}).get("kind") == TIME_RAN_OUT and version < game.version:
+        # The page was shown before its deadline was applied (by a reload, or another
+        # tab): say why the table moved on, not merely that the page is old.
+        raise TimeRanOut()
+    raise StaleVersion(f"game {game.pk}: version {version} posted, {game.version} stored")
+
+
+def lock_game(
+    *, game_id: int, user: Player | int, candidate: QuestionCandidate | None = None
+) -> LockedGame:
+    """Lock the owner's game row (call inside atomic), reading with it in the same query
+    all an action needs besides the engine state (game/sql.py)."""
+    owner_id = user if isinstance(user, int) else user.pk
+    read = read_game(
+        game_id=game_id,
+        owner_id=owner_id,
+        lock=True,
+        candidate=None if candidate is None else (candidate.question_id, candidate.difficulty),
+    )
+    if read is None:
+        raise GameNotFound(game_id)
+    engine = load_engine(read.game)
+    return LockedGame(
+        read.game,
+        engine,
+        round_was_open=engine.round_in_progress,
+        round_row_id=read.round_row_id,
+        question_pool_stamp=read.question_pool_stamp,
+        candidate_question=_usable_candidate(read, candidate),
+    )
+
+
+def _usable_candidate(read: GameRead, candidate: QuestionCandidate | None) -> Question | None:
+    """The candidate read with the lock, if it may be asked: found (active, of its
+    difficulty, not asked here) and drawn from the list the bank's stamp still names."""
+    if candidate is None or read.question_pool_stamp != candidate.pool_stamp:
+        return None
+    return read.candidate_question
+
+
+def catch_up_deadlines(*, game: Game) -> Game:
+    """Apply the game's deadlines that have run out before it is shown (R-4.13: a game
+    resumed after its deadline finds the hand stood). Locks only when one is due."""
+    if not deadline_due(game):
+        return game
+    with transaction.atomic():
+        table = lock_game(game_id=game.pk, user=game.owner_id)
+        apply_deadlines(table)
+    return table.game

@@ -1,0 +1,130 @@
+"""The player's decisions in a round (RULES.md §5, R-4.5, R-4.6): Hit and Double Down
+(which in trivia mode ask a question first), Stand, Split, Surrender, and the answers to
+the insurance, even-money and early-surrender offers. The coach judges each decision
+when it is made."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from game import coach
+from game.errors import ActionRefused
+from game.models import Game
+from game.rules.records import DIFFICULTIES
+from game.services import randomness
+from game.services.guards import refuse_if_trivia_open, require_allowed
+from game.services.locking import locked_game
+from game.services.saving import play_and_save, save_game
+from game.services.trivia import ask_question, draw_candidate
+
+if TYPE_CHECKING:
+    from game.services.saving import Player
+
+OFFERS = ("insurance", "even_money", "early_surrender")
+
+
+def _trivia_action(
+    *, game_id: int, user: Player, version: int, action: str, difficulty: str | None = None
+) -> Game:
+    if difficulty is not None and difficulty not in DIFFICULTIES:
+        raise ActionRefused("no_such_difficulty")
+    rng = randomness.make_rng()
+    candidate = None if difficulty is None else draw_candidate(difficulty, rng)
+    with locked_game(
+        game_id=game_id, user=user, version=version, question_candidate=candidate
+    ) as table:
+        refuse_if_trivia_open(table.game)
+        require_allowed(table.engine, action)
+        # The coach judges the move when it is chosen, before any trivia.
+        deviation = coach.judge(table.game, table.engine, action)
+        engine_action = table.engine.hit if action == "hit" else table.engine.double
+        if not table.engine.options.trivia_mode:
+            game = play_and_save(table, engine_action)
+        elif difficulty is not None:
+            # The difficulty came with the button (the one remembered, or changed beside
+            # it): the question is asked at once, a hit in two steps.
+            game = ask_question(table, action=action, difficulty=difficulty, rng=rng)
+        else:
+            # R-8.1: in trivia mode the action first asks for a difficulty.
+            note = {"kind": "choose_difficulty", "action": action}
+            game = save_game(table, trivia_choice_for=action, note=note)
+        coach.record(game, deviation)
+        return game
+
+
+def hit(*, game_id: int, user: Player, version: int, difficulty: str | None = None) -> Game:
+    """R-5.1; in trivia mode this asks a question at ``difficulty``, or first asks which
+    difficulty when none is given (R-8.1)."""
+    return _trivia_action(
+        game_id=game_id, user=user, version=version, action="hit", difficulty=difficulty
+    )
+
+
+def double(*, game_id: int, user: Player, version: int, difficulty: str | None = None) -> Game:
+    """R-5.3; in trivia mode like :func:`hit`."""
+    return _trivia_action(
+        game_id=game_id, user=user, version=version, action="double", difficulty=difficulty
+    )
+
+
+def _simple_play(*, game_id: int, user: Player, version: int, action: str) -> Game:
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        refuse_if_trivia_open(table.game)
+        require_allowed(table.engine, action)
+        deviation = coach.judge(table.game, table.engine, action)
+        game = play_and_save(table, getattr(table.engine, action))
+        coach.record(game, deviation)
+        return game
+
+
+def stand(*, game_id: int, user: Player, version: int) -> Game:
+    return _simple_play(game_id=game_id, user=user, version=version, action="stand")
+
+
+def split(*, game_id: int, user: Player, version: int) -> Game:
+    return _simple_play(game_id=game_id, user=user, version=version, action="split")
+
+
+def surrender(*, game_id: int, user: Player, version: int) -> Game:
+    return _simple_play(game_id=game_id, user=user, version=version, action="surrender")
+
+
+def answer_offer(*, game_id: int, user: Player, version: int, offer: str, accept: bool) -> Game:
+    """Insurance / Even Money (R-4.5) or Early Surrender (R-4.6): accept or decline."""
+    if offer not in OFFERS:
+        raise ActionRefused("no_such_offer")
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        return play_and_save(table, lambda: table.engine.answer_offer(offer, accept))
+
+
+def answer_insurance(*, game_id: int, user: Player, version: int, accept: bool) -> Game:
+    """Insurance or Even Money, whichever is on offer."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        round_ = table.engine.round
+        offer = round_.phase if round_ is not None and not round_.over else "insurance"
+        if offer not in ("insurance", "even_money"):
+            raise ActionRefused("insurance_not_offered")
+        deviation = coach.judge(table.game, table.engine, offer) if accept else None
+        game = play_and_save(table, lambda: table.engine.answer_offer(offer, accept))
+        coach.record(game, deviation)
+        return game
+
+
+def answer_early_surrender(*, game_id: int, user: Player, version: int, accept: bool) -> Game:
+    """R-4.6: accept or decline early surrender; the coach judges either answer."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        # Out of its phase the engine refuses the answer below (its own message).
+        deviation = coach.judge(table.game, table.engine, "surrender" if accept else "decline")
+        game = play_and_save(table, lambda: table.engine.answer_offer("early_surrender", accept))
+        coach.record(game, deviation)
+        return game
+
+
+PLAY_SERVICES: dict[str, Callable[..., Game]] = {
+    "hit": hit,
+    "stand": stand,
+    "double": double,
+    "split": split,
+    "surrender": surrender,
+}

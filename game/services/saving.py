@@ -1,0 +1,232 @@
+"""What every action shares once the game is locked: the loaded game, the engine run and
+its refusal, and the save (the game row with the version check inside its UPDATE, the
+round's rows when a round is dealt or ends)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.utils import timezone
+
+from game import sql
+from game.clock import now_ms
+from game.errors import ActionRefused, StaleVersion
+from game.models import Game, Hand, Round, SideBet, TriviaAttempt
+from game.rules.engine import Game as EngineGame
+from game.rules.records import ROUND_OVER, Event, IllegalAction
+from game.rules.replay import export_round_replay, round_record
+from game.rules.storage import game_from_json, game_to_json
+from game.services import randomness
+from trivia.models import Question
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser
+
+    # The owner of a game: the logged-in account a view passes in.
+    Player = AbstractBaseUser
+
+# What an action did, as data ({"kind": ..., details}); stored as Game.status_note.
+StatusNote = dict[str, Any]
+
+
+@dataclass
+class LockedGame:
+    """A locked game row and its engine, loaded for one action."""
+
+    game: Game
+    engine: EngineGame
+    # Whether a round was in progress when the action began (its record is written once).
+    round_was_open: bool = False
+    # The primary key of the game's latest Round row (read with the lock), if any.
+    round_row_id: int | None = None
+    # The question bank's stamp (read with the lock): a pick needs no read of its own.
+    question_pool_stamp: str | None = None
+    # The question drawn before the lock and read with it, when it can be asked (active,
+    # of its difficulty, not asked in this game, its list still the bank's).
+    candidate_question: Question | None = None
+
+
+def load_engine(game: Game) -> EngineGame:
+    return game_from_json(game.state, rng=randomness.make_rng(), clock=now_ms)
+
+
+def save_game(
+    table: LockedGame,
+    *,
+    note: StatusNote | None = None,
+    engine_changed: bool = True,
+    **fields: Any,
+) -> Game:
+    """Write the engine state back with the version check inside the UPDATE.
+
+    ``note`` says what the action did, as data (default: :func:`phase_note`); the status
+    line is worded from it by game/presentation/notices.py. ``engine_changed=False``: an
+    action that only read the engine (Next Round and every action of the bet panel: the
+    chips, Clear Bet, the boxes, the side-bet menu) writes its own fields, not the state
+    again, nor the bank, credits, options and rounds the row keeps of it (unchanged since
+    the lock read them): a quarter of what players post under load is Next Round, and the
+    state is most of an UPDATE's work on both sides."""
+    game, engine = table.game, table.engine
+    old_version = game.version
+    engine_values: dict[str, Any] = {}
+    if engine_changed:
+        engine_values = {
+            "state": game_to_json(engine),
+            "bank_cents": engine.bank,
+            "credits": engine.credits,
+            "options": engine.options.to_dict(),
+            "rounds_played": engine.round_number,
+        }
+    values: dict[str, Any] = {
+        **engine_values,
+        "last_played": timezone.now(),
+        "version": next_version(game),
+        **fields,
+    }
+    if engine.game_over:
+        values["status"] = Game.Status.OVER
+        values["over_reason"] = engine.game_over_reason or ""
+    values["status_note"] = phase_note() if note is None else note
+    if not sql.update_game(game_id=game.pk, version=old_version, values=values):
+        raise StaleVersion(f"game {game.pk}: version {old_version} changed underneath")
+    for name, value in values.items():
+        setattr(game, name, value)
+    # Handed to the table's view model with the row (see Game.loaded_engine): no action
+    # leaves a coach's note unless coach.record writes one after this save.
+    game.loaded_engine = engine
+    game.coach_note = ""
+    return game
+
+
+def next_version(game: Game) -> int:
+    """The version an action's save gives the game."""
+    return game.version + 1
+
+
+def save_attempt(attempt: TriviaAttempt, *names: str) -> None:
+    """``attempt.save(update_fields=names)``: the game's pending attempt, locked with it."""
+    sql.update(TriviaAttempt, {name: getattr(attempt, name) for name in names}, id=attempt.pk)
+
+
+def run_engine(action: Callable[[], list[Event]]) -> list[Event]:
+    try:
+        return action()
+    except IllegalAction as error:
+        raise ActionRefused("rule", text=str(error)) from None
+
+
+def play_and_save(
+    table: LockedGame,
+    action: Callable[[], list[Event]],
+    *,
+    note: StatusNote | None = None,
+    **fields: Any,
+) -> Game:
+    """Run an engine action (a refusal of the rules is ActionRefused) and save: the
+    round's rows when it ended, then the game with ``note`` (default: the phase)."""
+    events = run_engine(action)
+    over = table.engine.round is not None and table.engine.round.phase == ROUND_OVER
+    if note is None:
+        note = phase_note(events)
+    persist_round(table, events, version=next_version(table.game))
+    return save_game(table, note=note, trivia_choice_for="", showing_outcome=over, **fields)
+
+
+def persist_round(
+    table: LockedGame, events: list[Event], *, new_round: bool = False, version: int | None = None
+) -> None:
+    """The Round row is written when the round is dealt and when it ends (then with its
+    hands and side bets); the moves in between live in the game's state only. ``version``
+    is the game's version the row records (default: the game's, already saved)."""
+    game, engine = table.game, table.engine
+    round_ = engine.round
+    if round_ is None or not (new_round or table.round_was_open):
+        return
+    if not new_round and not round_.over:
+        return
+    fields: dict[str, Any] = {
+        "phase": round_.phase,
+        "version": game.version if version is None else version,
+        "bet_cents": round_.bet,
+        "staked_cents": round_.staked,
+        "credits_change": round_.credits_change,
+        "record": round_record(round_) if round_.over else {},
+    }
+    if round_.over:
+        fields["winnings_cents"] = round_.paid
+        fields["bank_after_cents"] = round_.bank_after
+        # Kept for export_round; a forfeited round has no replay spelling (REPLAY.md).
+        fields["replay"] = {} if round_.ended else export_round_replay(engine, round_)
+    if new_round:
+        row = Round(game=game, number=round_.number, **fields)
+        sql.insert(row)
+        row_id = row.pk
+    else:
+        row_id = table.round_row_id
+        # An UPDATE leaves auto_now alone: the time is given.
+        sql.update(Round, {"updated": timezone.now(), **fields}, id=row_id)
+    if round_.over:
+        _write_round_record(row_id, engine)
+
+
+def _write_round_record(round_id: int, engine: EngineGame) -> None:
+    round_ = engine.round
+    sql.insert_all(
+        [
+            Hand(
+                round_id=round_id,
+                index=index,
+                cards=list(hand.cards),
+                bet_cents=hand.bet,
+                doubled=hand.doubled,
+                result=hand.result or "",
+                how=hand.how or "",
+                winnings_cents=hand.winnings,
+            )
+            for index, hand in enumerate(round_.hands)
+        ]
+    )
+    records = round_.side_bets
+    if round_.insurance is not None:
+        insurance = round_.insurance
+        records = [
+            *records,
+            {
+                "name": insurance["kind"],
+                "stake": insurance["stake"],
+                "result": insurance["result"] or "",
+                "condition": None,
+                "ratio": [2, 1],
+                "winnings": insurance["winnings"],
+                "fee": 0,
+                "parlayed": 0,
+                "cards": [],
+            },
+        ]
+    if records:
+        sql.insert_all(
+            [
+                SideBet(
+                    round_id=round_id,
+                    name=record["name"],
+                    stake_cents=record["stake"],
+                    result=record["result"] or "",
+                    condition=record["condition"] or "",
+                    ratio=":".join(str(part) for part in record["ratio"])
+                    if record["ratio"]
+                    else "",
+                    winnings_cents=record["winnings"],
+                    fee_cents=record["fee"],
+                    parlayed_cents=record["parlayed"],
+                    cards=list(record["cards"]),
+                )
+                for record in records
+            ]
+        )
+
+
+def phase_note(events: list[Event] = ()) -> StatusNote:
+    """The usual note: the status line tells the phase (and a shoe shuffled on the way)."""
+    return {"kind": "phase", "shuffled": any(e["type"] == "shoe_shuffled" for e in events)}

@@ -1,0 +1,192 @@
+"""Side bets (RULES.md §9): the side-bet menu of the bet panel, where the stakes are built
+before the deal, and the side-bet offers of a round (Extra Bet Blackjack, the House Money
+parlay, the Perfect 11s dice).
+
+A side stake is 0 (not played) or from the table minimum up to what the bank covers with
+the base bet and the other side stakes. No table maximum applies to a side stake: §9
+bounds it by the bank only, and the engine (start_round) agrees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from game.errors import ActionRefused
+from game.models import Game
+from game.rules.money import CHIP_CENTS
+from game.rules.records import IllegalAction
+from game.rules.sidebets import STAKED_SIDE_BETS
+from game.selectors import pending_side_stakes
+from game.services.guards import require_betting
+from game.services.locking import locked_game
+from game.services.saving import LockedGame, StatusNote, play_and_save, save_game
+
+if TYPE_CHECKING:
+    from game.services.saving import Player
+
+
+def side_bets_for_deal(
+    table: LockedGame, side_bets: dict[str, int] | None, extra_bet: bool | None
+) -> tuple[dict[str, int] | None, bool]:
+    """The side bets to deal with: the ones given, else the menu's (none when switched off)."""
+    game, options = table.game, table.engine.options
+    # The simple game has no side bets (§10 Extensions): stakes kept from before ride not.
+    offered = options.side_bets and not options.simple
+    if side_bets is None:
+        side_bets = pending_side_stakes(game) if offered else None
+    if extra_bet is None:
+        extra_bet = bool(offered and game.pending_extra_bet)
+    return side_bets, extra_bet
+
+
+def _require_side_bet_menu(table: LockedGame) -> None:
+    require_betting(table)
+    if not table.engine.options.side_bets:
+        raise ActionRefused("side_bets_off")
+    if table.engine.options.simple:
+        raise ActionRefused("side_bets_simple")
+
+
+def _checked_bets(table: LockedGame, base_cents: int | None, stakes: dict[str, int]) -> int:
+    """The base bet (typed, else the pending one) after checking base + side stakes fit."""
+    base = table.game.pending_bet_cents if base_cents is None else base_cents
+    try:
+        table.engine.check_bets_being_built(base, stakes)
+    except IllegalAction as error:
+        raise ActionRefused("side_bets_too_big", text=str(error)) from None
+    return base
+
+
+SideStakes = dict[str, int]
+
+
+def _change_side_bets(
+    game_id: int,
+    user: Player,
+    version: int,
+    base_cents: int | None,
+    *,
+    note: StatusNote,
+    stakes: Callable[[SideStakes], SideStakes] | None = None,
+    extra_bet: bool | None = None,
+    menu_open: bool = True,
+) -> Game:
+    """One change in the side-bet menu; what it does not change keeps its pending value.
+
+    ``stakes`` turns the pending stakes into the new ones. The base bet (typed, else the
+    pending one) and the stakes are checked together against the table minimum and the
+    bank (R-1.4, §9); the bank is charged only at the deal."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        _require_side_bet_menu(table)
+        game = table.game
+        pending = pending_side_stakes(game)
+        new_stakes = pending if stakes is None else stakes(pending)
+        return save_game(
+            table,
+            engine_changed=False,
+            pending_bet_cents=_checked_bets(table, base_cents, new_stakes),
+            pending_side_bets=new_stakes,
+            pending_extra_bet=game.pending_extra_bet if extra_bet is None else extra_bet,
+            side_bets_menu_open=menu_open,
+            note=note,
+        )
+
+
+def add_side_chip(
+    *,
+    game_id: int,
+    user: Player,
+    version: int,
+    bet: str,
+    chip_cents: int,
+    base_cents: int | None = None,
+) -> Game:
+    """A chip adds to one side bet's stake."""
+    if bet not in STAKED_SIDE_BETS:
+        raise ActionRefused("no_such_side_bet")
+    if chip_cents not in CHIP_CENTS:
+        raise ActionRefused("no_such_chip")
+    return _change_side_bets(
+        game_id,
+        user,
+        version,
+        base_cents,
+        note={"kind": "side_stake", "bet": bet},
+        stakes=lambda pending: {**pending, bet: pending.get(bet, 0) + chip_cents},
+    )
+
+
+def clear_side_bet(
+    *, game_id: int, user: Player, version: int, bet: str, base_cents: int | None = None
+) -> Game:
+    """The "Clear" of one side bet: its stake goes back to 0 (not played)."""
+    if bet not in STAKED_SIDE_BETS:
+        raise ActionRefused("no_such_side_bet")
+    return _change_side_bets(
+        game_id,
+        user,
+        version,
+        base_cents,
+        note={"kind": "side_cleared", "bet": bet},
+        stakes=lambda pending: {name: cents for name, cents in pending.items() if name != bet},
+    )
+
+
+def clear_side_bets(
+    *, game_id: int, user: Player, version: int, base_cents: int | None = None
+) -> Game:
+    """The "Clear All" of the menu: every side stake back to 0, Extra Bet Blackjack off."""
+    return _change_side_bets(
+        game_id,
+        user,
+        version,
+        base_cents,
+        note={"kind": "side_all_cleared"},
+        stakes=lambda pending: {},
+        extra_bet=False,
+    )
+
+
+def activate_extra_bet(
+    *, game_id: int, user: Player, version: int, active: bool, base_cents: int | None = None
+) -> Game:
+    """R-SB-20: Extra Bet Blackjack is activated (no stake until its offer) or deactivated."""
+    return _change_side_bets(
+        game_id,
+        user,
+        version,
+        base_cents,
+        note={"kind": "extra_bet", "active": active},
+        extra_bet=active,
+    )
+
+
+def toggle_side_bet_menu(
+    *, game_id: int, user: Player, version: int, menu_open: bool, base_cents: int | None = None
+) -> Game:
+    """Open or close the side-bet menu of the bet panel (the stakes are kept either way)."""
+    return _change_side_bets(
+        game_id,
+        user,
+        version,
+        base_cents,
+        note={"kind": "side_menu", "open": menu_open},
+        menu_open=menu_open,
+    )
+
+
+def place_extra_bet(*, game_id: int, user: Player, version: int, amount_cents: int | None) -> Game:
+    """R-SB-20: place the extra bet, or decline it (None)."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        return play_and_save(table, lambda: table.engine.place_extra_bet(amount_cents))
+
+
+def parlay(*, game_id: int, user: Player, version: int, choice: str) -> Game:
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        return play_and_save(table, lambda: table.engine.parlay(choice))
+
+
+def roll(*, game_id: int, user: Player, version: int) -> Game:
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        return play_and_save(table, table.engine.roll)

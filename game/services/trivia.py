@@ -1,0 +1,162 @@
+"""Trivia in play (RULES.md §8): a Hit or Double Down in trivia mode asks a question, and
+its answer deals the card or stands the hand.
+
+An action that may ask a question draws a candidate from the process's kept list of the
+difficulty's questions before the game is locked (:func:`draw_candidate`), and the lock
+reads it in the same query (game/sql.py): asked when it may be, else the usual pick runs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from game import sql
+from game.clock import from_epoch_ms, now_ms
+from game.errors import ActionRefused
+from game.models import Game, TriviaAttempt
+from game.rules.records import DIFFICULTIES, TriviaOutcome
+from game.rules.shoe import Rng
+from game.services import randomness
+from game.services.guards import refuse_if_trivia_open, require_allowed
+from game.services.locking import locked_game
+from game.services.saving import LockedGame, StatusNote, play_and_save, save_attempt, save_game
+from trivia import services as question_bank
+from trivia.models import Question
+
+if TYPE_CHECKING:
+    from game.services.saving import Player
+
+
+def draw_candidate(difficulty: str, rng: Rng) -> question_bank.QuestionCandidate | None:
+    """The question an action at ``difficulty`` would ask, drawn before the lock."""
+    return question_bank.question_candidate(difficulty, rng)
+
+
+def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: str) -> Game:
+    """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6)."""
+    if difficulty not in DIFFICULTIES:
+        raise ActionRefused("no_such_difficulty")
+    rng = randomness.make_rng()
+    candidate = draw_candidate(difficulty, rng)
+    with locked_game(
+        game_id=game_id, user=user, version=version, question_candidate=candidate
+    ) as table:
+        game = table.game
+        refuse_if_trivia_open(game)
+        action = game.trivia_choice_for
+        if action not in ("hit", "double"):
+            raise ActionRefused("no_choice_waiting")
+        require_allowed(table.engine, action)
+        return ask_question(table, action=action, difficulty=difficulty, rng=rng)
+
+
+def ask_question(table: LockedGame, *, action: str, difficulty: str, rng: Rng) -> Game:
+    """Draw a question not yet asked in this game and keep it pending (R-8.6); the
+    difficulty is remembered for the next Hit or Double Down. The candidate read with
+    the lock is asked when it may be (:func:`draw_candidate`), else the usual
+    pick runs."""
+    game, engine = table.game, table.engine
+    question = table.candidate_question or _pick_question(table, difficulty, rng)
+    attempt = TriviaAttempt(
+        game=game,
+        # The round in play is the game's latest (its row is written at the deal).
+        round_id=table.round_row_id,
+        hand_index=engine.round.current,
+        action=action,
+        question=question,
+        difficulty=difficulty,
+        answers_shown=question_bank.shuffled_answers(question, rng=rng),
+        # R-8.9: the answer's clock starts now, and a reload does not restart it.
+        shown_at=from_epoch_ms(now_ms()),
+    )
+    sql.insert(attempt)
+    # The decision is made (Hit or Double): the turn's clock waits for the answer.
+    engine.pause_turn_clock()
+    return save_game(
+        table,
+        pending_trivia=attempt,
+        trivia_choice_for="",
+        trivia_difficulty=difficulty,
+        note={"kind": "question_asked"},
+    )
+
+
+def answer_question(*, game_id: int, user: Player, version: int, answer: str) -> Game:
+    """Record the answer to the pending question (a second answer is refused).
+
+    A right answer is carried into the round at once — the card is dealt, the reveal is
+    shown on the felt; a wrong one waits on the reveal for Continue."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        attempt = table.game.pending_trivia
+        if attempt is None or attempt.is_answered:
+            raise ActionRefused("no_unanswered_question")
+        if answer not in attempt.answers_shown:
+            raise ActionRefused("not_an_answer_shown")
+        correct = answer == attempt.question.correct_answer
+        outcome = TriviaOutcome(attempt.difficulty, correct)
+        attempt.answer_given = answer
+        attempt.correct = correct
+        attempt.credits_change = outcome.credit_change
+        attempt.answered_at = timezone.now()
+        # A right answer is applied in this same action: one UPDATE says both.
+        attempt.applied = correct
+        note = {
+            "kind": "answered",
+            "correct": correct,
+            "credits_change": outcome.credit_change,
+            "attempt": attempt.pk,
+        }
+        # The question's answer counters are kept by the database, in the attempt's UPDATE
+        # (trivia/migrations/0003_count_answers_in_the_database.py).
+        save_attempt(attempt, "answer_given", "correct", "credits_change", "answered_at", "applied")
+        if not correct:
+            return save_game(table, note=note)
+        return _apply_answer(table, attempt, note=note)
+
+
+def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
+    """After a wrong answer's reveal: the hand stands (R-8.2)."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        attempt = table.game.pending_trivia
+        if attempt is None or not attempt.is_answered:
+            raise ActionRefused("no_answered_question")
+        return _apply_answer(table, attempt)
+
+
+def _apply_answer(
+    table: LockedGame, attempt: TriviaAttempt, *, note: StatusNote | None = None
+) -> Game:
+    """Carry an answer into the round: the card is dealt, or the hand stands (R-8.2)."""
+    outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))
+    engine = table.engine
+    action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
+    # A right answer was applied by its own UPDATE (answer_question): its reveal shows on
+    # the felt with the card just dealt. Else it is applied now.
+    revealed = attempt.applied
+    if not revealed:
+        attempt.applied = True
+        save_attempt(attempt, "applied")
+    game = play_and_save(table, lambda: action(outcome), note=note, pending_trivia=None)
+    if revealed:
+        game.revealed_trivia = attempt
+    return game
+
+
+def _pick_question(table: LockedGame, difficulty: str, rng: Rng) -> Question:
+    try:
+        return question_bank.choose_question(
+            difficulty=difficulty,
+            asked_ids=_asked_in(table.game.pk),
+            rng=rng,
+            pool_stamp=table.question_pool_stamp,
+        )
+    except question_bank.NoQuestionsAvailable as error:
+        raise ActionRefused("no_questions", difficulty=error.difficulty) from None
+
+
+def _asked_in(game_id: int) -> QuerySet[TriviaAttempt]:
+    """The ids of the questions a game has asked (its trivia attempts'), as a subquery."""
+    return TriviaAttempt.objects.filter(game_id=game_id).values("question_id")

@@ -1,0 +1,292 @@
+"""The explicit SQL of an action's hot path: the game row read with all an action needs,
+and the action's writes.
+
+Every action locks its game row and reads with it the pending trivia attempt, its question
+and category, the key of the latest round, the question bank's stamp and, for an action
+that may ask a question, the candidate question drawn for it; the table page reads the
+same row without the lock. Built with the ORM (``select_related`` of three models and
+three subqueries), building and compiling that queryset took ~3 ms of Python a call on
+the bench machine, running it under a tenth of that, and an action's own work is about
+1 ms: measured, it was the cost of an action. So it is written here as SQL once per
+database vendor, from the models' own field lists, run through ``connection.cursor()``,
+and its row turned into model instances as the ORM's reads turn theirs: each field's
+``from_db_value`` and ``to_python``, then ``Model.from_db``; the joined rows are set on
+their foreign keys, so reading them runs no query.
+
+The writes (:func:`update`, :func:`insert`, :func:`insert_all`) are the statements the
+ORM's ``update()``, ``save()`` of a new row and ``bulk_create()`` make, with the values
+prepared as the ORM prepares them (each field's ``pre_save`` and ``get_db_prep_save``):
+the ORM built and compiled each anew, ~0.1 ms of Python a statement where running it
+took a tenth of that, and a round's end writes four (an action 15 to 25 % slower on the
+web bench). They send no ``pre_save``/``post_save`` signal: no receiver listens to the
+game's models.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import Field, Model
+from django.utils import timezone
+
+from game.models import Game, Round, TriviaAttempt
+from trivia.models import Category, Question, QuestionPoolStamp
+
+
+@dataclass(frozen=True)
+class GameRead:
+    """What :func:`read_game` returns: the game (its pending attempt, with question and
+    category, set on it) and what was read beside it."""
+
+    game: Game
+    # The primary key of the game's latest Round row, if any.
+    round_row_id: int | None
+    # The question bank's stamp ("" while its row is missing).
+    question_pool_stamp: str
+    # The candidate asked about, if it is active, of its difficulty and not asked in
+    # this game; else None.
+    candidate_question: Question | None
+
+
+def read_game(
+    *,
+    game_id: int,
+    owner_id: int,
+    lock: bool,
+    candidate: tuple[int, str] | None = None,
+) -> GameRead | None:
+    """The owner's game (None: no such game of theirs), locked for the transaction when
+    ``lock`` (call inside ``atomic``); ``candidate`` is a question's (id, difficulty)."""
+    statement = _statement(connection.vendor, lock=lock, with_candidate=candidate is not None)
+    params: list[Any] = [QuestionPoolStamp.SINGLETON_ID]
+    if candidate is not None:
+        params.extend(candidate)
+    params.extend([game_id, owner_id])
+    with connection.cursor() as cursor:
+        cursor.execute(statement.sql, params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return statement.read(row)
+
+
+def update_game(*, game_id: int, version: int, values: dict[str, Any]) -> bool:
+    """The save of an action: False when the row no longer has ``version``."""
+    return update(Game, values, id=game_id, version=version) == 1
+
+
+# --------------------------------------------------------------------- the writes
+
+
+def update(model: type[Model], values: dict[str, Any], **where: Any) -> int:
+    """``model.objects.filter(**where).update(**values)`` for plain values (a model
+    instance for a foreign key stands for its key): the number of rows updated."""
+    sql, fields, where_fields = _update_statement(model, tuple(values), tuple(where))
+    params = [_db_value(field, value) for field, value in zip(fields, values.values(), strict=True)]
+    params += [
+        _db_value(field, value) for field, value in zip(where_fields, where.values(), strict=True)
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
+
+
+def insert(instance: Model) -> None:
+    """``instance.save()`` of a new row: its primary key is set, the instance saved."""
+    sql, fields = _insert_statement(type(instance), connection.vendor)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, _insert_values(instance, fields))
+        key = cursor.fetchone()[0] if connection.vendor == "postgresql" else cursor.lastrowid
+    instance.pk = key
+    instance._state.adding = False
+    instance._state.db = connection.alias
+
+
+def insert_all(instances: Sequence[Model]) -> None:
+    """``bulk_create(instances)`` of one model's new rows whose keys nobody reads."""
+    if not instances:
+        return
+    sql, fields = _insert_statement(type(instances[0]), "")
+    with connection.cursor() as cursor:
+        cursor.executemany(sql, [_insert_values(instance, fields) for instance in instances])
+
+
+def _db_value(field: Field, value: Any) -> Any:
+    if isinstance(value, Model):
+        value = value.pk
+    return field.get_db_prep_save(value, connection)
+
+
+def _insert_values(instance: Model, fields: tuple[Field, ...]) -> list[Any]:
+    return [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
+
+
+@cache
+def _update_statement(
+    model: type[Model], names: tuple[str, ...], where: tuple[str, ...]
+) -> tuple[str, tuple[Field, ...], tuple[Field, ...]]:
+    fields = tuple(model._meta.get_field(name) for name in names)
+    where_fields = tuple(model._meta.get_field(name) for name in where)
+    assignments = ", ".join(f'"{_column(field)}" = %s' for field in fields)
+    condition = " AND ".join(f'"{_column(field)}" = %s' for field in where_fields)
+    # Only names from the model's metadata; every value is a parameter.
+    sql = f"UPDATE {_table(model)} SET {assignments} WHERE {condition}"  # noqa: S608
+    return sql, fields, where_fields
+
+
+@cache
+def _insert_statement(model: type[Model], vendor: str) -> tuple[str, tuple[Field, ...]]:
+    """The INSERT of every field but the generated key (and the key read back on
+    PostgreSQL, ``vendor``; SQLite's cursor tells it)."""
+    meta = model._meta
+    fields = tuple(field for field in meta.concrete_fields if field is not meta.pk)
+    columns = ", ".join(f'"{_column(field)}"' for field in fields)
+    placeholders = ", ".join("%s" for _ in fields)
+    # Only names from the model's metadata; every value is a parameter.
+    sql = f"INSERT INTO {_table(model)} ({columns}) VALUES ({placeholders})"  # noqa: S608
+    if vendor == "postgresql":
+        sql += f' RETURNING "{_column(meta.pk)}"'
+    return sql, fields
+
+
+# --------------------------------------------------------------------- the read
+
+
+@dataclass(frozen=True)
+class _Part:
+    """One model's columns in the statement, under a table alias."""
+
+    model: type[Model]
+    alias: str
+    fields: tuple[Field, ...]
+    names: tuple[str, ...]
+
+    @classmethod
+    def of(cls, model: type[Model], alias: str) -> _Part:
+        fields = tuple(model._meta.concrete_fields)
+        return cls(model, alias, fields, tuple(field.attname for field in fields))
+
+    @property
+    def columns(self) -> str:
+        return ", ".join(f'{self.alias}."{_column(field)}"' for field in self.fields)
+
+
+def _column(field: Field) -> str:
+    return field.db_column or field.attname
+
+
+def _table(model: type[Model]) -> str:
+    return f'"{model._meta.db_table}"'
+
+
+@dataclass(frozen=True)
+class _Statement:
+    sql: str
+    parts: tuple[_Part, ...]
+    # Per part, per column: how its value (not NULL) becomes the field's value.
+    converters: tuple[tuple[Callable[[Any], Any], ...], ...]
+
+    def read(self, row: Sequence[Any]) -> GameRead:
+        instances: list[Model | None] = []
+        start = 0
+        for part, converters in zip(self.parts, self.converters, strict=True):
+            end = start + len(part.fields)
+            columns = zip(converters, row[start:end], strict=True)
+            values = [None if value is None else convert(value) for convert, value in columns]
+            start = end
+            # A LEFT JOIN that found no row gives NULL keys: no instance.
+            instances.append(None if values[0] is None else _instance(part, values))
+        round_row_id, stamp = row[start], row[start + 1]
+        game, attempt, question, category, *candidate = instances
+        if question is not None:
+            question.category = category
+        if attempt is not None:
+            attempt.question = question
+        game.pending_trivia = attempt
+        chosen = None
+        if candidate and candidate[0] is not None:
+            chosen, chosen_category = candidate
+            chosen.category = chosen_category
+        return GameRead(game, round_row_id, stamp or "", chosen)
+
+
+def _instance(part: _Part, values: list[Any]) -> Model:
+    return part.model.from_db(connection.alias, part.names, values)
+
+
+# Written once per vendor from a template: only the models' table and column names (from
+# their metadata) are filled in; every value is a parameter.
+_SQL = """
+SELECT {columns},
+    (SELECT r."id" FROM {round} r WHERE r."game_id" = g."id" ORDER BY r."number" DESC LIMIT 1),
+    (SELECT s."stamp" FROM {stamp} s WHERE s."id" = %s)
+FROM {game} g
+    LEFT JOIN {attempt} t ON t."id" = g."pending_trivia_id"
+    LEFT JOIN {question} q ON q."id" = t."question_id"
+    LEFT JOIN {category} c ON c."id" = q."category_id"
+    {candidate}
+WHERE g."id" = %s AND g."owner_id" = %s
+"""
+# The candidate question: found only when active, of its difficulty and not yet asked in
+# this game.
+_CANDIDATE_SQL = """
+    LEFT JOIN {question} cq ON cq."id" = %s AND cq."active" AND cq."difficulty" = %s
+        AND NOT EXISTS (
+            SELECT 1 FROM {attempt} a WHERE a."game_id" = g."id" AND a."question_id" = cq."id"
+        )
+    LEFT JOIN {category} cc ON cc."id" = cq."category_id"
+"""
+
+
+@cache
+def _statement(vendor: str, *, lock: bool, with_candidate: bool) -> _Statement:
+    parts = [
+        _Part.of(Game, "g"),
+        _Part.of(TriviaAttempt, "t"),
+        _Part.of(Question, "q"),
+        _Part.of(Category, "c"),
+    ]
+    if with_candidate:
+        parts += [_Part.of(Question, "cq"), _Part.of(Category, "cc")]
+    tables = {
+        "game": _table(Game),
+        "round": _table(Round),
+        "stamp": _table(QuestionPoolStamp),
+        "attempt": _table(TriviaAttempt),
+        "question": _table(Question),
+        "category": _table(Category),
+    }
+    candidate = _CANDIDATE_SQL.format(**tables) if with_candidate else ""
+    columns = ", ".join(part.columns for part in parts)
+    sql = _SQL.format(columns=columns, candidate=candidate, **tables)
+    if lock and vendor != "sqlite":
+        # The game row only: the joined rows are read, not locked. (SQLite has no row
+        # locks: its transactions take the database's write lock at BEGIN.)
+        sql += "FOR UPDATE OF g"
+    converters = tuple(tuple(_converter(field) for field in part.fields) for part in parts)
+    return _Statement(sql, tuple(parts), converters)
+
+
+def _converter(field: Field) -> Callable[[Any], Any]:
+    """How a column's value (not NULL) becomes the field's Python value, as the ORM's reads
+    convert it: the field's ``from_db_value`` (JSON text parsed), ``to_python`` (SQLite's
+    integers as booleans, its text as datetimes), and a datetime stored in UTC made
+    aware."""
+    from_db_value = getattr(field, "from_db_value", None)
+    aware = settings.USE_TZ
+
+    def convert(value: Any) -> Any:
+        if from_db_value is not None:
+            value = from_db_value(value, None, connection)
+        value = field.to_python(value)
+        if aware and isinstance(value, datetime) and timezone.is_naive(value):
+            value = timezone.make_aware(value, UTC)
+        return value
+
+    return convert

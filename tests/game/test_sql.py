@@ -1,0 +1,220 @@
+"""game/sql.py: the game row read by one explicit statement is what the ORM reads, with its
+pending question and a candidate question; the save writes what the ORM's update writes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from game.models import Game, Hand, Round, TriviaAttempt
+from game.sql import insert, insert_all, read_game, update, update_game
+from trivia.services import question_pools_changed, read_pool_stamp
+
+pytestmark = pytest.mark.django_db
+
+
+def _values(instance: Any) -> dict[str, Any]:
+    return {field.attname: getattr(instance, field.attname) for field in instance._meta.fields}
+
+
+def _pending(game: Game, question: Any, **fields: Any) -> TriviaAttempt:
+    attempt = TriviaAttempt.objects.create(
+        game=game,
+        hand_index=0,
+        action="hit",
+        question=question,
+        difficulty=question.difficulty,
+        answers_shown=["é", "b", "c", "d"],
+        **fields,
+    )
+    Game.objects.filter(pk=game.pk).update(pending_trivia=attempt)
+    return attempt
+
+
+def test_the_game_and_its_pending_question_are_what_the_orm_reads(
+    make_game, player, questions
+) -> None:
+    game = make_game(trivia_mode=True)
+    _pending(game, questions["hard"][0], answered_at=timezone.now(), correct=False)
+    expected = Game.objects.select_related("pending_trivia__question__category").get(pk=game.pk)
+    read = read_game(game_id=game.pk, owner_id=player.pk, lock=False)
+    assert read is not None
+    with CaptureQueriesContext(connection) as captured:
+        attempt = read.game.pending_trivia
+        pairs = [
+            (read.game, expected),
+            (attempt, expected.pending_trivia),
+            (attempt.question, expected.pending_trivia.question),
+            (attempt.question.category, expected.pending_trivia.question.category),
+        ]
+        for made, orm in pairs:
+            assert _values(made) == _values(orm), type(orm).__name__
+            assert not made._state.adding
+    assert captured.captured_queries == []  # the joined rows came with the game
+    assert isinstance(read.game.state, dict) and read.game.created.tzinfo is not None
+    assert attempt.correct is False and attempt.is_answered
+
+
+def test_a_game_without_a_pending_question_reads_none_without_a_query(make_game, player) -> None:
+    game = make_game()
+    read = read_game(game_id=game.pk, owner_id=player.pk, lock=False)
+    with CaptureQueriesContext(connection) as captured:
+        assert read.game.pending_trivia is None
+    assert captured.captured_queries == []
+    assert read.round_row_id is None and read.candidate_question is None
+
+
+def test_another_players_game_is_not_read(make_game, other_player) -> None:
+    game = make_game()
+    assert read_game(game_id=game.pk, owner_id=other_player.pk, lock=False) is None
+    assert read_game(game_id=game.pk + 1000, owner_id=game.owner_id, lock=False) is None
+
+
+def test_the_latest_round_and_the_banks_stamp_come_with_the_game(make_game, player) -> None:
+    game = make_game()
+    rounds = [Round.objects.create(game=game, number=n, phase="round_over") for n in (2, 3, 1)]
+    question_pools_changed()
+    read = read_game(game_id=game.pk, owner_id=player.pk, lock=False)
+    assert read.round_row_id == rounds[1].pk
+    assert read.question_pool_stamp == read_pool_stamp() != ""
+
+
+@pytest.mark.parametrize(
+    ("why", "found"),
+    [("may be asked", True), ("asked", False), ("inactive", False), ("other difficulty", False)],
+)
+def test_a_candidate_is_read_only_when_it_may_be_asked(
+    make_game, player, questions, why: str, found: bool
+) -> None:
+    game = make_game(trivia_mode=True)
+    candidate = questions["medium"][1]
+    difficulty = "hard" if why == "other difficulty" else "medium"
+    if why == "asked":
+        TriviaAttempt.objects.create(
+            game=game, hand_index=0, action="hit", question=candidate, difficulty="medium"
+        )
+    elif why == "inactive":
+        type(candidate).objects.filter(pk=candidate.pk).update(active=False)
+    read = read_game(
+        game_id=game.pk, owner_id=player.pk, lock=False, candidate=(candidate.pk, difficulty)
+    )
+    if not found:
+        assert read.candidate_question is None
+        return
+    expected = type(candidate).objects.select_related("category").get(pk=candidate.pk)
+    assert _values(read.candidate_question) == _values(expected)
+    assert _values(read.candidate_question.category) == _values(expected.category)
+
+
+def test_the_lock_locks_the_game_row_only_where_rows_are_locked(make_game, player) -> None:
+    game = make_game()
+    with CaptureQueriesContext(connection) as captured, transaction.atomic():
+        assert read_game(game_id=game.pk, owner_id=player.pk, lock=True).game == game
+    (sql,) = [query["sql"] for query in captured.captured_queries if "game_game" in query["sql"]]
+    if connection.vendor == "postgresql":
+        assert sql.rstrip().endswith("FOR UPDATE OF g")
+    else:
+        assert "FOR UPDATE" not in sql
+
+
+def test_the_save_writes_what_the_orms_update_writes(make_game, player, questions) -> None:
+    game = make_game(trivia_mode=True)
+    other = make_game(trivia_mode=True)
+    attempt = _pending(other, questions["easy"][0])
+    values = {
+        "state": {**game.state, "marker": ["é", 1, None]},
+        "status_note": {"kind": "phase", "shuffled": False},
+        "pending_trivia": attempt,
+        "showing_outcome": True,
+        "last_played": timezone.now(),
+        "bank_cents": 123_456,
+        "trivia_choice_for": "double",
+    }
+    assert not update_game(game_id=game.pk, version=game.version + 5, values=values)
+    assert update_game(game_id=game.pk, version=game.version, values=values)
+    Game.objects.filter(pk=other.pk).update(**values)
+    stored, expected = Game.objects.get(pk=game.pk), Game.objects.get(pk=other.pk)
+    for name in values:
+        assert getattr(stored, name) == getattr(expected, name) == values[name], name
+    assert update_game(game_id=game.pk, version=game.version, values={"pending_trivia": None})
+    assert Game.objects.get(pk=game.pk).pending_trivia is None
+
+
+def _stored(model: Any, pk: int, *, leave_out: tuple[str, ...] = ()) -> dict[str, Any]:
+    row = _values(model.objects.get(pk=pk))
+    return {name: value for name, value in row.items() if name not in ("id", *leave_out)}
+
+
+def test_an_insert_writes_what_create_writes(make_game, questions) -> None:
+    game, other = make_game(trivia_mode=True), make_game(trivia_mode=True)
+    fields = {
+        "number": 1,
+        "phase": "round_over",
+        "version": 3,
+        "bet_cents": 1_000,
+        "staked_cents": 1_500,
+        "credits_change": -1,
+        "record": {"hands": [["AS", "KD"]], "note": "ünïcode ✓"},
+    }
+    made = Round(game=game, **fields)
+    insert(made)
+    expected = Round.objects.create(game=other, **fields)
+    assert made.pk and not made._state.adding
+    times = ("started", "updated")  # auto_now_add, auto_now: set by the insert, as by save()
+    assert _stored(Round, made.pk, leave_out=("game_id", *times)) == _stored(
+        Round, expected.pk, leave_out=("game_id", *times)
+    )
+    assert all(getattr(Round.objects.get(pk=made.pk), name) is not None for name in times)
+    attempt = TriviaAttempt(
+        game=game,
+        round_id=made.pk,
+        hand_index=1,
+        action="double",
+        question=questions["hard"][0],
+        difficulty="hard",
+        answers_shown=["é", "b"],
+        shown_at=timezone.now(),
+    )
+    insert(attempt)
+    stored = TriviaAttempt.objects.get(pk=attempt.pk)
+    assert _values(stored) == _values(attempt)
+
+
+def test_an_insert_of_many_writes_what_bulk_create_writes(make_game) -> None:
+    game = make_game()
+    first, second = (
+        Round.objects.create(game=game, number=number, phase="round_over") for number in (1, 2)
+    )
+
+    def hands(round_: Round) -> list[Hand]:
+        return [
+            Hand(round=round_, index=index, cards=["AS", "0H"], bet_cents=100 * index, result="win")
+            for index in range(3)
+        ]
+
+    insert_all(hands(first))
+    Hand.objects.bulk_create(hands(second))
+    insert_all([])  # nothing to write: no statement
+    rows = [
+        [_stored(Hand, hand.pk, leave_out=("round_id",)) for hand in round_.hands.order_by("index")]
+        for round_ in (first, second)
+    ]
+    assert rows[0] == rows[1] and len(rows[0]) == 3
+
+
+def test_an_update_writes_what_the_orms_update_writes(make_game, questions) -> None:
+    game = make_game(trivia_mode=True)
+    attempt = _pending(game, questions["easy"][0])
+    twin = _pending(make_game(trivia_mode=True), questions["easy"][1])
+    values = {"answer_given": "é", "correct": True, "answered_at": timezone.now(), "applied": True}
+    assert update(TriviaAttempt, values, id=attempt.pk) == 1
+    TriviaAttempt.objects.filter(pk=twin.pk).update(**values)
+    leave_out = ("game_id", "question_id", "shown_at")
+    assert _stored(TriviaAttempt, attempt.pk, leave_out=leave_out) == _stored(
+        TriviaAttempt, twin.pk, leave_out=leave_out
+    )
+    assert update(TriviaAttempt, values, id=attempt.pk + twin.pk + 1000) == 0
