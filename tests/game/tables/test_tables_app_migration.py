@@ -20,6 +20,7 @@ from django.core.management import call_command
 from django.db.models.signals import post_migrate
 
 from game.rules.engine import Game as EngineGame
+from game.rules.storage import game_from_json, game_to_json
 from game.tables import services
 from game.tables.models import Seat, SharedTable, TableEvent, TableQuestion
 from tests.game.tables.helpers import with_cards_on_top
@@ -77,8 +78,8 @@ def played_table(old: Apps, clock: Any) -> dict[str, Any]:
     )
     options = services.table_options({"trivia_mode": False})
     engine = EngineGame(options, clock=clock)
-    engine = EngineGame.from_json(
-        with_cards_on_top(engine.to_json(), ROUND_ONE + ROUND_TWO), clock=clock
+    engine = game_from_json(
+        with_cards_on_top(game_to_json(engine), ROUND_ONE + ROUND_TWO), clock=clock
     )
     table = old.get_model("game", "SharedTable").objects.create(
         name="Friday night", host=ana, seat_count=5, options={"trivia_mode": False}
@@ -128,7 +129,7 @@ def played_table(old: Apps, clock: Any) -> dict[str, Any]:
         old.get_model("game", "TableEvent")(table=table, seq=seq, kind=kind, data=data)
         for seq, (kind, data) in enumerate(events, start=1)
     )
-    table.state = engine.to_json()
+    table.state = game_to_json(engine)
     table.phase = "round"
     table.round_number = engine.round_number
     table.version = len(events)

@@ -19,8 +19,9 @@ import pytest
 from django.contrib.messages.storage.base import Message
 from django.template import Context, Template, engines
 
-from game import coach, services
+from game import services
 from game.models import Game
+from game.presentation import coach
 from game.presentation.side_bet_menu import side_bet_menu
 from game.presentation.table import TableView, table_view
 from tests.game import scenarios
