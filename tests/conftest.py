@@ -8,10 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.redis_server import PrivateRedis
-
-# How long the cache goes without trying a Redis it found down (production: 5 s).
-OUTAGE_RETRY_SECONDS = 0.1
+from tests.redis_server import OUTAGE_RETRY_SECONDS, PrivateRedis
 
 
 @pytest.fixture

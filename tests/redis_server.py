@@ -19,6 +19,9 @@ import pytest
 
 START_SECONDS = 5.0
 
+# How long the cache goes without trying a Redis it found down (production: 5 s).
+OUTAGE_RETRY_SECONDS = 0.1
+
 
 def redis_server_binary() -> str:
     """The redis-server to run; a failure under CI=true (its tools are installed there),

@@ -10,7 +10,7 @@ from game.tables import services
 from game.tables.presentation import LIVE_PAUSED_NOTICE
 from tests.browser.test_table_browser import patient_expectations, sign_up
 from tests.game.factories import PlayerFactory
-from tests.game.tables.conftest import bet_and_ready
+from tests.game.tables.helpers import bet_and_ready
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,7 +13,7 @@ from game.rules.cards import card_name
 from game.tables.models import Seat, SharedTable
 from tests.browser.helpers import csp_violations
 from tests.browser.test_table_browser import patient_expectations, sign_up
-from tests.game.tables.conftest import stack_table_shoe
+from tests.game.tables.helpers import stack_table_shoe
 from tests.trivia.factories import QuestionFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)

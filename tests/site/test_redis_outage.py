@@ -15,7 +15,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import OUTAGE_RETRY_SECONDS
+from tests.redis_server import OUTAGE_RETRY_SECONDS
 from tests.site.helpers import PASSWORD
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fast_hashing")]

@@ -9,12 +9,10 @@ import pytest
 
 from game import clock as game_clock
 from game.rules.clock import FakeClock
-from game.rules.engine import Game as EngineGame
-from game.rules.storage import game_from_json
 from game.tables import scenes, services
 from game.tables.models import SharedTable
 from tests.game.factories import PlayerFactory
-from tests.game.tables.helpers import with_cards_on_top
+from tests.game.tables.helpers import bet_and_ready, seat_version, stack_table_shoe
 
 
 @pytest.fixture(autouse=True)
@@ -49,15 +47,6 @@ def ben(db) -> Any:
 @pytest.fixture
 def watcher(db) -> Any:
     return PlayerFactory(username="wendy")
-
-
-def stack_table_shoe(table: SharedTable, cards: Sequence[str]) -> SharedTable:
-    """Put ``cards`` on top of the table's shoe, in deal order."""
-    table.refresh_from_db()
-    state = with_cards_on_top(table.state, list(cards))
-    SharedTable.objects.filter(pk=table.pk).update(state=state)
-    table.refresh_from_db()
-    return table
 
 
 @pytest.fixture
@@ -110,26 +99,3 @@ def question_open(seated_pair, ana, ben) -> Callable[..., SharedTable]:
         return table
 
     return make
-
-
-def engine_of(table: SharedTable) -> EngineGame:
-    table.refresh_from_db()
-    return game_from_json(table.state)
-
-
-def bet_and_ready(table: SharedTable, user: Any, dollars: int = 10) -> None:
-    seat = table.seats.get(player=user)
-    services.add_chip(table_id=table.pk, user=user, version=seat.version, chip_cents=dollars * 100)
-    services.ready(table_id=table.pk, user=user, version=seat.version + 1)
-
-
-def seat_version(table: SharedTable, user: Any) -> int:
-    """The version ``user``'s seat actions post: their seat's, the starting one before
-    they ever sat."""
-    seat = table.seats.filter(player=user).first()
-    return services.NO_SEAT_VERSION if seat is None else seat.version
-
-
-def table_version(table: SharedTable) -> int:
-    """The table's version now (its last event): what the host's actions post."""
-    return SharedTable.objects.get(pk=table.pk).version

@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
+
+from game.rules.engine import Game as EngineGame
+from game.rules.storage import game_from_json
+from game.tables import services
+from game.tables.models import SharedTable
 
 
 def with_cards_on_top(state: dict[str, Any], cards: list[str]) -> dict[str, Any]:
@@ -40,3 +45,35 @@ def run_in_fresh_loop(make_coroutine: Callable[[], Awaitable[Any]]) -> Any:
     if "error" in outcome:
         raise outcome["error"]
     return outcome.get("value")
+
+
+def stack_table_shoe(table: SharedTable, cards: Sequence[str]) -> SharedTable:
+    """Put ``cards`` on top of the table's shoe, in deal order."""
+    table.refresh_from_db()
+    state = with_cards_on_top(table.state, list(cards))
+    SharedTable.objects.filter(pk=table.pk).update(state=state)
+    table.refresh_from_db()
+    return table
+
+
+def engine_of(table: SharedTable) -> EngineGame:
+    table.refresh_from_db()
+    return game_from_json(table.state)
+
+
+def bet_and_ready(table: SharedTable, user: Any, dollars: int = 10) -> None:
+    seat = table.seats.get(player=user)
+    services.add_chip(table_id=table.pk, user=user, version=seat.version, chip_cents=dollars * 100)
+    services.ready(table_id=table.pk, user=user, version=seat.version + 1)
+
+
+def seat_version(table: SharedTable, user: Any) -> int:
+    """The version ``user``'s seat actions post: their seat's, the starting one before
+    they ever sat."""
+    seat = table.seats.filter(player=user).first()
+    return services.NO_SEAT_VERSION if seat is None else seat.version
+
+
+def table_version(table: SharedTable) -> int:
+    """The table's version now (its last event): what the host's actions post."""
+    return SharedTable.objects.get(pk=table.pk).version

@@ -15,7 +15,7 @@ from django.urls import reverse
 from game.errors import StaleVersion
 from game.tables import presentation, services
 from game.tables.models import SharedTable
-from tests.game.tables.conftest import seat_version, table_version
+from tests.game.tables.helpers import seat_version, table_version
 
 pytestmark = pytest.mark.django_db
 

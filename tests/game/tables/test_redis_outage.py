@@ -24,7 +24,7 @@ from django.urls import reverse
 from game.tables import live
 from game.tables.models import SharedTable
 from game.tables.presentation import LIVE_PAUSED_NOTICE
-from tests.game.tables.conftest import seat_version
+from tests.game.tables.helpers import seat_version
 from tests.game.tables.test_services import PLAIN
 
 pytestmark = pytest.mark.django_db

@@ -12,7 +12,7 @@ from django.urls import reverse
 from game.tables import presentation, scenes, services
 from game.tables.models import SharedTable, TableEvent
 from game.tables.views import _events_between
-from tests.game.tables.conftest import bet_and_ready, seat_version
+from tests.game.tables.helpers import bet_and_ready, seat_version
 from tests.game.tables.test_services import PLAIN
 from tests.game.tables.test_views import client_of
 

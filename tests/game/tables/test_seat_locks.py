@@ -13,7 +13,7 @@ from django.db import connection
 
 from game.tables import services
 from game.tables.models import Seat
-from tests.game.tables.conftest import seat_version
+from tests.game.tables.helpers import seat_version
 from tests.game.tables.test_services import PLAIN
 
 pytestmark = [pytest.mark.postgres_only, pytest.mark.django_db(transaction=True)]

@@ -7,7 +7,7 @@ import pytest
 from game.errors import ActionRefused, StaleVersion, TableNotFound
 from game.tables import presentation, services
 from game.tables.models import Seat, SharedTable, TableEvent
-from tests.game.tables.conftest import (
+from tests.game.tables.helpers import (
     bet_and_ready,
     engine_of,
     seat_version,

@@ -19,7 +19,7 @@ from game.tables import services
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import event_text, table_scene, view_for
-from tests.game.tables.conftest import engine_of, seat_version
+from tests.game.tables.helpers import engine_of, seat_version
 
 pytestmark = pytest.mark.django_db
 

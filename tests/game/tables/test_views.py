@@ -13,7 +13,7 @@ from game.rules.cards import card_name
 from game.tables import services
 from game.tables.forms import TableOptionsForm
 from game.tables.models import Seat, SharedTable
-from tests.game.tables.conftest import bet_and_ready, seat_version, table_version
+from tests.game.tables.helpers import bet_and_ready, seat_version, table_version
 from tests.game.tables.test_services import PLAIN
 
 pytestmark = pytest.mark.django_db

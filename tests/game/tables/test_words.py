@@ -13,7 +13,7 @@ from game.presentation import notices
 from game.presentation.side_bet_menu import SideBetMenu
 from game.tables import presentation, services
 from game.tables.models import Seat, TableEvent
-from tests.game.tables.conftest import seat_version
+from tests.game.tables.helpers import seat_version
 
 pytestmark = pytest.mark.django_db
 
