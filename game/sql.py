@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import connection
@@ -127,12 +127,19 @@ def _insert_values(instance: Model, fields: tuple[Field, ...]) -> list[Any]:
     return [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
 
 
+def _concrete_field(model: type[Model], name: str) -> Field:
+    field = model._meta.get_field(name)
+    if not isinstance(field, Field):
+        raise TypeError(f"{model.__name__}.{name} is no column")
+    return field
+
+
 @cache
 def _update_statement(
     model: type[Model], names: tuple[str, ...], where: tuple[str, ...]
 ) -> tuple[str, tuple[Field, ...], tuple[Field, ...]]:
-    fields = tuple(model._meta.get_field(name) for name in names)
-    where_fields = tuple(model._meta.get_field(name) for name in where)
+    fields = tuple(_concrete_field(model, name) for name in names)
+    where_fields = tuple(_concrete_field(model, name) for name in where)
     assignments = ", ".join(f'"{_column(field)}" = %s' for field in fields)
     condition = " AND ".join(f'"{_column(field)}" = %s' for field in where_fields)
     # Only names from the model's metadata; every value is a parameter.
@@ -203,16 +210,19 @@ class _Statement:
             # A LEFT JOIN that found no row gives NULL keys: no instance.
             instances.append(None if values[0] is None else _instance(part, values))
         round_row_id, stamp = row[start], row[start + 1]
-        game, attempt, question, category, *candidate = instances
-        if question is not None:
+        game = cast(Game, instances[0])  # the locked row itself: never NULL
+        attempt = cast(TriviaAttempt | None, instances[1])
+        question = cast(Question | None, instances[2])
+        category = cast(Category | None, instances[3])
+        if question is not None and category is not None:
             question.category = category
-        if attempt is not None:
+        if attempt is not None and question is not None:
             attempt.question = question
         game.pending_trivia = attempt
         chosen = None
-        if candidate and candidate[0] is not None:
-            chosen, chosen_category = candidate
-            chosen.category = chosen_category
+        if len(instances) > 4 and instances[4] is not None:
+            chosen = cast(Question, instances[4])
+            chosen.category = cast(Category, instances[5])
         return GameRead(game, round_row_id, stamp or "", chosen)
 
 

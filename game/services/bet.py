@@ -97,7 +97,7 @@ def place_bet_and_deal(
             pending_bet_cents=bet_cents,
             # The side bets just placed stay as the next round's defaults (like the base
             # bet); next_round caps them to the bank.
-            pending_side_bets=dict(table.engine.round.side_stakes),
+            pending_side_bets=dict(table.engine.round.side_stakes if table.engine.round else {}),
             pending_extra_bet=extra_bet,
         )
 
@@ -108,7 +108,7 @@ def _save_deal(table: LockedGame, events: list[Event], **fields: Any) -> Game:
     return save_game(
         table,
         note=phase_note(events),
-        showing_outcome=table.engine.round.over,
+        showing_outcome=table.engine.round is not None and table.engine.round.over,
         trivia_choice_for="",
         **fields,
     )

@@ -16,7 +16,7 @@ def make_rng() -> Rng:
     return secrets.SystemRandom()
 
 
-def make_shoe(deck_count: int, rng: Rng) -> Shoe | None:
+def make_shoe(deck_count: int | str, rng: Rng) -> Shoe | None:
     """The first shoe of a new game; None lets the engine build a shuffled one.
 
     Tests monkeypatch this to return a stacked shoe.

@@ -4,7 +4,7 @@ round's rows when a round is dealt or ends)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,10 +22,10 @@ from game.services import randomness
 from trivia.models import Question
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
     # The owner of a game: the logged-in account a view passes in.
-    Player = AbstractBaseUser
+    Player = User
 
 # What an action did, as data ({"kind": ..., details}); stored as Game.status_note.
 StatusNote = dict[str, Any]
@@ -162,8 +162,10 @@ def persist_round(
     if new_round:
         row = Round(game=game, number=round_.number, **fields)
         sql.insert(row)
-        row_id = row.pk
+        row_id: int = row.pk
     else:
+        # A round that goes on was written at its deal: the lock read its row's id.
+        assert table.round_row_id is not None
         row_id = table.round_row_id
         # An UPDATE leaves auto_now alone: the time is given.
         sql.update(Round, {"updated": timezone.now(), **fields}, id=row_id)
@@ -173,6 +175,7 @@ def persist_round(
 
 def _write_round_record(round_id: int, engine: EngineGame) -> None:
     round_ = engine.round
+    assert round_ is not None  # called for a round that is over
     sql.insert_all(
         [
             Hand(
@@ -227,6 +230,6 @@ def _write_round_record(round_id: int, engine: EngineGame) -> None:
         )
 
 
-def phase_note(events: list[Event] = ()) -> StatusNote:
+def phase_note(events: Sequence[Event] = ()) -> StatusNote:
     """The usual note: the status line tells the phase (and a shoe shuffled on the way)."""
     return {"kind": "phase", "shuffled": any(e["type"] == "shoe_shuffled" for e in events)}

@@ -8,7 +8,7 @@ reads it in the same query (game/sql.py): asked when it may be, else the usual p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -59,6 +59,7 @@ def ask_question(table: LockedGame, *, action: str, difficulty: str, rng: Rng) -
     the lock is asked when it may be (:func:`draw_candidate`), else the usual
     pick runs."""
     game, engine = table.game, table.engine
+    assert engine.round is not None  # a question is asked in a hand's turn
     question = table.candidate_question or _pick_question(table, difficulty, rng)
     attempt = TriviaAttempt(
         game=game,
@@ -157,6 +158,6 @@ def _pick_question(table: LockedGame, difficulty: str, rng: Rng) -> Question:
         raise ActionRefused("no_questions", difficulty=error.difficulty) from None
 
 
-def _asked_in(game_id: int) -> QuerySet[TriviaAttempt]:
+def _asked_in(game_id: int) -> QuerySet[TriviaAttempt, Any]:
     """The ids of the questions a game has asked (its trivia attempts'), as a subquery."""
     return TriviaAttempt.objects.filter(game_id=game_id).values("question_id")

@@ -57,9 +57,9 @@ from game.tables.models import (
 from trivia.services import NoQuestionsAvailable, choose_question, shuffled_answers
 
 if TYPE_CHECKING:
-    from django.contrib.auth.models import AbstractBaseUser
+    from django.contrib.auth.models import User
 
-    Player = AbstractBaseUser
+    Player = User
 
 logger = logging.getLogger(__name__)
 
@@ -136,7 +136,7 @@ class LockedTable:
         return None
 
     def seated(self) -> list[Seat]:
-        return sorted((s for s in self.seats if s.number is not None), key=lambda s: s.number)
+        return sorted((s for s in self.seats if s.number is not None), key=lambda s: s.number or 0)
 
     def seat_with_box(self, box: int) -> Seat | None:
         for seat in self.seats:
@@ -1035,7 +1035,9 @@ def _apply_due(locked: LockedTable) -> int:
         answers = _pending_answer_deadlines(locked)
         if answers and now >= answers[0][0]:
             deadline, seat = answers[0]
-            _apply_answer(locked, seat, seat.pending_question, answer="", deadline=deadline)
+            question = seat.pending_question
+            assert question is not None  # a pending answer's deadline is its question's
+            _apply_answer(locked, seat, question, answer="", deadline=deadline)
             applied += 1
             continue
         if locked.engine.deadline_passed():
