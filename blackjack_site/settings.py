@@ -96,7 +96,7 @@ WSGI_APPLICATION = "blackjack_site.wsgi.application"
 
 # Connections are kept between requests (CONN_MAX_AGE seconds, checked before reuse so a
 # connection the server dropped is replaced, not failed on): opening a PostgreSQL
-# connection per request cost a quarter of a worker's time under load (issue 14).
+# connection per request cost a quarter of a worker's time under load.
 # DATABASE_POOL_SIZE > 0 uses psycopg's pool on PostgreSQL instead (Django 5.1+), shared by
 # a worker's threads; Django refuses a pool together with persistent connections.
 DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
@@ -148,7 +148,18 @@ CACHES = {
         {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
         if REDIS_URL
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
-    )
+    ),
+    # Rendered template fragments ({% cache %}, which uses this alias by name): a row of
+    # cards, a row of chips, a shared table's seat. Each is keyed by everything it shows,
+    # so it never goes stale and is kept for good in each process's own memory (nothing
+    # to share between processes, no round trip to Redis); the least recently used go
+    # when it is full (a few KB each at most: some 20 MB per process).
+    "template_fragments": {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "template-fragments",
+        "TIMEOUT": None,
+        "OPTIONS": {"MAX_ENTRIES": 20_000},
+    },
 }
 # Sessions are read from the cache and written through to the database (cached_db): a
 # request then reads its session without a query, and logging out deletes it from both,
@@ -186,8 +197,8 @@ AUTH_PASSWORD_VALIDATORS = [
 # same login. `manage.py axes_reset` lifts every lockout.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
-    # Django's ModelBackend with each request's user read from the cache (issue 14,
-    # blackjack_site/auth.py): kept USER_CACHE_SECONDS, dropped when the account is saved.
+    # Django's ModelBackend with each request's user read from the cache
+    # (blackjack_site/auth.py): kept USER_CACHE_SECONDS, dropped when the account is saved.
     # Only with a cache every worker shares (Redis) or in development (one process).
     "blackjack_site.auth.CachedModelBackend",
 ]
