@@ -496,6 +496,23 @@ def test_a_right_answer_shows_on_the_felt_with_its_question(alice, player) -> No
     assert options == [("easy", True), ("medium", False), ("hard", False)]
 
 
+@pytest.mark.usefixtures("hostile_questions")
+def test_the_difficulty_beside_the_buttons_is_the_one_last_chosen(alice, player) -> None:
+    # Player 2S 3D against a six; each right answer deals a small card.
+    game = scenarios.dealt(player, ["2S", "0H", "3D", "6C", "2H", "3C", "4D", "KD"])
+
+    def hit_and_answer_right(difficulty: str) -> list[str]:
+        post(alice, game, "hit", htmx=True, difficulty=difficulty)
+        attempt = game.trivia_attempts.get(answered_at__isnull=True)
+        post(alice, game, "answer", htmx=True, answer=attempt.question.correct_answer)
+        actions = labelled(table(alice, game), '[role="group"]', "Actions")
+        options = actions.select('select[name="difficulty"] option')
+        return [option["value"] for option in options if option.has("selected")]
+
+    assert hit_and_answer_right("easy") == ["easy"]
+    assert hit_and_answer_right("hard") == ["hard"]
+
+
 def test_the_outcome_lists_each_hand_and_the_rounds_total(alice, player) -> None:
     game = scenarios.round_over(player)
     panel = table(alice, game).one("section.panel")
