@@ -118,9 +118,9 @@ def test_the_top_bar_offers_options_between_rounds_only_and_end_game_while_playi
         "Options": f"/games/{game.pk}/options/",
         "Rules": f"/rules/?game={game.pk}",
     }
-    dealt = scenarios.dealt(player)
-    assert names(table(alice, dealt).select(".top-bar a")) == ["End Game", "Rules"]
-    assert names(table(alice, _ended(dealt, player)).select(".top-bar a")) == ["Rules"]
+    post(alice, game, "deal", htmx=True, amount="10")
+    assert names(table(alice, game).select(".top-bar a")) == ["End Game", "Rules"]
+    assert names(table(alice, _ended(game, player)).select(".top-bar a")) == ["Rules"]
 
 
 def test_a_refusal_says_why_in_an_alert_on_the_table(alice, player) -> None:
