@@ -1,4 +1,4 @@
-"""The rules pages (issue 8): public, complete against RULES.md, exact house edges, links."""
+"""The rules pages: public, complete against RULES.md, exact house edges, links."""
 
 from __future__ import annotations
 
@@ -84,7 +84,7 @@ RULES_PAY_TABLES: dict[str, tuple[tuple[str, str, str], ...]] = {
     ),
 }
 
-# Computed by game.rules.sidebet_edges for a fresh 6-deck shoe (issue 4), pinned here.
+# Computed by game.rules.sidebet_edges for a fresh 6-deck shoe, pinned here.
 EXPECTED_EDGES = {
     "perfect_pair": f"{MINUS}31.1171%",
     "21+3": f"{MINUS}0.1658%",
