@@ -14,6 +14,7 @@ script replaces the whole page with any 400/403/404/500 answer to an htmx reques
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -48,7 +49,9 @@ from game.presentation.notices import REFUSALS, STALE_NOTICE, refusal_text, stat
 from game.presentation.table import TableView, table_view
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
 from game.rules.options import NEEDS
+from game.rules_pages.content import rules_url
 from game.sql import read_game
+from game.url_cache import cached_reverse, game_url, urls_in_use
 
 TABLE_TEMPLATE = "game/table.html"
 # An htmx answer: the table partial, then the status line out of band, rendered together
@@ -64,6 +67,23 @@ def _owned_game(request: HttpRequest, game_id: int) -> Game:
     return read.game
 
 
+def table_urls(game_id: int) -> dict[str, str]:
+    """Every URL the game's table links to, by name (an action's ``next-round`` as
+    ``next_round``), made once per game and process: a render holds a dozen."""
+    return _table_urls(game_id, urls_in_use())
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_urls(game_id: int, where: tuple[Any, str]) -> dict[str, str]:
+    """``where``: the URLconf and script prefix the URLs are reversed in (a key only)."""
+    urls = {name.replace("-", "_"): game_url("game:action", game_id, name) for name in ACTIONS}
+    for page in ("table", "end_game", "options", "report_question", "extra_bet_chip"):
+        urls[page] = game_url(f"game:{page}", game_id)
+    urls["new_game"] = cached_reverse("game:new_game")
+    urls["rules"] = rules_url("rules", game_id)
+    return urls
+
+
 def render_table(
     request: HttpRequest,
     game: Game,
@@ -75,7 +95,12 @@ def render_table(
 ) -> HttpResponse:
     """The full page, or for htmx the table partial plus the status line out of band."""
     view = view or table_view(game)
-    context = {"view": view, "notice": notice, **coach.table_context(game, view, hint=hint)}
+    context = {
+        "view": view,
+        "urls": table_urls(game.pk),
+        "notice": notice,
+        **coach.table_context(game, view, hint=hint),
+    }
     if request.htmx:
         html = render_to_string(HTMX_TABLE_TEMPLATE, context, request=request)
         return HttpResponse(html, status=status)

@@ -4,12 +4,18 @@ view only (nothing the player may not see yet), and the words it shows them with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from game.clock import now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
 from game.presentation.notices import status_line
-from game.presentation.side_bet_menu import SIDE_BET_LABELS, SIDE_BET_SLUGS
+from game.presentation.side_bet_menu import (
+    SIDE_BET_LABELS,
+    SIDE_BET_SLUGS,
+    SideBetMenu,
+    side_bet_menu,
+)
 from game.presentation.side_bet_panels import SideBetPanels, build_side_bet_panels
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_DOLLARS
@@ -78,6 +84,8 @@ DEALER_RULE_LINES = {
     "H16": "Dealer hits soft 16",
 }
 DEALER_MESSAGES = {"bust": "Bust", "charlie": "Charlie", "natural": "Blackjack!", "stand": "Stand"}
+# The dealer's ace offers: the panel's and the outcome row's name.
+OFFER_NAMES = {"insurance": "Insurance", "even_money": "Even money"}
 OVER_REASONS = {
     "bank": "Your bank fell below the table minimum.",
     "credits": "Your trivia credits ran out.",
@@ -101,6 +109,29 @@ class ActionButton:
     reason: str
     # The brightest button of the turn: the first play the player may make.
     primary: bool = False
+
+
+# A question's answer buttons: four answers or more are keyed A-D (and 1-4) by position,
+# two (True / False) by their first letter.
+ANSWER_KEYS = (("a", "A 1", "A"), ("b", "B 2", "B"), ("c", "C 3", "C"), ("d", "D 4", "D"))
+
+
+@dataclass(frozen=True)
+class AnswerButton:
+    text: str
+    key: str  # the data-key table.js presses it by
+    shortcut: str  # aria-keyshortcuts
+    letter: str = ""  # shown before the text when the answers are lettered
+
+
+def answer_buttons(answers: list[str]) -> list[AnswerButton]:
+    """The trivia question's answers as buttons, in the order shown, with their keys."""
+    if len(answers) > 2:
+        return [
+            AnswerButton(answer, *ANSWER_KEYS[position % len(ANSWER_KEYS)])
+            for position, answer in enumerate(answers)
+        ]
+    return [AnswerButton(answer, answer[:1].lower(), answer[:1].upper()) for answer in answers]
 
 
 @dataclass
@@ -228,6 +259,32 @@ class TableView:
     timer: Timer | None = None
     # §10 Extensions, seats > 1: every box, left to right (empty for one box).
     boxes: list[BoxView] = field(default_factory=list)
+
+    @property
+    def offer_name(self) -> str:
+        """The dealer's ace offer on the panel: "Insurance" or "Even money"."""
+        return OFFER_NAMES.get(self.panel, "")
+
+    @property
+    def insurance_label(self) -> str:
+        """The round's insurance (or even money) row of the outcome."""
+        if not self.insurance:
+            return ""
+        return OFFER_NAMES["even_money" if self.insurance["kind"] == "even_money" else "insurance"]
+
+    @property
+    def trivia_action_label(self) -> str:
+        """The play a difficulty is being chosen for: Hit or Double Down."""
+        return ACTION_LABELS["double" if self.trivia_choice_for == "double" else "hit"]
+
+    @property
+    def answer_buttons(self) -> list[AnswerButton]:
+        return answer_buttons(self.attempt.answers_shown) if self.attempt else []
+
+    @cached_property
+    def side_bet_menu(self) -> SideBetMenu:
+        """The bet panel's side-bet menu, from the Game row alone (no queries)."""
+        return side_bet_menu(self.game)
 
     @property
     def felt_rules(self) -> str:

@@ -179,8 +179,6 @@ class SeatView:
     can_sit: bool = False
     # One short line per side bet: its stake while betting, its result once settled.
     side_bets: list[str] = field(default_factory=list)
-    # The seat's markup (views: kept by what the seat shows, shared by every viewer).
-    html: str = ""
 
     @property
     def empty(self) -> bool:

@@ -11,10 +11,7 @@ refused, as in the single-player game.
 from __future__ import annotations
 
 import functools
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from django.contrib import messages
@@ -35,8 +32,6 @@ from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
     LIVE_PAUSED_NOTICE,
-    SeatView,
-    SharedTableView,
     TableScene,
     event_text,
     refusal_text,
@@ -54,7 +49,6 @@ from game.tables.sse import (
 
 TABLE_TEMPLATE = "tables/table.html"
 TABLE_PARTIAL = f"{TABLE_TEMPLATE}#shared_table"
-SEAT_TEMPLATE = f"{TABLE_TEMPLATE}#seat"
 INVITES_SESSION_KEY = "table_invites"
 LOG_BATCH = 200  # log lines a stream sends at once when catching up
 
@@ -191,7 +185,6 @@ def _context(
 ) -> dict[str, Any]:
     scene = scene or scene_of(table)
     view = view_for(scene, request.user)
-    _fill_seat_fragments(view)
     invite_url = (
         request.build_absolute_uri(reverse("tables:invitation", args=[table.invite_token]))
         if view.is_host
@@ -204,40 +197,6 @@ def _context(
         "invite_url": invite_url,
         "urls": table_urls(table.pk),
     }
-
-
-def _fill_seat_fragments(view: SharedTableView) -> None:
-    """Each taken seat's markup, shared by every viewer and every revision that shows the
-    seat alike. Free seats are rendered with each page: their Sit Here form carries the
-    viewer's CSRF token."""
-    for index, seat in enumerate(view.seats):
-        if not seat.empty:
-            # The viewer's own copy: the scene's seats are shared and stay as built.
-            view.seats[index] = replace(seat, html=_taken_seat_markup(seat))
-
-
-_SEAT_MARKUP_KEPT = 4096  # about 4 MB at most: ~1 KB a seat
-_seat_markup: OrderedDict[str, str] = OrderedDict()
-_seat_markup_lock = threading.Lock()
-
-
-def _taken_seat_markup(seat: SeatView) -> str:
-    """A taken seat's markup, which shows nothing but the seat (its fields, its hands): kept
-    by what it shows, so a new revision renders only the seats it changed (a chip, a card:
-    one seat of five). Rendered from the seat alone, so that nothing else can slip into
-    what is kept."""
-    key = repr(seat)
-    with _seat_markup_lock:
-        html = _seat_markup.get(key)
-        if html is not None:
-            _seat_markup.move_to_end(key)
-            return html
-    html = render_to_string(SEAT_TEMPLATE, {"seat": seat})
-    with _seat_markup_lock:
-        _seat_markup[key] = html
-        while len(_seat_markup) > _SEAT_MARKUP_KEPT:
-            _seat_markup.popitem(last=False)
-    return html
 
 
 @login_required

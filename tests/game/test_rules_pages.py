@@ -18,6 +18,7 @@ from game.rules.sidebet_edges import EDGE_BETS, edge_percent, house_edge
 from game.rules.sidebets import PAY_TABLES, SIDE_BET_NAMES
 from game.rules_pages import views as rules_views
 from game.rules_pages.content import SIDE_BET_ANCHORS, TOPICS, rules_url
+from game.views import table_urls
 
 pytestmark = pytest.mark.django_db
 
@@ -182,8 +183,9 @@ def test_the_index_is_at_rules() -> None:
 
 
 def test_the_tables_rules_link_opens_these_pages() -> None:
-    table = (Path(settings.BASE_DIR) / "templates" / "game" / "table.html").read_text()
-    assert "{% rules_link 'rules' %}\">Rules</a>" in table
+    rules = table_urls(7)["rules"]
+    assert rules == "/rules/?game=7"
+    assert resolve(rules.partition("?")[0]).func is rules_views.rules_index
 
 
 @pytest.mark.parametrize("name", PAGES)

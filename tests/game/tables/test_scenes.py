@@ -4,9 +4,10 @@ viewer still gets their own seat, controls and Sit Here buttons -- never someone
 from __future__ import annotations
 
 import re
-from collections import OrderedDict
 
 import pytest
+from django.core.cache import caches
+from django.core.cache.backends.locmem import LocMemCache
 from django.urls import reverse
 
 from game.tables import presentation, scenes, services
@@ -177,20 +178,23 @@ def test_streams_woken_together_read_the_whole_row_once(
 def test_a_new_revision_renders_only_the_seats_it_changed(
     seated_pair, ana, ben, short_streams, monkeypatch: pytest.MonkeyPatch
 ):
-    from game.tables import views
-
-    monkeypatch.setattr(views, "_seat_markup", OrderedDict())  # other tests' seats
+    """A taken seat's markup is kept by what the seat shows: a change renders the seats it
+    changed, and a seat seen by its own player (marked as theirs) is another rendering."""
+    caches["template_fragments"].clear()  # other tests' seats
     table = seated_pair(PLAIN)
     first_table_message(ben, table)
     rendered: list[str] = []
-    real_render = views.render_to_string
+    real_set = LocMemCache.set
 
-    def counting_render(template_name: str, context=None, *args, **kwargs):
-        if template_name == views.SEAT_TEMPLATE:
-            rendered.append(context["seat"].player)
-        return real_render(template_name, context, *args, **kwargs)
+    def counting_set(self, key, value, *args, **kwargs):
+        seat = isinstance(value, str) and re.match(
+            r'\s*<li class="seat[^"]*" data-seat=.*?seat__name">(\w+)', value, re.S
+        )
+        if seat:
+            rendered.append(seat.group(1))
+        return real_set(self, key, value, *args, **kwargs)
 
-    monkeypatch.setattr(views, "render_to_string", counting_render)
+    monkeypatch.setattr(LocMemCache, "set", counting_set)
     services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
     after = first_table_message(ben, table)
     assert rendered == ["ana"]  # ben's seat looks as it did: its markup is reused

@@ -13,6 +13,7 @@ from game.rules.cards import card_name
 from game.tables import services
 from game.tables.forms import TableOptionsForm
 from game.tables.models import Seat, SharedTable
+from tests.game.html_tree import parse
 from tests.game.tables.helpers import bet_and_ready, seat_version, table_version
 from tests.game.tables.test_services import PLAIN
 
@@ -330,21 +331,22 @@ def test_every_url_the_table_templates_use_is_reversed_once_per_table(make_table
         assert response.status_code != 404, name
 
 
-def test_the_chip_rows_post_each_chip_to_its_action():
-    from game.templatetags.shared_table_tags import bet_chip_buttons, side_chip_buttons
-
-    bet = bet_chip_buttons("/tables/7/chip/", [1, 25])
-    assert bet == (
-        '<button type="submit" class="chip chip--1" name="chip" value="1" '
-        'formaction="/tables/7/chip/">$1</button>'
-        '<button type="submit" class="chip chip--25" name="chip" value="25" '
-        'formaction="/tables/7/chip/">$25</button>'
-    )
-    side = side_chip_buttons("/tables/7/side-chip/", "21+3", [5])
-    assert side == (
-        '<button type="submit" class="chip chip--5" name="side_chip" value="21+3:5" '
-        'formaction="/tables/7/side-chip/">$5</button>'
-    )
+def test_the_chip_rows_post_each_chip_to_its_action(seated_pair, ana):
+    table = seated_pair(PLAIN)
+    html = client_of(ana).get(f"/tables/{table.pk}/").content.decode()
+    controls = parse(html).one(".my-controls")
+    chips = next(g for g in controls.select('[role="group"]') if g["aria-label"] == "Chips")
+    assert [(b.text(), b["name"], b["value"]) for b in chips.select("button")][:2] == [
+        ("$1", "chip", "1"),
+        ("$5", "chip", "5"),
+    ]
+    assert {b["formaction"] for b in chips.select("button")} == {action_url(table, "chip")}
+    side = controls.one('fieldset[data-bet="21+3"]').select(".side-chips button")
+    assert [(b.text(), b["name"], b["value"]) for b in side][:2] == [
+        ("$1", "side_chip", "21+3:1"),
+        ("$5", "side_chip", "21+3:5"),
+    ]
+    assert {b["formaction"] for b in side} == {action_url(table, "side-chip")}
 
 
 @pytest.mark.parametrize(
