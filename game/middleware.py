@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import cast
 
 from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
@@ -19,8 +20,10 @@ from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
 from game.errors import STALE
+from game.http import HtmxHttpRequest
 from game.models import Game
 from game.presentation.notices import STALE_NOTICE
+from game.views import render_table
 
 logger = logging.getLogger(__name__)
 
@@ -59,13 +62,10 @@ class GameResponseMiddleware:
         game_id = request.resolver_match.kwargs.get("game_id") if request.resolver_match else None
         if game_id is None or not request.user.is_authenticated:
             return render(request, "busy.html", status=409)
-        # Imported here: the views module imports this app's models and services.
-        from game.views import render_table
-
         game = Game.objects.filter(pk=game_id, owner=request.user).first()
         if game is None:
             raise Http404("No such game")
-        return render_table(request, game, status=STALE, notice=STALE_NOTICE)
+        return render_table(cast(HtmxHttpRequest, request), game, status=STALE, notice=STALE_NOTICE)
 
 
 def _shows_live_state(request: HttpRequest) -> bool:

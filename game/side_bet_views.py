@@ -9,12 +9,13 @@ this answers the post directly instead of redirecting.
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_POST
 
 from game.errors import REFUSED
 from game.forms import parse_chip_dollars
+from game.http import AuthenticatedHttpRequest
 from game.models import Game
 from game.presentation.side_bet_panels import extra_chip_refusal
 from game.presentation.table import table_view
@@ -24,7 +25,7 @@ from game.views import render_table
 
 @login_required
 @require_POST
-def extra_bet_chip(request: HttpRequest, game_id: int) -> HttpResponse:
+def extra_bet_chip(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id, owner=request.user)
     view = table_view(game)
     offer = view.side_panels.extra_bet

@@ -21,7 +21,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -43,6 +43,7 @@ from game.forms import (
     parse_version,
 )
 from game.house_edge_summary import HouseEdgeSummary, summarise
+from game.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from game.models import Game
 from game.presentation import coach
 from game.presentation.notices import REFUSALS, STALE_NOTICE, refusal_text, status_line
@@ -59,7 +60,7 @@ TABLE_TEMPLATE = "game/table.html"
 HTMX_TABLE_TEMPLATE = "game/_table_htmx.html"
 
 
-def _owned_game(request: HttpRequest, game_id: int) -> Game:
+def _owned_game(request: AuthenticatedHttpRequest, game_id: int) -> Game:
     # With what the table shows besides the row (its pending question), in the same query.
     read = read_game(game_id=game_id, owner_id=request.user.pk, lock=False)
     if read is None:
@@ -85,7 +86,7 @@ def _table_urls(game_id: int, where: tuple[Any, str]) -> dict[str, str]:
 
 
 def render_table(
-    request: HttpRequest,
+    request: HtmxHttpRequest,
     game: Game,
     *,
     status: int = 200,
@@ -109,7 +110,7 @@ def render_table(
 
 @login_required
 @require_GET
-def table(request: HttpRequest, game_id: int) -> HttpResponse:
+def table(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     # ?hint=1 (the Hint button, a GET form) adds the coach's hint; it changes nothing.
     hint = request.GET.get("hint") == "1"
     # A deadline that ran out while nobody looked is applied before the table is shown.
@@ -119,7 +120,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def new_game(request: HttpRequest) -> HttpResponse:
+def new_game(request: AuthenticatedHttpRequest) -> HttpResponse:
     game = services.new_game(user=request.user)
     return redirect("game:table", game_id=game.pk)
 
@@ -221,7 +222,9 @@ ACTIONS: dict[str, Action] = {
 }
 
 
-def _run_action(request: HttpRequest, game_id: int, run: Callable[[int], Game]) -> HttpResponse:
+def _run_action(
+    request: AuthenticatedHttpRequest, game_id: int, run: Callable[[int], Game]
+) -> HttpResponse:
     """Run one service call and answer: partial / redirect, or the table with an error."""
     try:
         version = parse_version(request.POST.get("version"))
@@ -239,7 +242,9 @@ def _run_action(request: HttpRequest, game_id: int, run: Callable[[int], Game]) 
     return redirect("game:table", game_id=game.pk)
 
 
-def _refused(request: HttpRequest, game_id: int, notice: str, *, status: int) -> HttpResponse:
+def _refused(
+    request: AuthenticatedHttpRequest, game_id: int, notice: str, *, status: int
+) -> HttpResponse:
     # Ownership first: another player's game is a 404 whatever else is wrong with the post.
     game = _owned_game(request, game_id)
     return render_table(request, game, status=status, notice=notice)
@@ -247,7 +252,7 @@ def _refused(request: HttpRequest, game_id: int, notice: str, *, status: int) ->
 
 @login_required
 @require_POST
-def game_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse:
+def game_action(request: AuthenticatedHttpRequest, game_id: int, action: str) -> HttpResponse:
     spec = ACTIONS.get(action)
     if spec is None:
         _owned_game(request, game_id)
@@ -262,7 +267,7 @@ def game_action(request: HttpRequest, game_id: int, action: str) -> HttpResponse
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def end_game(request: HttpRequest, game_id: int) -> HttpResponse:
+def end_game(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """GET: the confirmation (R-1.6); POST: end the game."""
     game = _owned_game(request, game_id)
     if request.method == "GET":
@@ -276,7 +281,7 @@ def end_game(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def options(request: HttpRequest, game_id: int) -> HttpResponse:
+def options(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """The options menu (§10): only between rounds; Apply, Reset to Default, Close."""
     game = _owned_game(request, game_id)
     view = table_view(game)
@@ -360,7 +365,7 @@ def _house_edge_or_none(
 
 @login_required
 @require_GET
-def options_house_edge(request: HttpRequest, game_id: int) -> HttpResponse:
+def options_house_edge(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """The Options menu's house-edge figure for the options in the query (htmx, on change).
 
     Read-only; bad options answer 422 with a short message in the fragment, never a 500.

@@ -403,7 +403,7 @@ def _seat_views(
         )
         box = boxes_by_seat.get(seat.pk)
         dealt = round_ is not None and box is not None
-        if dealt:
+        if round_ is not None and box is not None:
             view.in_turn = in_round and turn_box == box
             current = round_.get("current_hand")
             for index, hand in enumerate(round_["hands"]):
@@ -428,11 +428,8 @@ def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTab
     table = scene.table
     viewer_pk = getattr(viewer, "pk", None)
     viewer_seat = next((s for s in scene.seats if s.player_id == viewer_pk), None)
-    seated = viewer_seat is not None and viewer_seat.number is not None
-    seat_views = [
-        _as_seen_by(scene, seat_view, viewer_seat.number if seated else None)
-        for seat_view in scene.seat_views
-    ]
+    seated_at = viewer_seat.number if viewer_seat is not None else None
+    seat_views = [_as_seen_by(scene, seat_view, seated_at) for seat_view in scene.seat_views]
     view = SharedTableView(
         table=table,
         seats=seat_views,
@@ -446,7 +443,7 @@ def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTab
         log=scene.log[:log_size],  # newest first
         last_version=table.version,
     )
-    if seated:
+    if viewer_seat is not None and seated_at is not None:
         _fill_controls(view, scene, viewer_seat)
     return view
 

@@ -17,7 +17,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from game.errors import REFUSED, ActionRefused, StaleVersion, TableNotFound, http_status
 from game.forms import parse_bet, parse_chip_dollars, parse_version
+from game.http import AuthenticatedHttpRequest
 from game.presentation.notices import STALE_NOTICE
 from game.rules.money import parse_whole_number
 from game.tables import clock_runner, live, services
@@ -56,7 +57,9 @@ LOG_BATCH = 200  # log lines a stream sends at once when catching up
 # --------------------------------------------------------------------- who may see a table
 
 
-def _may_see(request: HttpRequest, table: SharedTable, seats: list[Seat] | None = None) -> bool:
+def _may_see(
+    request: AuthenticatedHttpRequest, table: SharedTable, seats: list[Seat] | None = None
+) -> bool:
     """T-1/T-4: public tables to anyone logged in; private ones to their host, to players
     who sat there, and to whoever opened the current invitation link (a renewed link ends
     the old one's access). ``seats``: the table's seats when already read, else asked for."""
@@ -69,7 +72,7 @@ def _may_see(request: HttpRequest, table: SharedTable, seats: list[Seat] | None 
     return Seat.objects.filter(table=table, player=request.user).exists()
 
 
-def _visible_table(request: HttpRequest, table_id: int) -> SharedTable:
+def _visible_table(request: AuthenticatedHttpRequest, table_id: int) -> SharedTable:
     table = table_by_id(table_id)
     if table is None or not _may_see(request, table):
         raise Http404("No such table")
@@ -81,7 +84,7 @@ def _visible_table(request: HttpRequest, table_id: int) -> SharedTable:
 
 @login_required
 @require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
+def lobby(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The lobby (/tables/): public tables with seats taken, main rules, trivia on/off."""
     return _render_lobby(request, CreateTableForm(initial=_create_initial()))
 
@@ -95,7 +98,9 @@ def _create_initial() -> dict[str, Any]:
     }
 
 
-def _render_lobby(request: HttpRequest, form: CreateTableForm, status: int = 200) -> HttpResponse:
+def _render_lobby(
+    request: AuthenticatedHttpRequest, form: CreateTableForm, status: int = 200
+) -> HttpResponse:
     tables = (
         SharedTable.objects.filter(public=True)
         .exclude(phase=SharedTable.Phase.CLOSED)
@@ -112,7 +117,7 @@ def _render_lobby(request: HttpRequest, form: CreateTableForm, status: int = 200
 
 @login_required
 @require_POST
-def create_table(request: HttpRequest) -> HttpResponse:
+def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = CreateTableForm(request.POST)
     if not form.is_valid():
         return _render_lobby(request, form, status=REFUSED)
@@ -133,7 +138,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_GET
-def invitation(request: HttpRequest, token: str) -> HttpResponse:
+def invitation(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
     """T-1: the invitation link opens a private table (the token is remembered)."""
     table = SharedTable.objects.filter(invite_token=token).first()
     if table is None or table.is_closed:
@@ -181,7 +186,10 @@ def table_urls(table_id: int) -> dict[str, str]:
 
 
 def _context(
-    request: HttpRequest, table: SharedTable, notice: str = "", scene: TableScene | None = None
+    request: AuthenticatedHttpRequest,
+    table: SharedTable,
+    notice: str = "",
+    scene: TableScene | None = None,
 ) -> dict[str, Any]:
     scene = scene or scene_of(table)
     view = view_for(scene, request.user)
@@ -201,7 +209,7 @@ def _context(
 
 @login_required
 @require_GET
-def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     clock_runner.ensure_in_process_clock()
     table = _visible_table(request, table_id)
     if table.deadline_ms is not None and table.deadline_ms <= services.now_ms():
@@ -218,12 +226,17 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
 
 
 def _table_partial(
-    request: HttpRequest, table: SharedTable, notice: str = "", scene: TableScene | None = None
+    request: AuthenticatedHttpRequest,
+    table: SharedTable,
+    notice: str = "",
+    scene: TableScene | None = None,
 ) -> str:
     return render_to_string(TABLE_PARTIAL, _context(request, table, notice, scene), request=request)
 
 
-def _answer(request: HttpRequest, table_id: int, run: Callable[[], Any]) -> HttpResponse:
+def _answer(
+    request: AuthenticatedHttpRequest, table_id: int, run: Callable[[], Any]
+) -> HttpResponse:
     """Run one service; answer htmx with the partial, a plain post with a redirect."""
     table = _visible_table(request, table_id)
     status, notice = 200, ""
@@ -247,7 +260,7 @@ def _answer(request: HttpRequest, table_id: int, run: Callable[[], Any]) -> Http
 
 @login_required
 @require_POST
-def table_action(request: HttpRequest, table_id: int, action: str) -> HttpResponse:
+def table_action(request: AuthenticatedHttpRequest, table_id: int, action: str) -> HttpResponse:
     """Every seat action: /tables/<id>/<action>/ (T-12: the server checks seat, phase,
     turn and deadline; a refused or late action changes nothing)."""
     user, post = request.user, request.POST
@@ -352,7 +365,7 @@ def _extra_bet_amount(post: Any) -> int | None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def table_options(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_options(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
     """T-2: the host's Table Options, between rounds only."""
     table = _visible_table(request, table_id)
     if table.host_id != request.user.pk:
@@ -393,7 +406,9 @@ def table_options(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_GET
-def table_events(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_events(
+    request: AuthenticatedHttpRequest, table_id: int
+) -> HttpResponse | StreamingHttpResponse:
     """Server-Sent Events: each new event as a ``log`` line, then the table as this viewer
     may see it (T-11). The id is the table's version: a reconnecting browser catches up
     from where it got to (T-14)."""
