@@ -195,6 +195,7 @@ def child_in_process(samples: int) -> dict[str, Any]:
     from game.models import Game, TriviaAttempt
     from game.rules.no_random import NoRandom
     from game.rules.records import ALLOWED
+
     try:
         from game.rules.storage import game_from_json
     except ImportError:  # a checkout from before the engine's storage had a module of its own
