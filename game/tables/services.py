@@ -1058,7 +1058,8 @@ def _time_out_decision(locked: LockedTable) -> None:
     _after_engine(locked, _run(engine.timeout))
 
 
-def _apply_due_at(table_id: int) -> int:
+def apply_due_deadlines_of(table_id: int) -> int:
+    """Apply what is due at one table (0 when another clock or a request holds it)."""
     with transaction.atomic():
         try:
             locked = _lock(table_id, skip_locked=True)
@@ -1087,7 +1088,7 @@ def apply_due_deadlines(now: int | None = None, *, table_id: int | None = None) 
     applied = 0
     for due_id in due:
         try:
-            applied += _apply_due_at(due_id)
+            applied += apply_due_deadlines_of(due_id)
         except ActionRefused as error:
             # One table's trouble must not stop the clock for the others; it is logged and
             # that table's transaction rolled back (tried again at the next tick).

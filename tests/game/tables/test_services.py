@@ -294,14 +294,14 @@ def test_one_table_in_trouble_does_not_stop_the_clock_for_the_others(
     first, second = make_table(), make_table()
     services.sit(table_id=first.pk, user=ana, version=seat_version(first, ana), number=1)
     services.sit(table_id=second.pk, user=ben, version=seat_version(second, ben), number=1)
-    real = services._apply_due_at
+    real = services.apply_due_deadlines_of
 
     def failing_first(table_id: int) -> int:
         if table_id == first.pk:
             raise ActionRefused("rule", text="broken")
         return real(table_id)
 
-    monkeypatch.setattr(services, "_apply_due_at", failing_first)
+    monkeypatch.setattr(services, "apply_due_deadlines_of", failing_first)
     clock.advance(seconds=31)
     assert services.apply_due_deadlines() == 1  # the second table's new intermission
     assert kinds(second).count("betting_open") == 2
