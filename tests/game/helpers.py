@@ -8,6 +8,20 @@ from typing import Any
 from django.test import Client
 
 from game.models import Game, TriviaAttempt
+from game.tables.views import TABLE_ACTIONS
+from game.views import ACTIONS
+
+# Every route under /games/<id>/ and /tables/<id>/, by the path after the id.
+GAME_ROUTES = [
+    "",
+    "end/",
+    "options/",
+    "options/house-edge/",
+    "report-question/",
+    "extra-bet/chip/",
+    *(f"{action}/" for action in ACTIONS),
+]
+TABLE_ROUTES = ["", "events/", "options/", *(f"{action}/" for action in TABLE_ACTIONS)]
 
 
 def stack_shoe(game: Game, cards: Sequence[str]) -> Game:

@@ -41,6 +41,7 @@ from game.tables.views import TABLE_ACTIONS
 from game.views import ACTIONS
 from tests.game import scenarios
 from tests.game.factories import PASSWORD, PlayerFactory
+from tests.game.helpers import GAME_ROUTES, TABLE_ROUTES
 from tests.game.test_options_house_edge import form_data
 
 pytestmark = pytest.mark.django_db
@@ -382,16 +383,6 @@ def test_a_form_given_what_no_column_holds_refuses_it_and_nothing_changes(
 # --------------------------------------------------------------------- URLs
 
 
-GAME_ROUTES = [
-    "",
-    "end/",
-    "options/",
-    "options/house-edge/",
-    "report-question/",
-    "extra-bet/chip/",
-    *(f"{action}/" for action in ACTIONS),
-]
-TABLE_ROUTES = ["", "events/", "options/", *(f"{action}/" for action in TABLE_ACTIONS)]
 ROUTES = [f"/games/{{id}}/{route}" for route in GAME_ROUTES] + [
     f"/tables/{{id}}/{route}" for route in TABLE_ROUTES
 ]

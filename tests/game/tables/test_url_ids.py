@@ -12,42 +12,37 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
 from game.converters import INVITE_TOKEN_PATTERN, ROW_ID_MAX
 from game.tables.models import SharedTable, new_invite_token
-from game.tables.views import TABLE_ACTIONS
+from tests.game.helpers import TABLE_ROUTES
 
 pytestmark = pytest.mark.django_db
 
-# Every route under /tables/<id>/, by the path after the id.
-TABLE_ROUTES = ["", "events/", "options/", *(f"{action}/" for action in TABLE_ACTIONS)]
 BEYOND_THE_COLUMN = [str(ROW_ID_MAX + 1), "99999999999999999999999"]
-
-
-def client_for(user: Any) -> Client:
-    client = Client(raise_request_exception=False)
-    client.force_login(user)
-    return client
 
 
 @pytest.mark.parametrize("route", TABLE_ROUTES)
 @pytest.mark.parametrize("method", ["get", "post"])
 @pytest.mark.parametrize("table_id", BEYOND_THE_COLUMN)
 def test_an_id_beyond_the_id_column_is_not_found_on_every_table_route(
-    route: str, method: str, table_id: str, ana: Any
+    route: str, method: str, table_id: str, ana: Any, client_for: Any
 ) -> None:
     response = getattr(client_for(ana), method)(f"/tables/{table_id}/{route}")
     assert response.status_code == 404
 
 
 @pytest.mark.parametrize("table_id", ["0", "-1", "%00", "１"])
-def test_anything_but_a_plain_positive_table_id_is_not_found(table_id: str, ana: Any) -> None:
+def test_anything_but_a_plain_positive_table_id_is_not_found(
+    table_id: str, ana: Any, client_for: Any
+) -> None:
     assert client_for(ana).get(f"/tables/{table_id}/").status_code == 404
 
 
-def test_a_table_under_its_id_and_not_under_a_leading_zero(make_table: Any, ana: Any) -> None:
+def test_a_table_under_its_id_and_not_under_a_leading_zero(
+    make_table: Any, ana: Any, client_for: Any
+) -> None:
     table = make_table()
     client = client_for(ana)
     assert client.get(f"/tables/{table.pk}/").status_code == 200
@@ -69,7 +64,7 @@ def test_a_table_under_its_id_and_not_under_a_leading_zero(make_table: Any, ana:
     ],
 )
 def test_an_invitation_token_not_made_as_the_tables_make_them_is_not_found(
-    token: str, make_table: Any, ana: Any, ben: Any
+    token: str, make_table: Any, ana: Any, ben: Any, client_for: Any
 ) -> None:
     table = make_table(public=False)
     path = token.format(token=table.invite_token, head=table.invite_token[:-2])
@@ -79,7 +74,9 @@ def test_an_invitation_token_not_made_as_the_tables_make_them_is_not_found(
     assert client_for(ben).get(f"/tables/{table.pk}/").status_code == 404
 
 
-def test_the_invitation_link_still_opens_its_private_table(make_table: Any, ben: Any) -> None:
+def test_the_invitation_link_still_opens_its_private_table(
+    make_table: Any, ben: Any, client_for: Any
+) -> None:
     table = make_table(public=False)
     client = client_for(ben)
     link = reverse("tables:invitation", args=[table.invite_token])
@@ -99,7 +96,9 @@ def test_no_invitation_url_is_made_for_a_token_the_tables_never_make() -> None:
         reverse("tables:invitation", args=["short"])
 
 
-def test_nothing_changes_when_a_huge_table_id_is_posted(make_table: Any, ana: Any) -> None:
+def test_nothing_changes_when_a_huge_table_id_is_posted(
+    make_table: Any, ana: Any, client_for: Any
+) -> None:
     make_table()
     before = list(SharedTable.objects.values())
     client = client_for(ana)
