@@ -14,9 +14,8 @@ import re
 
 from django.urls import register_converter
 
-# The ids' columns are BigAutoField (settings.DEFAULT_AUTO_FIELD, the apps' configs):
-# signed 64-bit on SQLite and PostgreSQL alike, and ids start at 1.
-ROW_ID_MAX = 2**63 - 1
+from trivia.models import ROW_ID_MAX
+
 # The invitation token of a shared table: secrets.token_urlsafe(24) (new_invite_token,
 # game/tables/models.py), 24 random bytes in unpadded URL-safe base64.
 INVITE_TOKEN_PATTERN = "[A-Za-z0-9_-]{32}"

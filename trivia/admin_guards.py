@@ -13,10 +13,7 @@ from django.contrib import admin
 from django.contrib.admin import helpers
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 
-from trivia.models import NUL
-
-# The largest id of the apps' tables (BigAutoField: signed 64-bit on SQLite and PostgreSQL).
-ROW_ID_MAX = 2**63 - 1
+from trivia.models import NUL, ROW_ID_MAX
 
 
 def _is_row_id(text: str) -> bool:

@@ -14,6 +14,10 @@ MULTIPLE_WRONG_ANSWERS = 3
 # PostgreSQL keeps no NUL byte in a text column or a JSON string: a question holding one
 # is refused whatever its way in (the admin form, a file import), not left to fail there.
 NUL = "\x00"
+# The largest id of the apps' tables, for whatever checks an id before a query does:
+# BigAutoField (settings.DEFAULT_AUTO_FIELD) is signed 64-bit on SQLite and PostgreSQL
+# alike, and ids start at 1. The trivia app is the lowest one every other app imports.
+ROW_ID_MAX = 2**63 - 1
 
 
 def clean_text(value: str) -> str:
