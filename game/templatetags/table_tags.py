@@ -8,8 +8,7 @@ from typing import Any
 from django import template
 from django.template.context import Context
 
-from game.presentation.cards import CardFace, card_face
-from game.presentation.cards import card_short as card_short_text
+from game.presentation.cards import CardFace, card_face, card_short
 from game.question_reports import NOTE_MAX_LENGTH
 from game.rules.cards import card_name
 from game.rules.money import display_cents, format_cents
@@ -51,16 +50,9 @@ def card_face_filter(code: str | None) -> CardFace | None:
     return card_face(code) if code else None
 
 
-@register.filter
-def card_short(code: str) -> str:
-    """Compact text for a strip of won cards: ``10♥``."""
-    return card_short_text(code)
-
-
-@register.filter(name="card_name")
-def card_name_filter(code: str) -> str:
-    """The accessible name of a card, e.g. "Queen of Hearts"."""
-    return card_name(code)
+# A card as text: compact for a strip of won cards (``10♥``), or its accessible name.
+register.filter("card_short", card_short)
+register.filter("card_name", card_name)
 
 
 @register.simple_tag(name="action_url", takes_context=True)

@@ -441,3 +441,18 @@ def test_a_repeated_post_of_a_seat_or_host_action_is_refused(make_table, ana, ac
         assert STALE_NOTICE in response.content.decode()
     table.refresh_from_db()
     assert (table.version, table.invite_token) == applied
+
+
+def test_a_settled_round_shows_each_seats_result_badge_with_its_amount(seated_pair, ana, ben):
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    services.play(table_id=table.pk, user=ana, version=seat_version(table, ana), action="stand")
+    services.play(table_id=table.pk, user=ben, version=seat_version(table, ben), action="hit")
+    # Ana stands on 17 and loses to the dealer's 18; ben draws to 21 and wins.
+    html = client_of(ana).get(reverse("tables:table", args=[table.pk])).content.decode()
+    badges = re.findall(
+        r'class="badge badge--(\w+)">(\w+) <span class="badge__amount">([^<]+)<', html
+    )
+    assert ("lose", "LOSE", "−$10.00") in badges
+    assert ("win", "WIN", "+$10.00") in badges
