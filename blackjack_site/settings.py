@@ -179,12 +179,13 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     ),
     # Rendered template fragments ({% cache %}, which uses this alias by name): a row of
-    # cards, a row of chips, a shared table's seat. Each is keyed by everything it shows,
-    # so it never goes stale and is kept for good in each process's own memory (nothing
-    # to share between processes, no round trip to Redis); the least recently used go
-    # when it is full (a few KB each at most: some 20 MB per process).
+    # chips, the turn's buttons, a shared table's seat. Each is keyed by everything it
+    # shows, so it never goes stale and is kept for good in each process's own memory
+    # (nothing to share between processes, no round trip to Redis, no pickling:
+    # blackjack_site/fragment_cache.py); the oldest go when it is full (a few KB each at
+    # most: some 20 MB per process).
     "template_fragments": {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "BACKEND": "blackjack_site.fragment_cache.RenderedFragmentCache",
         "LOCATION": "template-fragments",
         "TIMEOUT": None,
         "OPTIONS": {"MAX_ENTRIES": 20_000},

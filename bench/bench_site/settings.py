@@ -22,3 +22,15 @@ SECURE_HSTS_SECONDS = 0
 
 # No collectstatic in a bench run: the files are found in the app folders (above).
 warnings.filterwarnings("ignore", message="No directory at")
+
+# Both sides of an A/B comparison run with the same database options on PostgreSQL:
+# psycopg's automatic server-side prepared statements (Django's documented
+# server_side_binding and prepare_threshold OPTIONS), as the site ships them. A checkout
+# that prepared only its own statements would otherwise be measured against a bare view
+# whose UPDATE runs unprepared, a slower baseline than the site's own configuration gives.
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_bool(  # noqa: F405
+    "GAME_PREPARED_STATEMENTS", True
+):
+    DATABASES["default"].setdefault("OPTIONS", {}).update(  # noqa: F405
+        {"server_side_binding": True, "prepare_threshold": 5}
+    )

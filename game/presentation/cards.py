@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from game.presentation.lookup import TemplateLookup
 from game.rules.cards import RANK_NAMES, SUIT_SYMBOLS, card_name, is_jackpot_ace, is_red
 
 # The face shows "10", not the code's "0".
@@ -31,7 +32,7 @@ PIP_LAYOUTS: dict[str, tuple[tuple[int, int], ...]] = {
 
 
 @dataclass(frozen=True)
-class CardFace:
+class CardFace(TemplateLookup):
     code: str
     name: str  # the accessible name, e.g. "Queen of Hearts"
     colour: str  # "red" or "black"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from game.models import Game
+from game.presentation.lookup import TemplateLookup
 from game.rules.money import CHIP_DOLLARS
 from game.rules.sidebets import (
     EXTRA_BET_BLACKJACK,
@@ -63,7 +64,7 @@ def pays_up_to(bet: str) -> str:
 
 
 @dataclass(frozen=True)
-class SideBetLine:
+class SideBetLine(TemplateLookup):
     name: str
     label: str
     slug: str
@@ -77,7 +78,7 @@ class SideBetLine:
 
 
 @dataclass(frozen=True)
-class SideBetMenu:
+class SideBetMenu(TemplateLookup):
     """The side bets of the bet for the next deal: the single-player bet panel's menu and a
     shared table's seat's (game/tables/presentation.py), built by :func:`menu_for`."""
 

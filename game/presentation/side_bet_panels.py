@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from game.presentation.lookup import TemplateLookup
 from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
@@ -69,7 +70,7 @@ def condition_text(bet: str, condition: str | None) -> str:
 
 
 @dataclass
-class Die:
+class Die(TemplateLookup):
     number: int
     face: int
 
@@ -89,7 +90,7 @@ def dice_of(faces: Sequence[int]) -> list[Die]:
 
 
 @dataclass
-class SideBetRow:
+class SideBetRow(TemplateLookup):
     """One side bet of the round as the results panel and the outcome summary show it."""
 
     name: str
@@ -123,7 +124,7 @@ class SideBetRow:
 
 
 @dataclass
-class ChipButton:
+class ChipButton(TemplateLookup):
     dollars: int
     allowed: bool
     reason: str
@@ -134,7 +135,7 @@ class ChipButton:
 
 
 @dataclass
-class ExtraBetPanel:
+class ExtraBetPanel(TemplateLookup):
     """R-SB-20: up to 5× the base bet, 20 % fee rounded down, bet + fee within the bank."""
 
     bank: int
@@ -165,7 +166,7 @@ class ExtraBetPanel:
 
 
 @dataclass
-class ParlayChoice:
+class ParlayChoice(TemplateLookup):
     value: str
     label: str
     paid_now: int
@@ -181,7 +182,7 @@ class ParlayChoice:
 
 
 @dataclass
-class ParlayPanel:
+class ParlayPanel(TemplateLookup):
     cards: list[str]
     condition_text: str
     ratio_text: str
@@ -192,7 +193,7 @@ class ParlayPanel:
 
 
 @dataclass
-class DiceRollPanel:
+class DiceRollPanel(TemplateLookup):
     """Perfect 11s won with a suited 11: the dice decide how much (R-SB-12)."""
 
     cards: list[str]
@@ -201,7 +202,7 @@ class DiceRollPanel:
 
 
 @dataclass
-class DiceResult:
+class DiceResult(TemplateLookup):
     dice: list[Die]
     condition_text: str
     ratio_text: str
@@ -209,7 +210,7 @@ class DiceResult:
 
 
 @dataclass
-class SideBetPanels:
+class SideBetPanels(TemplateLookup):
     results: list[SideBetRow] = field(default_factory=list)
     dice_roll: DiceRollPanel | None = None
     dice_result: DiceResult | None = None

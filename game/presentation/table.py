@@ -9,6 +9,7 @@ from typing import Any
 
 from game.clock import now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
+from game.presentation.lookup import TemplateLookup
 from game.presentation.notices import status_line
 from game.presentation.side_bet_menu import (
     SIDE_BET_LABELS,
@@ -101,7 +102,7 @@ def describe(total: int, soft: bool) -> str:
 
 
 @dataclass
-class ActionButton:
+class ActionButton(TemplateLookup):
     name: str
     label: str
     key: str
@@ -117,7 +118,7 @@ ANSWER_KEYS = (("a", "A 1", "A"), ("b", "B 2", "B"), ("c", "C 3", "C"), ("d", "D
 
 
 @dataclass(frozen=True)
-class AnswerButton:
+class AnswerButton(TemplateLookup):
     text: str
     key: str  # the data-key table.js presses it by
     shortcut: str  # aria-keyshortcuts
@@ -135,7 +136,7 @@ def answer_buttons(answers: list[str]) -> list[AnswerButton]:
 
 
 @dataclass
-class HandView:
+class HandView(TemplateLookup):
     number: int
     label: str
     cards: list[str]
@@ -161,7 +162,7 @@ SIDE_RESULTS = {"win": "won", "lose": "lost", "push": "returned"}
 
 
 @dataclass
-class BoxView:
+class BoxView(TemplateLookup):
     """One box of a table of several (§10 Extensions, seats): its bet and its hands."""
 
     number: int
@@ -178,7 +179,7 @@ class BoxView:
 
 
 @dataclass(frozen=True)
-class Timer:
+class Timer(TemplateLookup):
     """A running deadline as the page shows it: whole seconds left, counted down."""
 
     kind: str  # "turn" (R-4.13) or "answer" (R-8.9)
@@ -204,7 +205,7 @@ def _timer(game: Game, engine: EngineGame, attempt: TriviaAttempt | None) -> Tim
 
 
 @dataclass(frozen=True)
-class SideCircle:
+class SideCircle(TemplateLookup):
     """A side bet's circle beside the betting circle: what rides on it, and how it ended."""
 
     slug: str
@@ -215,7 +216,7 @@ class SideCircle:
 
 
 @dataclass
-class TableView:
+class TableView(TemplateLookup):
     game: Game
     phase: str
     panel: str

@@ -44,7 +44,7 @@ def _time_out_answer(table: LockedGame, deadline: int) -> None:
     attempt.credits_change = outcome.credit_change
     attempt.answered_at = from_epoch_ms(deadline)
     attempt.applied = True
-    save_attempt(attempt, "correct", "credits_change", "answered_at", "applied")
+    save_attempt(table, attempt, "correct", "credits_change", "answered_at", "applied")
     engine = table.engine
     action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
     engine.start_next_decision_at(deadline)

@@ -49,6 +49,9 @@ def locked_game(
         if not apply_deadlines(table):
             _check_version(table.game, version)
             yield table
+            if table.pending_writes or table.new_row is not None:
+                # A write queued after the game's save would be lost without a word.
+                raise RuntimeError("writes queued after the game was saved")
             return
     raise TimeRanOut()
 

@@ -12,7 +12,13 @@ from game.rules.storage import game_to_json
 from game.services import randomness
 from game.services.guards import require_playing
 from game.services.locking import locked_game
-from game.services.saving import persist_round, phase_note, run_engine, save_game
+from game.services.saving import (
+    next_version,
+    persist_round,
+    phase_note,
+    run_engine,
+    save_game,
+)
 
 if TYPE_CHECKING:
     from game.services.saving import Player
@@ -60,7 +66,8 @@ def end_game(*, game_id: int, user: Player, version: int) -> Game:
         events = run_engine(table.engine.end_game)
         if table.game.pending_trivia_id is not None:
             TriviaAttempt.objects.filter(pk=table.game.pending_trivia_id).update(applied=True)
-        game = save_game(
+        persist_round(table, events, version=next_version(table.game))
+        return save_game(
             table,
             note={"kind": "game_ended"},
             pending_trivia=None,
@@ -68,8 +75,6 @@ def end_game(*, game_id: int, user: Player, version: int) -> Game:
             showing_outcome=False,
             pending_bet_cents=0,
         )
-        persist_round(table, events)
-        return game
 
 
 def apply_options(

@@ -5,9 +5,10 @@ round's rows when a round is dealt or ends)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import Model
 from django.utils import timezone
 
 from game import sql
@@ -46,6 +47,12 @@ class LockedGame:
     # The question drawn before the lock and read with it, when it can be asked (active,
     # of its difficulty, not asked in this game, its list still the bank's).
     candidate_question: Question | None = None
+    # Writes of this action besides the game row's (an attempt answered, the round's rows
+    # at its end), sent with the game's save (sql.update_game): one round trip for all.
+    pending_writes: list[sql.Write] = field(default_factory=list)
+    # A new row inserted with the game's save (its key set on it then): a trivia attempt
+    # asked, a round dealt. No pending write may need its key.
+    new_row: Model | None = None
 
 
 def load_engine(game: Game) -> EngineGame:
@@ -89,7 +96,12 @@ def save_game(
         values["status"] = Game.Status.OVER
         values["over_reason"] = engine.game_over_reason or ""
     values["status_note"] = phase_note() if note is None else note
-    if not sql.update_game(game_id=game.pk, version=old_version, values=values):
+    along, table.pending_writes = table.pending_writes, []
+    new_row, table.new_row = table.new_row, None
+    saved = sql.update_game(
+        game_id=game.pk, version=old_version, values=values, along=along, new_row=new_row
+    )
+    if not saved:
         raise StaleVersion(f"game {game.pk}: version {old_version} changed underneath")
     for name, value in values.items():
         setattr(game, name, value)
@@ -105,9 +117,11 @@ def next_version(game: Game) -> int:
     return game.version + 1
 
 
-def save_attempt(attempt: TriviaAttempt, *names: str) -> None:
-    """``attempt.save(update_fields=names)``: the game's pending attempt, locked with it."""
-    sql.update(TriviaAttempt, {name: getattr(attempt, name) for name in names}, id=attempt.pk)
+def save_attempt(table: LockedGame, attempt: TriviaAttempt, *names: str) -> None:
+    """``attempt.save(update_fields=names)``: the game's pending attempt, locked with it,
+    written with the game's save."""
+    values = {name: getattr(attempt, name) for name in names}
+    table.pending_writes.append(sql.update_write(TriviaAttempt, values, id=attempt.pk))
 
 
 def run_engine(action: Callable[[], list[Event]]) -> list[Event]:
@@ -135,11 +149,12 @@ def play_and_save(
 
 
 def persist_round(
-    table: LockedGame, events: list[Event], *, new_round: bool = False, version: int | None = None
+    table: LockedGame, events: list[Event], *, version: int, new_round: bool = False
 ) -> None:
     """The Round row is written when the round is dealt and when it ends (then with its
     hands and side bets); the moves in between live in the game's state only. ``version``
-    is the game's version the row records (default: the game's, already saved)."""
+    is the game's version the row records: the one its save, which follows and sends these
+    writes, gives it."""
     game, engine = table.game, table.engine
     round_ = engine.round
     if round_ is None or not (new_round or table.round_was_open):
@@ -148,7 +163,7 @@ def persist_round(
         return
     fields: dict[str, Any] = {
         "phase": round_.phase,
-        "version": game.version if version is None else version,
+        "version": version,
         "bet_cents": round_.bet,
         "staked_cents": round_.staked,
         "credits_change": round_.credits_change,
@@ -161,6 +176,9 @@ def persist_round(
         fields["replay"] = {} if round_.ended else export_round_replay(engine, round_)
     if new_round:
         row = Round(game=game, number=round_.number, **fields)
+        if not round_.over:
+            table.new_row = row  # written with the game's save: nothing here needs its key
+            return
         sql.insert(row)
         row_id: int = row.pk
     else:
@@ -168,15 +186,17 @@ def persist_round(
         assert table.round_row_id is not None
         row_id = table.round_row_id
         # An UPDATE leaves auto_now alone: the time is given.
-        sql.update(Round, {"updated": timezone.now(), **fields}, id=row_id)
+        values = {"updated": timezone.now(), **fields}
+        table.pending_writes.append(sql.update_write(Round, values, id=row_id))
     if round_.over:
-        _write_round_record(row_id, engine)
+        table.pending_writes.extend(_round_record_writes(row_id, engine))
 
 
-def _write_round_record(round_id: int, engine: EngineGame) -> None:
+def _round_record_writes(round_id: int, engine: EngineGame) -> list[sql.Write]:
+    """The INSERTs of a round's hands and side bets (written with the game's save)."""
     round_ = engine.round
     assert round_ is not None  # called for a round that is over
-    sql.insert_all(
+    hands = sql.insert_all_write(
         [
             Hand(
                 round_id=round_id,
@@ -208,26 +228,24 @@ def _write_round_record(round_id: int, engine: EngineGame) -> None:
                 "cards": [],
             },
         ]
-    if records:
-        sql.insert_all(
-            [
-                SideBet(
-                    round_id=round_id,
-                    name=record["name"],
-                    stake_cents=record["stake"],
-                    result=record["result"] or "",
-                    condition=record["condition"] or "",
-                    ratio=":".join(str(part) for part in record["ratio"])
-                    if record["ratio"]
-                    else "",
-                    winnings_cents=record["winnings"],
-                    fee_cents=record["fee"],
-                    parlayed_cents=record["parlayed"],
-                    cards=list(record["cards"]),
-                )
-                for record in records
-            ]
-        )
+    side_bets = sql.insert_all_write(
+        [
+            SideBet(
+                round_id=round_id,
+                name=record["name"],
+                stake_cents=record["stake"],
+                result=record["result"] or "",
+                condition=record["condition"] or "",
+                ratio=":".join(str(part) for part in record["ratio"]) if record["ratio"] else "",
+                winnings_cents=record["winnings"],
+                fee_cents=record["fee"],
+                parlayed_cents=record["parlayed"],
+                cards=list(record["cards"]),
+            )
+            for record in records
+        ]
+    )
+    return [write for write in (hands, side_bets) if write is not None]
 
 
 def phase_note(events: Sequence[Event] = ()) -> StatusNote:

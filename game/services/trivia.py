@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from game import sql
 from game.clock import from_epoch_ms, now_ms
 from game.errors import ActionRefused
 from game.models import Game, TriviaAttempt
@@ -73,7 +72,8 @@ def ask_question(table: LockedGame, *, action: str, difficulty: str, rng: Rng) -
         # the answer's clock starts now, and a reload does not restart it.
         shown_at=from_epoch_ms(now_ms()),
     )
-    sql.insert(attempt)
+    # Inserted with the game's save, which points the game at it.
+    table.new_row = attempt
     # The decision is made (Hit or Double): the turn's clock waits for the answer.
     engine.pause_turn_clock()
     return save_game(
@@ -112,7 +112,9 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         }
         # The question's answer counters are kept by the database, in the attempt's UPDATE
         # (trivia/migrations/0003_count_answers_in_the_database.py).
-        save_attempt(attempt, "answer_given", "correct", "credits_change", "answered_at", "applied")
+        save_attempt(
+            table, attempt, "answer_given", "correct", "credits_change", "answered_at", "applied"
+        )
         if not correct:
             return save_game(table, note=note)
         return _apply_answer(table, attempt, note=note)
@@ -139,7 +141,7 @@ def _apply_answer(
     revealed = attempt.applied
     if not revealed:
         attempt.applied = True
-        save_attempt(attempt, "applied")
+        save_attempt(table, attempt, "applied")
     game = play_and_save(table, lambda: action(outcome), note=note, pending_trivia=None)
     if revealed:
         game.revealed_trivia = attempt

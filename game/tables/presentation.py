@@ -13,6 +13,7 @@ from typing import Any
 
 from game.errors import ActionRefused
 from game.presentation import notices
+from game.presentation.lookup import TemplateLookup
 from game.presentation.notices import PHASE_LINES
 from game.presentation.side_bet_menu import SIDE_BET_LABELS, SideBetMenu, menu_for
 from game.presentation.side_bet_panels import (
@@ -156,7 +157,7 @@ def refusal_text(error: ActionRefused) -> str:
 
 
 @dataclass
-class HandView:
+class HandView(TemplateLookup):
     cards: list[str | None]
     total_text: str
     badge: str
@@ -166,7 +167,7 @@ class HandView:
 
 
 @dataclass
-class SeatView:
+class SeatView(TemplateLookup):
     number: int
     player: str = ""
     is_viewer: bool = False
@@ -190,20 +191,20 @@ class SeatView:
 
 
 @dataclass
-class QuestionView:
+class QuestionView(TemplateLookup):
     text: str
     difficulty: str
     answers: list[str]
 
 
 @dataclass
-class Timer:
+class Timer(TemplateLookup):
     label: str
     seconds_left: int
 
 
 @dataclass
-class SharedTableView:
+class SharedTableView(TemplateLookup):
     table: SharedTable
     seats: list[SeatView]
     dealer_cards: list[str | None]
@@ -302,7 +303,7 @@ SCENE_EVENTS = 50  # the newest events a scene keeps: the log, and a stream's ca
 
 
 @dataclass
-class TableScene:
+class TableScene(TemplateLookup):
     """What every viewer of a table shares at one revision: the seats as a watcher sees
     them, the dealer, the headline, the newest events. Built once per revision and shared
     by every viewer's view (``view_for``); read-only once built (threads share it)."""

@@ -3,10 +3,13 @@ an action's URL. The markup is the templates' own."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django import template
 from django.template.context import Context
+from django.template.loader import get_template
+from django.utils.safestring import SafeString, mark_safe
 
 from game.presentation.cards import CardFace, card_face, card_short
 from game.question_reports import NOTE_MAX_LENGTH
@@ -48,6 +51,22 @@ def negate(value: int) -> int:
 def card_face_filter(code: str | None) -> CardFace | None:
     """What a card shows (templates/game/_cards.html draws it); None: face down."""
     return card_face(code) if code else None
+
+
+@register.simple_tag(name="card")
+def card_tag(code: str | None, size: str = "") -> SafeString:
+    """``{% card code size %}``: one card, drawn by the ``card`` partial of
+    templates/game/_cards.html (``code`` None: face down; ``size`` "" or "small")."""
+    return _rendered_card(code, size)
+
+
+@lru_cache(maxsize=256)
+def _rendered_card(code: str | None, size: str) -> SafeString:
+    # Some forty template nodes a card and a dozen cards a table, each the same every time
+    # it comes back: rendered once per code, size and process (the output is escaped by
+    # the template itself, so it is safe as it stands).
+    html = get_template("game/_cards.html#card").render({"code": code, "size": size})
+    return mark_safe(html)  # noqa: S308
 
 
 # A card as text: compact for a strip of won cards (``10♥``), or its accessible name.

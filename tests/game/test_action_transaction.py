@@ -24,7 +24,9 @@ WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
 def _is_write(sql: str) -> bool:
-    return sql.lstrip().upper().startswith(WRITES)
+    """A write, or writes sent together as data-modifying WITH queries (PostgreSQL)."""
+    sql = sql.lstrip().upper()
+    return sql.startswith(WRITES) or (sql.startswith("WITH") and " UPDATE " in sql)
 
 
 class _Statements:

@@ -11,7 +11,15 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from game.models import Game, Hand, Round, TriviaAttempt
-from game.sql import insert, insert_all, read_game, update, update_game
+from game.sql import (
+    insert,
+    insert_all,
+    insert_all_write,
+    read_game,
+    update,
+    update_game,
+    update_write,
+)
 from trivia.services import question_pools_changed, read_pool_stamp
 
 pytestmark = pytest.mark.django_db
@@ -218,3 +226,85 @@ def test_an_update_writes_what_the_orms_update_writes(make_game, questions) -> N
         TriviaAttempt, twin.pk, leave_out=leave_out
     )
     assert update(TriviaAttempt, values, id=attempt.pk + twin.pk + 1000) == 0
+
+
+def _asked(game: Game, question: Any) -> TriviaAttempt:
+    return TriviaAttempt(
+        game=game,
+        hand_index=0,
+        action="hit",
+        question=question,
+        difficulty=question.difficulty,
+        answers_shown=["é", "b"],
+        shown_at=timezone.now(),
+    )
+
+
+def test_the_save_sends_the_actions_other_writes_and_new_row_with_it(make_game, questions) -> None:
+    """The writes sent along with a game's save, and a new row the game points to, are
+    stored as each written alone would be; on PostgreSQL all in one statement."""
+    game, twin = make_game(trivia_mode=True), make_game(trivia_mode=True)
+    rounds = [Round.objects.create(game=g, number=1, phase="player_turn") for g in (game, twin)]
+    answered = [
+        _pending(g, questions["easy"][n], answered_at=timezone.now(), applied=True)
+        for n, g in enumerate((game, twin))
+    ]
+    asked = [_asked(g, questions["medium"][0]) for g in (game, twin)]
+
+    def writes(number: int) -> list[Any]:
+        hands = [
+            Hand(round=rounds[number], index=i, cards=["AS", "0H"], bet_cents=500, result="win")
+            for i in range(2)
+        ]
+        return [
+            update_write(Round, {"phase": "round_over"}, id=rounds[number].pk),
+            update_write(TriviaAttempt, {"correct": True}, id=answered[number].pk),
+            insert_all_write(hands),
+        ]
+
+    values = {"bank_cents": 4_321, "pending_trivia": asked[0]}
+    with CaptureQueriesContext(connection) as batched:
+        assert update_game(
+            game_id=game.pk, version=game.version, values=values, along=writes(0), new_row=asked[0]
+        )
+    for write in writes(1):
+        with connection.cursor() as cursor:
+            cursor.execute(write.sql, write.params)
+    insert(asked[1])
+    assert update_game(
+        game_id=twin.pk,
+        version=twin.version,
+        values={"bank_cents": 4_321, "pending_trivia": asked[1]},
+    )
+    assert asked[0].pk and not asked[0]._state.adding
+    stored, expected = Game.objects.get(pk=game.pk), Game.objects.get(pk=twin.pk)
+    assert stored.pending_trivia_id == asked[0].pk and expected.pending_trivia_id == asked[1].pk
+    assert stored.bank_cents == expected.bank_cents == 4_321
+    leave_out = ("game_id", "question_id", "round_id", "shown_at")
+    assert _stored(TriviaAttempt, asked[0].pk, leave_out=leave_out) == _stored(
+        TriviaAttempt, asked[1].pk, leave_out=leave_out
+    )
+    for number in (0, 1):
+        assert Round.objects.get(pk=rounds[number].pk).phase == "round_over"
+        assert TriviaAttempt.objects.get(pk=answered[number].pk).correct is True
+        assert rounds[number].hands.count() == 2
+    writes_sent = [q for q in batched.captured_queries if not q["sql"].startswith("SAVEPOINT")]
+    assert len(writes_sent) == (1 if connection.vendor == "postgresql" else 5)
+
+
+def test_a_save_of_an_old_version_writes_nothing_it_was_sent_with(make_game, questions) -> None:
+    """A save refused for its version leaves the game, and (in its transaction) the rows
+    sent with it are rolled back by the action's refusal; its new row gets no key."""
+    game = make_game(trivia_mode=True)
+    asked = _asked(game, questions["easy"][0])
+    with pytest.raises(RuntimeError), transaction.atomic():
+        saved = update_game(
+            game_id=game.pk,
+            version=game.version + 1,
+            values={"bank_cents": 1, "pending_trivia": asked},
+            new_row=asked,
+        )
+        assert not saved
+        raise RuntimeError("the action is refused")
+    assert Game.objects.get(pk=game.pk).bank_cents == game.bank_cents
+    assert not TriviaAttempt.objects.filter(game=game).exists()

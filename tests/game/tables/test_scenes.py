@@ -7,9 +7,9 @@ import re
 
 import pytest
 from django.core.cache import caches
-from django.core.cache.backends.locmem import LocMemCache
 from django.urls import reverse
 
+from blackjack_site.fragment_cache import RenderedFragmentCache
 from game.tables import presentation, scenes, services
 from game.tables.models import SharedTable, TableEvent
 from game.tables.views import _events_between
@@ -184,7 +184,7 @@ def test_a_new_revision_renders_only_the_seats_it_changed(
     table = seated_pair(PLAIN)
     first_table_message(ben, table)
     rendered: list[str] = []
-    real_set = LocMemCache.set
+    real_set = RenderedFragmentCache.set
 
     def counting_set(self, key, value, *args, **kwargs):
         seat = isinstance(value, str) and re.match(
@@ -194,7 +194,7 @@ def test_a_new_revision_renders_only_the_seats_it_changed(
             rendered.append(seat.group(1))
         return real_set(self, key, value, *args, **kwargs)
 
-    monkeypatch.setattr(LocMemCache, "set", counting_set)
+    monkeypatch.setattr(RenderedFragmentCache, "set", counting_set)
     services.sit_out(table_id=table.pk, user=ana, version=seat_version(table, ana))
     after = first_table_message(ben, table)
     assert rendered == ["ana"]  # ben's seat looks as it did: its markup is reused
