@@ -29,11 +29,11 @@ TABLE_RELATED = ("pending_trivia__question__category",)
 
 
 def revealed_attempt(game: Game) -> TriviaAttempt | None:
-    """The question just answered right, whose reveal shows on the felt after the card is
-    dealt (the game's status note names it; the next action moves on)."""
+    """The question just answered, whose reveal shows beside the hand once the answer is
+    carried into the round (the game's status note names it; the next action moves on)."""
     note = game.status_note or {}
     attempt_id = note.get("attempt")
-    if note.get("kind") != "answered" or not note.get("correct") or attempt_id is None:
+    if note.get("kind") != "answered" or attempt_id is None:
         return None
     if game.revealed_trivia is not None:  # handed over by the action that answered it
         return game.revealed_trivia
@@ -78,3 +78,11 @@ def coach_deviation_count(user: Any) -> int:
     Deviations are recorded only while a game's Coach setting is on (see game.coach).
     """
     return CoachDeviation.objects.filter(game__owner=user).count()
+
+
+def rebet_total(game: Game, seats: int) -> int:
+    """What Rebet stakes: the last round's bets, its side bets and every box's included."""
+    if seats > 1:
+        entries = pending_box_entries(game, seats)
+        return sum(entry["bet"] + sum(entry["side_bets"].values()) for entry in entries)
+    return game.pending_bet_cents + sum(pending_side_stakes(game).values())

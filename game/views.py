@@ -208,8 +208,10 @@ ACTIONS: dict[str, Action] = {
         services.choose_difficulty, _text("difficulty", REFUSALS["no_such_difficulty"])
     ),
     "answer": Action(services.answer_question, _text("answer", REFUSALS["not_an_answer_shown"])),
+    # A page shown before answers were carried into the round at once, or before Rebet.
     "continue": Action(services.continue_after_reveal),
     "next-round": Action(services.next_round),
+    "rebet": Action(services.rebet),
     "extra-bet": Action(services.place_extra_bet, _extra_bet),
     "parlay": Action(services.parlay, _text("choice", "Choose one of the offers shown.")),
     "roll": Action(services.roll),

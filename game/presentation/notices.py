@@ -34,6 +34,7 @@ REFUSALS: dict[str, str] = {
     "over_max_bet": "The maximum bet is {max_bet}.",
     "round_open": "Finish the current round first.",
     "round_begun": "The next round has already begun: place your bet.",
+    "nothing_to_rebet": "There is no last bet to repeat: place your bet.",
     "side_bets_off": "Side bets are switched off at this table.",
     "side_bets_simple": "The simple game has no side bets (Hit and Stand only).",
     "no_such_box": "Choose a box from 1 to {seats}.",
@@ -156,7 +157,7 @@ def status_line(game: Game, engine: EngineGame | None = None) -> str:
         return " ".join(["Options applied.", *needed, phase_line(engine, shuffled=shuffled)])
     lines = {
         "game_ended": "You ended the game.",
-        "bet": f"Bet {display_cents(note.get('bet_cents', 0))}.",
+        "bet": f"Your bet {display_cents(note.get('bet_cents', 0))} — Deal, or add chips.",
         "bet_cleared": "Bet cleared. Place your bet.",
         "next_round": "Place your bet.",
         "box_selected": f"Box {note.get('box')}: bet {display_cents(note.get('bet_cents', 0))}.",
@@ -167,7 +168,8 @@ def status_line(game: Game, engine: EngineGame | None = None) -> str:
         "question_asked": "Answer the trivia question.",
         "answered": f"Correct! Credits {note.get('credits_change', 0):+d}. {phase_line(engine)}"
         if note.get("correct")
-        else f"Incorrect. Credits {note.get('credits_change', 0):+d}.",
+        else f"Incorrect: the hand stands. Credits {note.get('credits_change', 0):+d}. "
+        f"{phase_line(engine)}",
         "time_ran_out": (
             f"Time ran out: the answer counts as wrong. Credits {note.get('credits_change', 0):+d}."
             if note.get("answer")

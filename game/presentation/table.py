@@ -10,7 +10,7 @@ from typing import Any
 from game.clock import now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
 from game.presentation.lookup import TemplateLookup
-from game.presentation.notices import status_line
+from game.presentation.notices import REFUSALS, status_line
 from game.presentation.side_bet_menu import (
     SIDE_BET_LABELS,
     SIDE_BET_SLUGS,
@@ -19,7 +19,7 @@ from game.presentation.side_bet_menu import (
 )
 from game.presentation.side_bet_panels import SideBetPanels, build_side_bet_panels
 from game.rules.engine import Game as EngineGame
-from game.rules.money import CHIP_DOLLARS
+from game.rules.money import CHIP_DOLLARS, display_cents
 from game.rules.no_random import NoRandom
 from game.rules.options import BLACKJACK_PAYOUTS
 from game.rules.public import public_view
@@ -30,6 +30,7 @@ from game.selectors import (
     pending_attempt,
     pending_box_entries,
     pending_side_stakes,
+    rebet_total,
     revealed_attempt,
     selected_box_index,
 )
@@ -260,6 +261,10 @@ class TableView(TemplateLookup):
     timer: Timer | None = None
     # §10 Extensions, seats > 1: every box, left to right (empty for one box).
     boxes: list[BoxView] = field(default_factory=list)
+    # On a round's outcome: what Rebet stakes again (0: nothing to repeat), and why it
+    # cannot when the bank no longer covers it.
+    rebet_stakes: int = 0
+    rebet_refusal: str = ""
 
     @property
     def offer_name(self) -> str:
@@ -408,7 +413,18 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
     if game.is_over:
         view.phase, view.panel = "game_over", "game_over"
         view.over_reason_text = OVER_REASONS.get(game.over_reason, "")
+    elif view.panel == "outcome":
+        _offer_rebet(view, game, engine)
     return view
+
+
+def _offer_rebet(view: TableView, game: Game, engine: EngineGame) -> None:
+    """Rebet on a round's outcome: the last round's stakes, if the bank still covers them."""
+    if game.pending_bet_cents <= 0:
+        return
+    view.rebet_stakes = rebet_total(game, engine.options.seats)
+    if view.rebet_stakes > engine.bank:
+        view.rebet_refusal = REFUSALS["bank_short"].format(bank=display_cents(engine.bank))
 
 
 def _boxes(

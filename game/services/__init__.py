@@ -14,6 +14,7 @@ from game.services.bet import (
     clear_bet,
     next_round,
     place_bet_and_deal,
+    rebet,
     same_bet_on_every_box,
     select_box,
 )
@@ -67,6 +68,7 @@ __all__ = [
     "locked_game",
     "new_game",
     "next_round",
+    "rebet",
     "parlay",
     "place_bet_and_deal",
     "place_extra_bet",

@@ -1,5 +1,7 @@
 """The bet panel (R-4.1, R-4.2): chips build the bet, Deal takes it from the bank and
-deals, Next Round leaves the outcome for the next bet.
+deals. At a round's end the outcome stays on the felt and the bet panel is live at once:
+Rebet deals again with the same stakes, a chip starts a new bet from zero. (Next Round,
+which left the outcome for the bet panel, is kept for pages shown before it was retired.)
 
 With seats > 1 (§10) the chips, the amount field and the side-bet menu work on the
 selected box, whose bets are the game's pending_* fields; pending_boxes keeps every box's.
@@ -14,16 +16,23 @@ from game.models import Game
 from game.rules import sidebets as sb
 from game.rules.money import CHIP_CENTS
 from game.rules.records import BoxBet, Event
-from game.selectors import pending_box_entries, pending_side_stakes, selected_box_index
+from game.selectors import (
+    pending_box_entries,
+    pending_side_stakes,
+    rebet_total,
+    selected_box_index,
+)
 from game.services.guards import require_betting, require_playing
 from game.services.locking import locked_game
 from game.services.saving import (
     LockedGame,
+    bet_fields,
     next_version,
     persist_round,
     phase_note,
     run_engine,
     save_game,
+    start_bet_after_outcome,
 )
 from game.services.side_bets import side_bets_for_deal
 
@@ -35,13 +44,16 @@ def add_chip(
     *, game_id: int, user: Player, version: int, chip_cents: int, base_cents: int | None = None
 ) -> Game:
     """A chip adds to the bet being built (or to the amount typed, ``base_cents``);
-    the bank is charged only at the deal."""
+    the bank is charged only at the deal. On a round's outcome it starts a new bet from
+    zero (the last round's stakes are Rebet's)."""
     if chip_cents not in CHIP_CENTS:
         raise ActionRefused("no_such_chip")
     with locked_game(game_id=game_id, user=user, version=version) as table:
         require_betting(table)
         game, engine = table.game, table.engine
-        bet = (game.pending_bet_cents if base_cents is None else base_cents) + chip_cents
+        fresh = start_bet_after_outcome(table)
+        built = game.pending_bet_cents if base_cents is None else base_cents
+        bet = built + chip_cents
         # R-1.4: the base bet together with the side bets in the menu must fit in the bank.
         side_total = sum(pending_side_stakes(game).values()) if engine.options.side_bets else 0
         if bet + side_total > engine.bank:
@@ -51,21 +63,37 @@ def add_chip(
         return save_game(
             table,
             engine_changed=False,
-            pending_bet_cents=bet,
-            note={"kind": "bet", "bet_cents": bet},
+            **{**bet_fields(game), "pending_bet_cents": bet},
+            note={"kind": "bet", "bet_cents": bet, "fresh": fresh},
         )
+
+
+def rebet(*, game_id: int, user: Player, version: int) -> Game:
+    """On a round's outcome: deal again with the same stakes, side bets (and every box's
+    bets) included, in one action. Refused when the bank no longer covers them."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        require_betting(table)
+        game, engine = table.game, table.engine
+        if not game.showing_outcome or game.pending_bet_cents <= 0:
+            raise ActionRefused("nothing_to_rebet")
+        if rebet_total(game, engine.options.seats) > engine.bank:
+            raise ActionRefused("bank_short", bank_cents=engine.bank)
+        return _deal(table, game.pending_bet_cents, side_bets=None, extra_bet=None)
 
 
 def clear_bet(*, game_id: int, user: Player, version: int) -> Game:
     with locked_game(game_id=game_id, user=user, version=version) as table:
         require_betting(table)
         # R-4.1: "Clear Bet" resets the base bet and the side bets (and the extra-bet activation).
+        start_bet_after_outcome(table)
         return save_game(
             table,
             engine_changed=False,
             pending_bet_cents=0,
             pending_side_bets={},
             pending_extra_bet=False,
+            pending_boxes=table.game.pending_boxes,
+            showing_outcome=False,
             note={"kind": "bet_cleared"},
         )
 
@@ -85,21 +113,29 @@ def place_bet_and_deal(
     """
     with locked_game(game_id=game_id, user=user, version=version) as table:
         require_betting(table)
-        if table.engine.options.seats > 1:
-            return _deal_boxes(table, bet_cents)
-        side_bets, extra_bet = side_bets_for_deal(table, side_bets, extra_bet)
-        events = run_engine(
-            lambda: table.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet)
-        )
-        return _save_deal(
-            table,
-            events,
-            pending_bet_cents=bet_cents,
-            # The side bets just placed stay as the next round's defaults (like the base
-            # bet); next_round caps them to the bank.
-            pending_side_bets=dict(table.engine.round.side_stakes if table.engine.round else {}),
-            pending_extra_bet=extra_bet,
-        )
+        return _deal(table, bet_cents, side_bets=side_bets, extra_bet=extra_bet)
+
+
+def _deal(
+    table: LockedGame,
+    bet_cents: int,
+    *,
+    side_bets: dict[str, int] | None,
+    extra_bet: bool | None,
+) -> Game:
+    if table.engine.options.seats > 1:
+        return _deal_boxes(table, bet_cents)
+    side_bets, extra_bet = side_bets_for_deal(table, side_bets, extra_bet)
+    events = run_engine(lambda: table.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet))
+    return _save_deal(
+        table,
+        events,
+        pending_bet_cents=bet_cents,
+        # The side bets just placed stay as the next round's defaults (like the base
+        # bet); next_round caps them to the bank.
+        pending_side_bets=dict(table.engine.round.side_stakes if table.engine.round else {}),
+        pending_extra_bet=extra_bet,
+    )
 
 
 def _save_deal(table: LockedGame, events: list[Event], **fields: Any) -> Game:
@@ -131,6 +167,7 @@ def select_box(
         require_betting(table)
         if not 1 <= box <= table.engine.options.seats:
             raise ActionRefused("no_such_box", seats=table.engine.options.seats)
+        start_bet_after_outcome(table)
         if base_cents is not None:
             table.game.pending_bet_cents = base_cents
         entries = _box_entries(table)
@@ -143,6 +180,7 @@ def select_box(
             pending_bet_cents=chosen["bet"],
             pending_side_bets=chosen["side_bets"],
             pending_extra_bet=chosen["extra_bet"],
+            showing_outcome=False,
             note={"kind": "box_selected", "box": box, "bet_cents": chosen["bet"]},
         )
 

@@ -117,6 +117,33 @@ def next_version(game: Game) -> int:
     return game.version + 1
 
 
+def start_bet_after_outcome(table: LockedGame) -> bool:
+    """A bet-panel action on a round's outcome: the outcome gives way to a bet built from
+    zero (no base bet, no side stakes, Extra Bet Blackjack off, no box bets): the last
+    round's stakes are Rebet's alone. The caller saves these fields and
+    ``showing_outcome=False``. True when the outcome was on show."""
+    game = table.game
+    if not game.showing_outcome:
+        return False
+    game.pending_bet_cents = 0
+    game.pending_side_bets = {}
+    game.pending_extra_bet = False
+    game.pending_boxes = []
+    game.showing_outcome = False
+    return True
+
+
+def bet_fields(game: Game) -> dict[str, Any]:
+    """The bet being built, as a bet-panel action saves it."""
+    return {
+        "pending_bet_cents": game.pending_bet_cents,
+        "pending_side_bets": game.pending_side_bets,
+        "pending_extra_bet": game.pending_extra_bet,
+        "pending_boxes": game.pending_boxes,
+        "showing_outcome": game.showing_outcome,
+    }
+
+
 def save_attempt(table: LockedGame, attempt: TriviaAttempt, *names: str) -> None:
     """``attempt.save(update_fields=names)``: the game's pending attempt, locked with it,
     written with the game's save."""

@@ -20,7 +20,14 @@ from game.rules.sidebets import STAKED_SIDE_BETS
 from game.selectors import pending_side_stakes
 from game.services.guards import require_betting
 from game.services.locking import locked_game
-from game.services.saving import LockedGame, StatusNote, play_and_save, save_game
+from game.services.saving import (
+    LockedGame,
+    StatusNote,
+    bet_fields,
+    play_and_save,
+    save_game,
+    start_bet_after_outcome,
+)
 
 if TYPE_CHECKING:
     from game.services.saving import Player
@@ -80,17 +87,17 @@ def _change_side_bets(
     with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_side_bet_menu(table)
         game = table.game
+        start_bet_after_outcome(table)
         pending = pending_side_stakes(game)
         new_stakes = pending if stakes is None else stakes(pending)
-        return save_game(
-            table,
-            engine_changed=False,
-            pending_bet_cents=_checked_bets(table, base_cents, new_stakes),
-            pending_side_bets=new_stakes,
-            pending_extra_bet=game.pending_extra_bet if extra_bet is None else extra_bet,
-            side_bets_menu_open=menu_open,
-            note=note,
-        )
+        fields = {
+            **bet_fields(game),
+            "pending_bet_cents": _checked_bets(table, base_cents, new_stakes),
+            "pending_side_bets": new_stakes,
+            "pending_extra_bet": game.pending_extra_bet if extra_bet is None else extra_bet,
+            "side_bets_menu_open": menu_open,
+        }
+        return save_game(table, engine_changed=False, note=note, **fields)
 
 
 def add_side_chip(

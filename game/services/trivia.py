@@ -86,10 +86,9 @@ def ask_question(table: LockedGame, *, action: str, difficulty: str, rng: Rng) -
 
 
 def answer_question(*, game_id: int, user: Player, version: int, answer: str) -> Game:
-    """Record the answer to the pending question (a second answer is refused).
-
-    A right answer is carried into the round at once — the card is dealt, the reveal is
-    shown on the felt; a wrong one waits on the reveal for Continue."""
+    """Record the answer to the pending question (a second answer is refused) and carry it
+    into the round at once (R-8.2): right, the card is dealt; wrong, the hand stands. Either
+    way its reveal shows beside the hand and the round goes on with no extra click."""
     with locked_game(game_id=game_id, user=user, version=version) as table:
         attempt = table.game.pending_trivia
         if attempt is None or attempt.is_answered:
@@ -102,8 +101,8 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         attempt.correct = correct
         attempt.credits_change = outcome.credit_change
         attempt.answered_at = timezone.now()
-        # A right answer is applied in this same action: one UPDATE says both.
-        attempt.applied = correct
+        # Applied in this same action: one UPDATE says both.
+        attempt.applied = True
         note = {
             "kind": "answered",
             "correct": correct,
@@ -115,13 +114,12 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         save_attempt(
             table, attempt, "answer_given", "correct", "credits_change", "answered_at", "applied"
         )
-        if not correct:
-            return save_game(table, note=note)
         return _apply_answer(table, attempt, note=note)
 
 
 def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
-    """After a wrong answer's reveal: the hand stands (R-8.2)."""
+    """A wrong answer recorded but not yet carried into the round (a game saved while its
+    reveal waited for Continue, before answers were applied at once): the hand stands."""
     with locked_game(game_id=game_id, user=user, version=version) as table:
         attempt = table.game.pending_trivia
         if attempt is None or not attempt.is_answered:

@@ -6,8 +6,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from django.utils import timezone
+
 from game import services
-from game.models import Game
+from game.models import Game, TriviaAttempt
 from tests.game.helpers import stack_shoe
 
 # Player 9S 7D (16), dealer hole 0H, upcard 6C; next cards 2H then KD.
@@ -71,11 +73,34 @@ def question_shown(user: Any) -> Game:
 
 
 def answered(user: Any) -> Game:
-    """A wrong answer's reveal, waiting for Continue (a right answer deals at once)."""
+    """A wrong answer: the hand stands at once and the reveal shows beside the hand."""
     game = question_shown(user)
     attempt = game.trivia_attempts.get()
-    wrong = next(text for text in attempt.answers_shown if text != attempt.question.correct_answer)
-    _act(game, user, services.answer_question, answer=wrong)
+    _act(game, user, services.answer_question, answer=_wrong_answer(attempt))
+    game.refresh_from_db()
+    return game
+
+
+def _wrong_answer(attempt: TriviaAttempt) -> str:
+    return next(text for text in attempt.answers_shown if text != attempt.question.correct_answer)
+
+
+def reveal_waiting_for_continue(user: Any) -> Game:
+    """A wrong answer recorded but not carried into the round, as a game saved before
+    answers were applied at once left it: its reveal waits for Continue."""
+    game = question_shown(user)
+    attempt = game.trivia_attempts.get()
+    TriviaAttempt.objects.filter(pk=attempt.pk).update(
+        answer_given=_wrong_answer(attempt),
+        correct=False,
+        credits_change=-1,
+        answered_at=timezone.now(),
+    )
+    Game.objects.filter(pk=game.pk).update(
+        credits=game.credits,
+        status_note={"kind": "answered", "correct": False, "credits_change": -1},
+        version=game.version + 1,
+    )
     game.refresh_from_db()
     return game
 

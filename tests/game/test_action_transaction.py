@@ -110,7 +110,7 @@ def test_a_version_changed_underneath_the_lock_is_refused_by_the_save(player, mo
 def test_the_lock_reads_the_pending_question_and_the_latest_round_in_one_query(
     player, questions
 ) -> None:
-    game = scenarios.answered(player)
+    game = scenarios.question_shown(player)
     attempt = TriviaAttempt.objects.select_related("question__category").get(game=game)
     round_id = Round.objects.get(game=game).pk
     with (

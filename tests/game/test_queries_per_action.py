@@ -160,7 +160,8 @@ def test_every_step_of_a_trivia_round_takes_five_queries_at_most(
     with at_most_five_queries("answer, wrong"):
         assert send().status_code == 200
     game.refresh_from_db()
-    assert game.pending_trivia is not None and game.pending_trivia.is_answered
+    # Carried into the round at once: the hand stood.
+    assert game.pending_trivia is None and game.state["round"]["phase"] == "round_over"
 
 
 @pytest.mark.django_db
@@ -172,8 +173,30 @@ def test_the_round_end_and_the_next_deal_take_five_queries_at_most(
     for action, data in (
         ("deal", {"amount": "10.00"}),
         ("stand", {}),  # the dealer plays; the round, its hand and its record are written
-        ("next-round", {}),
+        ("chip", {"chip": "25"}),  # a new bet from zero, on the outcome
+        ("clear-bet", {}),
         ("chip", {"chip": "25"}),
+        ("deal", {"amount": "25.00"}),
+        ("stand", {}),
+        ("rebet", {}),  # the same stakes dealt again
+    ):
+        send = _post(alice, game, action, **data)
+        with at_most_five_queries(action):
+            assert send().status_code == 200
+    game.refresh_from_db()
+    assert game.rounds.count() == ROUNDS_BEFORE + 3
+
+
+@pytest.mark.django_db
+def test_the_next_round_of_an_older_page_takes_five_queries_at_most(
+    long_game: Game, alice: Client
+) -> None:
+    game = long_game
+    alice.get(f"/games/{game.pk}/")
+    for action, data in (
+        ("deal", {"amount": "10.00"}),
+        ("stand", {}),
+        ("next-round", {}),
         ("clear-bet", {}),
     ):
         send = _post(alice, game, action, **data)
@@ -184,18 +207,18 @@ def test_the_round_end_and_the_next_deal_take_five_queries_at_most(
 
 
 @pytest.mark.django_db
-def test_continue_that_ends_the_round_takes_five_queries_at_most(
+def test_a_wrong_answer_that_ends_the_round_takes_five_queries_at_most(
     long_game: Game, alice: Client
 ) -> None:
     game = long_game
     alice.get(f"/games/{game.pk}/")
     post(alice, game, "deal", amount="10.00")
     post(alice, game, "hit", difficulty="medium")
-    post(alice, game, "answer", answer=_wrong(_pending(game)))
     # The hand stands, the dealer plays and the round is written: the game locked, the
-    # attempt applied, the game, the round and its hands (the user comes from the cache).
-    send = _post(alice, game, "continue")
-    with at_most_five_queries("continue"):
+    # attempt answered and applied, the game, the round and its hands (the user comes
+    # from the cache).
+    send = _post(alice, game, "answer", answer=_wrong(_pending(game)))
+    with at_most_five_queries("answer, wrong"):
         assert send().status_code == 200
     game.refresh_from_db()
     assert game.pending_trivia is None and game.state["round"]["phase"] == "round_over"

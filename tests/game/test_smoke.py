@@ -30,13 +30,17 @@ def test_a_whole_round_with_trivia(alice, make_game, questions) -> None:
     post(alice, game, "answer", answer=attempt.question.correct_answer)
     # A right answer deals the card at once; its reveal shows on the felt.
     page = alice.get(f"/games/{game.pk}/")
-    assert "Two of Hearts" in page.text and 'class="trivia-revealed"' in page.text
+    assert "Two of Hearts" in page.text and 'aria-label="Trivia answer"' in page.text
     post(alice, game, "stand")
     page = alice.get(f"/games/{game.pk}/")
     assert 'data-phase="round_over"' in page.text, page.text
     game.refresh_from_db()
     assert game.bank_cents == 101000
     assert game.credits == 11
-    post(alice, game, "next-round")
+    # The outcome offers Rebet at once: the same $10 dealt again in one click.
+    assert ">Rebet</button>" in page.text
+    post(alice, game, "rebet")
     page = alice.get(f"/games/{game.pk}/")
-    assert 'data-phase="betting"' in page.text
+    assert 'data-round="2"' in page.text
+    game.refresh_from_db()
+    assert game.state["round"]["bet"] == 1000

@@ -132,7 +132,7 @@ def test_trivia_answered_and_correct_by_difficulty(player, questions) -> None:
     attempt = game.trivia_attempts.get(difficulty="medium")
     wrong = next(a for a in attempt.answers_shown if a != attempt.question.correct_answer)
     act(game, player, "answer_question", answer=wrong)
-    act(game, player, "continue_after_reveal")  # the hand stands; the dealer busts on KD
+    # The wrong answer stood the hand at once; the dealer busts on KD.
     # A second game with a question shown but not answered: it is not counted.
     pending = scenarios.question_shown(player)
     assert pending.trivia_attempts.get().answered_at is None

@@ -472,8 +472,27 @@ def test_hostile_trivia_text_comes_out_as_text(alice, player, make) -> None:
 
 
 @pytest.mark.usefixtures("hostile_questions")
-def test_a_wrong_answers_reveal_marks_both_answers_and_the_credits(alice, player) -> None:
+def test_a_wrong_answer_stands_the_hand_and_shows_its_reveal_beside_it(alice, player) -> None:
     game = scenarios.answered(player)
+    root = table(alice, game)
+    assert "Incorrect: the hand stands. Credits -1." in root.one("#message-line").text()
+    revealed = labelled(root, "section.trivia-revealed", "Trivia answer")
+    assert revealed.classes == ["trivia-revealed", "trivia-revealed--wrong"]
+    attempt = game.trivia_attempts.get()
+    assert revealed.one(".trivia-revealed__given").text() == f"Your answer: {attempt.answer_given}"
+    assert revealed.one(".trivia-revealed__right").text() == f"Right answer: Right {HOSTILE}"
+    assert revealed.one(".report-question summary").text() == "Report this question"
+    reasons = revealed.select("#report-reason option")
+    assert reasons[0].text() == "Choose a reason…" and len(reasons) > 2
+    # The round went on by itself: nothing to press to continue.
+    assert not [b for b in root.select("button") if b.text() == "Continue"]
+
+
+@pytest.mark.usefixtures("hostile_questions")
+def test_a_reveal_saved_before_answers_were_applied_at_once_still_offers_continue(
+    alice, player
+) -> None:
+    game = scenarios.reveal_waiting_for_continue(player)
     panel = table(alice, game).one("section.panel")
     assert panel.one("h2").text() == "Incorrect" and panel.one("h2").classes == ["incorrect"]
     right = panel.one("li.right-answer")
@@ -481,9 +500,6 @@ def test_a_wrong_answers_reveal_marks_both_answers_and_the_credits(alice, player
     assert panel.one("li.given").text().endswith("(your answer)")
     assert "Credits -1: 10 → 9. Your hand stands." in panel.text()
     assert button(panel, "Continue")["data-key"] == "n"
-    assert panel.one(".report-question summary").text() == "Report this question"
-    reasons = panel.select("#report-reason option")
-    assert reasons[0].text() == "Choose a reason…" and len(reasons) > 2
 
 
 @pytest.mark.usefixtures("hostile_questions")
@@ -517,13 +533,36 @@ def test_the_difficulty_beside_the_buttons_is_the_one_last_chosen(alice, player)
 def test_the_outcome_lists_each_hand_and_the_rounds_total(alice, player) -> None:
     game = scenarios.round_over(player)
     panel = table(alice, game).one("section.panel")
-    assert panel.one("h2").text() == "Round 1 outcome"
-    assert button(panel, "Next Round")["data-key"] == "n"
+    assert "Round 1 outcome" in [heading.text() for heading in panel.select("h2")]
     rows = panel.select("table.outcome tbody tr")
     assert [row["data-result"] for row in rows] == ["lose"]
     assert rows[0].text() == "Player Lose lower total $0.00"
     assert panel.one("tfoot").text() == "Total this round You lost $10.00 $0.00"
     assert not panel.one("details.round-details").has("open")
+
+
+def test_the_outcome_offers_rebet_and_chips_at_once(alice, player) -> None:
+    """No Next Round step: Rebet (the primary action, N) deals the same stakes again, and
+    the chips start a new bet from zero (the amount field is empty)."""
+    game = scenarios.round_over(player)
+    panel = table(alice, game).one("section.panel")
+    rebet = button(panel, "Rebet")
+    assert rebet.classes == ["primary"] and rebet["data-key"] == "n"
+    assert rebet["formaction"] == f"/games/{game.pk}/rebet/"
+    assert panel.one(f"#{rebet['aria-describedby']}").text() == "$10.00 again"
+    deals = [b for b in panel.select("button") if b.text() == "Deal" and not b.has("aria-hidden")]
+    assert [deal.classes for deal in deals] == [["secondary"]]
+    assert [chip.text() for chip in panel.select(".chips button")][:2] == ["$1", "$5"]
+    assert panel.one("#bet-amount")["value"] == ""
+    assert not [b for b in panel.select("button") if b.text() == "Next Round"]
+
+
+def test_rebet_is_off_with_the_reason_when_the_bank_no_longer_covers_it(alice, player) -> None:
+    game = scenarios.round_over(player)
+    Game.objects.filter(pk=game.pk).update(pending_bet_cents=game.bank_cents + 100)
+    panel = table(alice, game).one("section.panel")
+    rebet = button(panel, "Rebet")
+    assert rebet.has("disabled") and rebet["title"].startswith("Your bank of $990.00")
 
 
 def test_game_over_says_why_and_offers_a_new_game(alice, player) -> None:

@@ -82,7 +82,7 @@ def test_a_right_answer_deals_the_card_at_once_and_shows_the_reveal(
     assert game.credits == 15
     assert game.state["round"]["hands"][0]["cards"] == ["9S", "7D", "2H"]
     assert game.trivia_attempts.get().applied
-    assert 'class="trivia-revealed"' in page and "Credits +5" in page
+    assert 'aria-label="Trivia answer"' in page and "Credits +5" in page
     assert attempt.question.correct_answer in page and 'data-panel="player_turn"' in page
     attempt.question.refresh_from_db()
     assert (attempt.question.times_asked, attempt.question.times_correct) == (1, 1)

@@ -61,7 +61,7 @@ CASES = [
     ),
     Case(
         "continue",
-        scenarios.answered,
+        scenarios.reveal_waiting_for_continue,
         {},
         # After the wrong answer's reveal the hand stands: the round moves past the player.
         lambda g: (
@@ -70,6 +70,7 @@ CASES = [
         ),
     ),
     Case("next-round", scenarios.round_over, {}, lambda g: not g.showing_outcome),
+    Case("rebet", scenarios.round_over, {}, lambda g: g.state["round"]["number"] == 2),
 ]
 BETTING_ACTIONS = {"chip", "clear-bet", "deal"}
 

@@ -55,8 +55,8 @@ def test_each_action_leaves_a_note_the_status_line_words(player) -> None:
     assert status_line(game) == "Place your bet."
 
     game = services.add_chip(game_id=game.pk, user=player, version=game.version, chip_cents=500)
-    assert game.status_note == {"kind": "bet", "bet_cents": 500}
-    assert status_line(game) == "Bet $5.00."
+    assert game.status_note == {"kind": "bet", "bet_cents": 500, "fresh": False}
+    assert status_line(game) == "Your bet $5.00 — Deal, or add chips."
 
     game = services.place_bet_and_deal(
         game_id=game.pk, user=player, version=game.version, bet_cents=1000
