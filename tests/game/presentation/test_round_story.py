@@ -213,3 +213,44 @@ def test_the_perfect_11s_dice_lie_by_their_circle(
     page = alice.get(f"/games/{game.pk}/").text
     faces = parse(page).select('[data-side-circle="perfect-11s"] .die')
     assert [die["data-face"] for die in faces] == ["1", "2", "3"]
+
+
+def test_the_round_headline_is_not_said_again_after_options_apply(
+    alice: Client, player: Any
+) -> None:
+    game = deal(player, ACE_UP_NATURAL, bet_cents=2000)
+    game = act(game, player, services.answer_offer, offer="insurance", accept=False)
+    page = alice.get(f"/games/{game.pk}/").text
+    assert "Round over: you lost $20.00." in message_line(page)
+
+    game.refresh_from_db()
+    answer = alice.post(f"/games/{game.pk}/options/", options_form(game, charlie="off"))
+    assert answer.status_code == 302
+    page = alice.get(answer["Location"]).text
+    for line in (message_line(page), status_line(page)):
+        assert "Round over" not in line
+        assert line.count("Options applied.") == 1
+
+    game = act(game, player, services.next_round)
+    page = alice.get(f"/games/{game.pk}/").text
+    for line in (message_line(page), status_line(page)):
+        assert "Round over" not in line and "Options applied." not in line
+
+    # Options applied again, in the next round's betting: still not the last round's result.
+    game.refresh_from_db()
+    answer = alice.post(f"/games/{game.pk}/options/", options_form(game, charlie="5"))
+    page = alice.get(answer["Location"]).text
+    for line in (message_line(page), status_line(page)):
+        assert line == "Options applied. Place your bet."
+
+
+def options_form(game: Game, **changes: str) -> dict[str, str]:
+    """The options menu's Apply with the table's rules as they are (trivia off), changed."""
+    form = {
+        "version": str(game.version), "blackjack_payout": "3:2", "deck_count": "6",
+        "min_bet": "1.00", "max_bet": "10000.00", "starting_bank": "1000.00",
+        "dealer_stands_on": "S17", "charlie": "5", "double_on": "any", "surrender": "late",
+        "side_bets": "on", "insurance": "on", "even_money": "on", "dealer_peek": "on",
+        "reshuffle": "cut_card", "max_splits": "1", "max_ace_splits": "0", "apply": "1",
+    }  # fmt: skip
+    return {**form, **changes}
