@@ -133,6 +133,8 @@ def test_an_insurance_win_beside_a_lost_hand(alice: Client, player: Any) -> None
     page = alice.get(f"/games/{game.pk}/").text
     badge = parse(page).one(".circles .badge--insurance")
     assert badge.text() == "INSURANCE +$25.00"
+    # The felt tells the whole round: the details below do not open to tell it again.
+    assert not parse(page).one("details.round-details").has("open")
 
 
 def test_side_bets_beside_a_pushed_hand(alice: Client, player: Any) -> None:
