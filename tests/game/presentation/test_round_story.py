@@ -217,6 +217,35 @@ def test_the_perfect_11s_dice_lie_by_their_circle(
     assert [die["data-face"] for die in faces] == ["1", "2", "3"]
 
 
+def test_a_parlayed_house_money_and_an_extra_bet_with_its_fee(alice: Client, player: Any) -> None:
+    # KH first: the extra bet is offered; KH KD is a pair, so House Money wins and all of
+    # it is parlayed onto the hand. The player stands on 20; the dealer (9C 7H) draws KS
+    # and busts.
+    cards = ["KH", "9C", "KD", "7H", "KS"]
+    game = services.new_game(user=player, options={"trivia_mode": False})
+    game = stack_shoe(game, cards)
+    game = services.place_bet_and_deal(
+        game_id=game.pk,
+        user=player,
+        version=game.version,
+        bet_cents=1000,
+        side_bets={"house_money": 500},
+        extra_bet=True,
+    )
+    game = act(game, player, services.place_extra_bet, amount_cents=1000)
+    game = act(game, player, services.parlay, choice="all")
+    game = act(game, player, services.stand)
+    assert game.showing_outcome
+
+    view = assert_one_story(alice, game)
+    circles = {circle.slug: circle for circle in view.side_circles}
+    # The parlayed money left the circle for the hand: it counts as won on the circle, and
+    # as staked on the hand, whose badge tells what became of it.
+    house_money = circles["house-money"]
+    assert house_money.winnings == 0 and house_money.net > 0
+    assert circles["extra-bet-blackjack"].net == 2000 - 200  # 2 to 1, less its 20 % fee
+
+
 def test_the_round_headline_is_not_said_again_after_options_apply(
     alice: Client, player: Any
 ) -> None:
