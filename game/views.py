@@ -46,7 +46,7 @@ from game.house_edge_summary import HouseEdgeSummary, summarise
 from game.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from game.models import Game
 from game.presentation import coach
-from game.presentation.notices import REFUSALS, STALE_NOTICE, refusal_text, status_line
+from game.presentation.notices import REFUSALS, STALE_NOTICE, refusal_text
 from game.presentation.table import TableView, table_view
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
 from game.rules.options import NEEDS
@@ -329,7 +329,7 @@ def options(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
             except ValueError as error:
                 notice, status = str(error), REFUSED
             else:
-                messages.success(request, status_line(game))
+                # The table's status line says "Options applied." (the game's status note).
                 return redirect("game:table", game_id=game.pk)
         else:
             notice, status = "Please correct the options marked below.", REFUSED

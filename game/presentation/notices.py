@@ -119,6 +119,20 @@ def phase_line(engine: EngineGame, *, shuffled: bool = False) -> str:
     return " ".join(parts)
 
 
+def _options_line(note: dict[str, Any], game: Game, engine: EngineGame) -> str:
+    """Options applied, between rounds. The round before them has had its say: its result
+    stays on the felt while it is shown, and the line does not tell it again."""
+    needed = [f"{option_label(name)} switched on (needed)." for name in note["implied"]]
+    parts = ["Options applied.", *needed]
+    if note.get("shuffled"):
+        parts.append("Shuffling a new shoe.")
+    if engine.game_over:
+        parts.append("Game over.")
+    elif not game.showing_outcome:
+        parts.append("Place your bet.")
+    return " ".join(parts)
+
+
 def _side_total(game: Game) -> str:
     total = f"Side bets {display_cents(sum(pending_side_stakes(game).values()))}"
     return f"{total}, Extra Bet Blackjack active." if game.pending_extra_bet else f"{total}."
@@ -153,8 +167,7 @@ def status_line(game: Game, engine: EngineGame | None = None) -> str:
     if kind in SIDE_BET_NOTES:
         return _side_bet_line(note, game)
     if kind == "options_applied":
-        needed = [f"{option_label(name)} switched on (needed)." for name in note["implied"]]
-        return " ".join(["Options applied.", *needed, phase_line(engine, shuffled=shuffled)])
+        return _options_line(note, game, engine)
     lines = {
         "game_ended": "You ended the game.",
         "bet": f"Your bet {display_cents(note.get('bet_cents', 0))} — Deal, or add chips.",

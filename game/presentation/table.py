@@ -3,7 +3,7 @@ view only (nothing the player may not see yet), and the words it shows them with
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -17,7 +17,13 @@ from game.presentation.side_bet_menu import (
     SideBetMenu,
     side_bet_menu,
 )
-from game.presentation.side_bet_panels import SideBetPanels, build_side_bet_panels
+from game.presentation.side_bet_panels import (
+    Die,
+    SideBetPanels,
+    build_side_bet_panels,
+    dice_of,
+)
+from game.rules import sidebets as sb
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_DOLLARS, display_cents
 from game.rules.no_random import NoRandom
@@ -159,16 +165,67 @@ class HandView(TemplateLookup):
         return self.winnings - self.bet
 
 
-SIDE_RESULTS = {"win": "won", "lose": "lost", "push": "returned"}
+# A settled side bet on its circle: its state (the circle's look) and its word.
+SIDE_RESULTS = {"win": "won", "lose": "lost", "push": "push"}
+SIDE_RESULT_LABELS = {"won": "WON", "lost": "LOST", "push": "PUSH"}
+# The dealer's ace offers, settled, as their badge by the betting circle says them.
+OFFER_BADGES = {"insurance": "INSURANCE", "even_money": "EVEN MONEY"}
+
+
+@dataclass(frozen=True)
+class SideCircle(TemplateLookup):
+    """A side bet's circle beside the betting circle: what rides on it, and how it ended."""
+
+    slug: str
+    label: str
+    stake: int
+    result: str = ""  # "won" / "lost" / "push" once settled
+    winnings: int = 0  # paid into the bank
+    # What the bet won or lost, in cents: what it paid, and moved onto hand 1's bet (House
+    # Money parlayed), less its stake and any fee (the extra bet's).
+    net: int = 0
+    dice: list[Die] = field(default_factory=list)  # Perfect 11s: the dice it was paid by
+
+    @property
+    def result_label(self) -> str:
+        return SIDE_RESULT_LABELS.get(self.result, "")
+
+
+@dataclass(frozen=True)
+class OfferBadge(TemplateLookup):
+    """Insurance or even money once settled, as a badge by the betting circle."""
+
+    kind: str  # "insurance" or "even_money"
+    result: str  # "win" or "lose"
+    net: int  # what it won or lost, in cents (its winnings less its stake)
+
+    @property
+    def label(self) -> str:
+        return OFFER_BADGES[self.kind]
+
+    @property
+    def slug(self) -> str:
+        return self.kind.replace("_", "-")
+
+
+def offer_badge(insurance: dict[str, Any] | None) -> OfferBadge | None:
+    """The badge of a box's insurance or even money; None until it is settled."""
+    if not insurance or not insurance["result"]:
+        return None
+    net = insurance["winnings"] - insurance["stake"]
+    return OfferBadge(kind=insurance["kind"], result=insurance["result"], net=net)
 
 
 @dataclass
 class BoxView(TemplateLookup):
-    """One box of a table of several (§10 Extensions, seats): its bet and its hands."""
+    """One box of a table of several (§10 Extensions, seats): its bet and its hands, and
+    in a round the results of its own offer and side bets."""
 
     number: int
     bet: int
     hands: list[HandView] = field(default_factory=list)
+    side_circles: list[SideCircle] = field(default_factory=list)
+    offer_badge: OfferBadge | None = None
     # Between rounds: the box the chips, the amount and the side-bet menu work on.
     selected: bool = False
     # In a round: the box whose decision is waiting.
@@ -203,17 +260,6 @@ def _timer(game: Game, engine: EngineGame, attempt: TriviaAttempt | None) -> Tim
         return None
     # Whole seconds, rounded up: the page never says 0 while a moment is left.
     return Timer(kind=kind, seconds_left=max(0, -((now_ms() - deadline) // 1000)))
-
-
-@dataclass(frozen=True)
-class SideCircle(TemplateLookup):
-    """A side bet's circle beside the betting circle: what rides on it, and how it ended."""
-
-    slug: str
-    label: str
-    stake: int
-    result: str = ""  # "won" / "lost" once settled
-    winnings: int = 0
 
 
 @dataclass
@@ -257,6 +303,8 @@ class TableView(TemplateLookup):
     chips: tuple[int, ...] = CHIP_DOLLARS
     side_panels: SideBetPanels = field(default_factory=SideBetPanels)
     side_circles: list[SideCircle] = field(default_factory=list)
+    # Insurance or even money, settled: its badge by the betting circle (one box).
+    offer_badge: OfferBadge | None = None
     # R-4.13 / R-8.9: the clock of the decision or answer on screen, if one runs.
     timer: Timer | None = None
     # §10 Extensions, seats > 1: every box, left to right (empty for one box).
@@ -337,6 +385,22 @@ class TableView(TemplateLookup):
         return self.round_paid - self.round_staked
 
     @property
+    def felt_amounts(self) -> list[int]:
+        """Every result amount the felt shows, in cents: the hands' badges, the offers'
+        badges and the settled side bets' circles, of every box. The round's total (``net``)
+        is their sum."""
+        offers = [self.offer_badge, *(box.offer_badge for box in self.boxes)]
+        circles = [
+            *self.side_circles,
+            *(circle for box in self.boxes for circle in box.side_circles),
+        ]
+        return [
+            *(hand.net for hand in self.hands if hand.badge),
+            *(badge.net for badge in offers if badge is not None),
+            *(circle.net for circle in circles if circle.result),
+        ]
+
+    @property
     def unavailable_actions(self) -> list[ActionButton]:
         """The disabled play buttons and why, listed on the player's turn only.
 
@@ -405,7 +469,8 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         view.credits = max(0, view.credits + (attempt.credits_change or 0))
     if view.trivia_mode and attempt is None:
         view.revealed = revealed_attempt(game)
-    view.side_circles = _side_circles(game, round_ if show_round else None)
+    if not show_round:
+        view.side_circles = _pending_side_circles(game)
     if engine.round_in_progress:
         view.timer = _timer(game, engine, attempt)
     if engine.options.seats > 1:
@@ -440,6 +505,7 @@ def _boxes(
             for index, entry in enumerate(pending_box_entries(game, seats))
         ]
     in_play = round_["current_box"] if engine.round_in_progress else None
+    dice = _dice_by_box(round_)
     boxes = []
     for index, box in enumerate(round_["boxes"]):
         box_hands = [hands[i] for i in box["hand_indices"]]
@@ -448,36 +514,65 @@ def _boxes(
                 f", hand {position} of {len(box_hands)}" if len(box_hands) > 1 else ""
             )
         boxes.append(
-            BoxView(number=index + 1, bet=box["bet"], hands=box_hands, in_play=index == in_play)
+            BoxView(
+                number=index + 1,
+                bet=box["bet"],
+                hands=box_hands,
+                side_circles=_round_side_circles(box, dice.get(index + 1, [])),
+                offer_badge=offer_badge(box["insurance"]),
+                in_play=index == in_play,
+            )
         )
     return boxes
 
 
-def _side_circles(game: Game, round_: dict[str, Any] | None) -> list[SideCircle]:
-    """Between rounds the stakes being built in the drawer; in a round those placed, with
-    their results once settled (chips put in the drawer land in these circles)."""
-    if round_ is None:
-        stakes = pending_side_stakes(game) if game.options.get("side_bets") else {}
-        settled: dict[str, dict[str, Any]] = {}
-    else:
-        stakes = dict(round_["side_stakes"])
-        settled = {record["name"]: record for record in round_["side_bets"]}
-    circles = []
-    for name, stake in stakes.items():
-        record = settled.get(name)
-        result = ""
-        if record is not None and record.get("result"):
-            result = SIDE_RESULTS.get(record["result"], "")
-        circles.append(
-            SideCircle(
-                slug=SIDE_BET_SLUGS[name],
-                label=SIDE_BET_LABELS[name],
-                stake=stake,
-                result=result,
-                winnings=record["winnings"] if record else 0,
-            )
-        )
-    return circles
+def _pending_side_circles(game: Game) -> list[SideCircle]:
+    """Between rounds: the stakes being built in the drawer (chips put in the drawer land
+    in these circles)."""
+    stakes = pending_side_stakes(game) if game.options.get("side_bets") else {}
+    return [
+        SideCircle(slug=SIDE_BET_SLUGS[name], label=SIDE_BET_LABELS[name], stake=stake)
+        for name, stake in stakes.items()
+    ]
+
+
+def _round_side_circles(box: dict[str, Any], dice: list[int]) -> list[SideCircle]:
+    """A box's side bets in a round, the extra bet too once placed, each with its result
+    once settled; ``box`` is the round's public view (one box) or one of its ``boxes``,
+    ``dice`` the Perfect 11s dice rolled for it."""
+    settled = {record["name"]: record for record in box["side_bets"]}
+    stakes = dict(box["side_stakes"])
+    if box["extra_bet"] is not None:
+        stakes[sb.EXTRA_BET_BLACKJACK] = box["extra_bet"]["stake"]
+    return [_side_circle(name, stake, settled.get(name), dice) for name, stake in stakes.items()]
+
+
+def _side_circle(
+    name: str, stake: int, record: dict[str, Any] | None, dice: list[int]
+) -> SideCircle:
+    circle = SideCircle(slug=SIDE_BET_SLUGS[name], label=SIDE_BET_LABELS[name], stake=stake)
+    if record is None or not record["result"]:
+        return circle
+    return replace(
+        circle,
+        result=SIDE_RESULTS[record["result"]],
+        winnings=record["winnings"],
+        net=record["winnings"] + record["parlayed"] - record["stake"] - record["fee"],
+        dice=dice_of(dice) if name == sb.PERFECT_11S else [],
+    )
+
+
+def _dice_by_box(round_: dict[str, Any]) -> dict[int, list[int]]:
+    """The round's Perfect 11s dice by box number. The dice are rolled box by box, left to
+    right, each roll settling that box's bet at once (R-SB-12): the n-th bet settled on a
+    suited 11 was paid by the n-th three dice."""
+    rolled = [
+        record.get("box", 1)
+        for record in round_["side_bets"]
+        if record["name"] == sb.PERFECT_11S and (record["condition"] or "").startswith("suited_11")
+    ]
+    dice = round_["dice"]
+    return {box: dice[n * sb.DICE_COUNT : (n + 1) * sb.DICE_COUNT] for n, box in enumerate(rolled)}
 
 
 def _fill_round(view: TableView, round_: dict[str, Any], engine: EngineGame) -> None:
@@ -527,6 +622,10 @@ def _fill_round(view: TableView, round_: dict[str, Any], engine: EngineGame) -> 
     view.round_staked = round_["staked"]
     view.side_bets = round_["side_bets"]
     view.insurance = round_["insurance"]
+    if "boxes" not in round_:
+        # One box: its offer and side bets by the betting circle (several: by each box).
+        view.offer_badge = offer_badge(round_["insurance"])
+        view.side_circles = _round_side_circles(round_, _dice_by_box(round_).get(1, []))
     view.insurance_cost = engine.insurance_cost()
     if view.phase in ("insurance", "even_money"):
         reason = view.legal.get(f"{view.phase}:accept", "")

@@ -477,6 +477,6 @@ def test_chips_put_in_the_drawer_land_in_their_circles_and_show_how_they_ended(
     assert circle and "$5.00" in circle.group(0)
     post(alice, game, "deal", amount="10")
     page = alice.get(f"/games/{game.pk}/").text
-    # 7H 9H with the dealer's 8H: a straight flush, 35 to 1.
+    # 7H 9H with the dealer's 8H: a straight flush, 35 to 1: $175.00 won beyond the stake.
     won = re.search(r'<li class="side-circle side-circle--won"[^>]*>.*?</li>', page)
-    assert won and "twenty-one-plus-three" in won.group(0) and "+$180.00" in won.group(0)
+    assert won and "twenty-one-plus-three" in won.group(0) and ">+$175.00<" in won.group(0)
