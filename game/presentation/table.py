@@ -332,6 +332,16 @@ class TableView(TemplateLookup):
         return ACTION_LABELS["double" if self.trivia_choice_for == "double" else "hit"]
 
     @property
+    def trivia_stake_line(self) -> str:
+        """What the question on screen (or the difficulty chosen for it) is for: a double
+        says what is at stake."""
+        action = self.attempt.action if self.attempt else self.trivia_choice_for
+        if action == "double" and self.active_hand is not None:
+            doubled = display_cents(2 * self.active_hand.bet)
+            return f"Double to {doubled}: answer to draw one card."
+        return "Hit: answer to draw a card."
+
+    @property
     def answer_buttons(self) -> list[AnswerButton]:
         return answer_buttons(self.attempt.answers_shown) if self.attempt else []
 

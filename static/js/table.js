@@ -15,7 +15,7 @@
     return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
   }
 
-  // H Hit, S Stand, D Double, P Split, R Surrender, N Next round / Deal / Continue, ? Hint;
+  // H Hit, S Stand, D Double, P Split, R Surrender, N Rebet / Deal, ? Hint;
   // on a question A–D / 1–4 or T / F answer it.
   document.addEventListener("keydown", function (event) {
     if (event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) { return; }
@@ -78,7 +78,12 @@
       chosen = firstUsable(table, '.bet-form button[data-key="n"]');
       if (chosen) { return chosen; }
     }
-    // A panel's own decision first (difficulty, answers, offers, Next Round); on the
+    // A round's outcome: Rebet, the same stakes again in one press.
+    if (table.dataset.panel === "outcome") {
+      chosen = firstUsable(table, '.bet-form button[data-key="n"]');
+      if (chosen) { return chosen; }
+    }
+    // A panel's own decision first (difficulty, answers, offers); on the
     // player's turn the panel is empty and the first allowed play action is next.
     return firstUsable(table, ".panel button, .panel a.button, .panel input:not([type=hidden])") ||
       firstUsable(table, ".play-actions button") ||

@@ -111,10 +111,9 @@ def test_pages_fit_the_width_without_overlap(page, stack, width: int) -> None:
     page.get_by_role("button", name="Stand").click()
     expect(table(page)).to_have_attribute("data-panel", "outcome")
     problems += check_layout(page, "outcome", width)
-    page.get_by_role("button", name="Next Round").click()
-    # Wait for the bet panel's swap to settle: a click on the outgoing table's Options
-    # link can be lost while htmx replaces it (seen on a loaded machine).
-    expect(table(page)).to_have_attribute("data-phase", "betting")
+    # The outcome is between rounds: Options is there at once. Wait for the swap to settle:
+    # a click on the outgoing table's Options link can be lost while htmx replaces it
+    # (seen on a loaded machine).
     expect(table(page)).not_to_have_class(re.compile("htmx-(added|settling|swapping)"))
     page.get_by_role("link", name="Options").click()
     expect(page.get_by_role("heading", name="Options")).to_be_visible()
@@ -150,8 +149,10 @@ def test_side_bet_screens_and_statistics_fit_the_width(page, stack, width: int) 
     page.get_by_role("button", name="Stand").click()
     expect(table(page)).to_have_attribute("data-panel", "outcome")
     problems += check_layout(page, "side-bet-outcome", width)
-    page.get_by_role("button", name="Next Round").click()
-    # Stakes ride into the next round, so the side-bet drawer is open already.
+    # The outcome is the next bet's panel: open the side-bet drawer on it.
+    toggle = page.get_by_role("button", name="Side Bets")
+    if toggle.get_attribute("aria-expanded") == "false":
+        toggle.click()
     expect(page.get_by_role("button", name="Side Bets")).to_have_attribute("aria-expanded", "true")
     expect(page.get_by_role("group", name="21+3")).to_be_visible()
     problems += check_layout(page, "side-bet-menu", width)

@@ -28,6 +28,10 @@ def side_bet(page, name: str):
 
 
 def outcome_row(page, name: re.Pattern[str]):
+    """A row of the round's details (closed by default: the felt tells the round)."""
+    details = page.locator("details.round-details")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
     return page.locator("table.outcome tbody tr").filter(
         has=page.get_by_role("rowheader", name=name)
     )
@@ -94,10 +98,11 @@ def test_place_three_side_bets_and_see_their_results(page, stack) -> None:  # no
     # The base bet lost; Perfect Pair and House Money lost.
     expect(table(page)).to_have_attribute("data-bank", "1155.00")
 
-    # The side bets stay as the next round's defaults.
-    page.get_by_role("button", name="Next Round").click()
-    expect(table(page)).to_have_attribute("data-phase", "betting")
-    expect(page.get_by_test_id("side-bet-menu-total")).to_have_text("$15.00")
+    # Rebet deals the same stakes again, side bets included: $10 + 3 × $5 off the bank,
+    # then 21+3 settled on the new cards.
+    expect(page.locator("#rebet-stakes")).to_contain_text("$25.00")
+    page.get_by_role("button", name="Rebet").click()
+    expect(table(page)).to_have_attribute("data-round", "2")
 
 
 def test_the_bet_panel_with_the_menu_open_passes_axe(

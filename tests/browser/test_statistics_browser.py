@@ -24,14 +24,21 @@ def patient_expectations() -> None:
     expect.set_options(timeout=15_000)
 
 
-def deal(page, *, stand: bool) -> None:
+def deal(page, *, stand: bool, button: str = "Deal") -> None:
     from playwright.sync_api import expect
 
-    page.get_by_role("button", name="Deal").click()
+    round_number = int(table(page).get_attribute("data-round") or 0)
+    page.get_by_role("button", name=button).click()
+    expect(table(page)).to_have_attribute("data-round", str(round_number + 1))
     if stand:
         expect(table(page)).to_have_attribute("data-phase", "player_turn")
         page.get_by_role("button", name="Stand").click()
     expect(table(page)).to_have_attribute("data-phase", "round_over")
+
+
+def rebet(page, *, stand: bool) -> None:
+    """The outcome's Rebet: the same bet dealt again in one click."""
+    deal(page, stand=stand, button="Rebet")
 
 
 def test_statistics_after_three_rounds(page, stack, axe_violations) -> None:  # noqa: F811
@@ -44,13 +51,9 @@ def test_statistics_after_three_rounds(page, stack, axe_violations) -> None:  # 
     page.get_by_label("Bet amount").fill("10")
     deal(page, stand=False)
     expect(table(page)).to_have_attribute("data-bank", "1015.00")
-    page.get_by_role("button", name="Next Round").click()
-    expect(page.get_by_label("Bet amount")).to_have_value("10.00")
-    deal(page, stand=True)
+    rebet(page, stand=True)
     expect(table(page)).to_have_attribute("data-bank", "1005.00")
-    page.get_by_role("button", name="Next Round").click()
-    expect(page.get_by_label("Bet amount")).to_have_value("10.00")
-    deal(page, stand=True)
+    rebet(page, stand=True)
     expect(table(page)).to_have_attribute("data-bank", "1005.00")
 
     page.get_by_role("navigation", name="Account").get_by_role("link", name="Statistics").click()

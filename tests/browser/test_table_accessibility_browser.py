@@ -69,8 +69,7 @@ def test_trivia_round_options_and_game_over_panels_pass_axe(
     problems += scan(page, axe_violations, "table:player_turn")  # the reveal on the felt
     page.get_by_role("button", name="Stand").click()
     problems += scan(page, axe_violations, "table:outcome")
-    page.get_by_role("button", name="Next Round").click()
-    expect(table(page)).to_have_attribute("data-panel", "bet")
+    expect(page.get_by_role("button", name="Rebet")).to_be_visible()
 
     page.get_by_role("link", name="Options").click()
     expect(page.get_by_role("heading", name="Options")).to_be_visible()
@@ -155,7 +154,7 @@ def test_focus_follows_each_swap_to_the_control_the_player_needs(
     page.get_by_role("button", name="Stand").click()
     expect(page.locator(".table-notice")).to_contain_text("changed since the page was shown")
     expect(page.get_by_role("alert")).to_be_visible()
-    expect_focus(button(page, "Next Round"))
+    expect_focus(button(page, "Rebet"))
 
 
 def test_keyboard_only_round_with_enter_and_shortcuts(page, stack) -> None:
@@ -192,11 +191,8 @@ def test_keyboard_only_round_with_enter_and_shortcuts(page, stack) -> None:
     expect_focus(button(page, "Hit"))
     page.keyboard.press("s")
     expect(table(page)).to_have_attribute("data-phase", "round_over")
-    expect_focus(button(page, "Next Round"))
-    page.keyboard.press("Enter")
-    expect(table(page)).to_have_attribute("data-phase", "betting")
-    expect(page.get_by_label("Bet amount")).to_have_value("10.00")
-    expect_focus(button(page, "Deal"))
+    # The outcome's primary action is Rebet: N deals the same bet again.
+    expect_focus(button(page, "Rebet"))
     page.keyboard.press("n")
     expect(table(page)).to_have_attribute("data-round", "2")
     expect(table(page)).not_to_have_attribute("data-phase", "betting")

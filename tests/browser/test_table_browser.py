@@ -132,9 +132,11 @@ def test_sign_up_play_a_trivia_round_and_start_the_next(page, stack, bank_of_que
     expect(table(page)).to_have_attribute("data-bank", "1010.00")
     expect(page.locator("#status-live")).to_contain_text("you won $10.00")
 
-    page.get_by_role("button", name="Next Round").click()
-    expect(table(page)).to_have_attribute("data-phase", "betting")
-    expect(page.get_by_label("Bet amount")).to_have_value("10.00")
+    # No Next Round: the chips and Rebet are live on the outcome; a chip starts from zero.
+    expect(page.get_by_role("button", name="Rebet")).to_be_visible()
+    page.get_by_role("group", name="Chips").get_by_role("button", name="$5", exact=True).click()
+    expect(page.get_by_label("Bet amount")).to_have_value("5.00")
+    expect(page.locator("#message-line")).to_contain_text("Your bet $5.00 — Deal, or add chips.")
 
 
 def test_split_two_eights(page, stack) -> None:
@@ -248,8 +250,6 @@ def test_a_whole_round_with_javascript_off(browser, live_server, stack, bank_of_
         page.get_by_role("button", name="Stand").click()
         expect(table(page)).to_have_attribute("data-phase", "round_over")
         expect(table(page)).to_have_attribute("data-bank", "1010.00")
-        page.get_by_role("button", name="Next Round").click()
-        expect(table(page)).to_have_attribute("data-phase", "betting")
         page.get_by_role("link", name="End Game").click()
         page.get_by_role("button", name="End Game").click()
         expect(table(page)).to_have_attribute("data-phase", "game_over")
@@ -279,10 +279,11 @@ def test_keyboard_shortcuts_and_a_double_click_sends_one_post(page, stack) -> No
     expect(page.get_by_role("img", name="Two of Hearts")).to_be_visible()
     page.locator("body").press("s")
     expect(table(page)).to_have_attribute("data-phase", "round_over")
+    # N on the outcome is Rebet: the same $10 dealt again.
     page.locator("body").press("n")
-    expect(table(page)).to_have_attribute("data-phase", "betting")
+    expect(table(page)).to_have_attribute("data-round", "2")
     game.refresh_from_db()
-    assert game.rounds_played == 1 and game.bank_cents == 101_000
+    assert game.rounds_played == 2 and game.bank_cents == 100_000
 
 
 def test_a_stale_page_gets_the_current_table_and_a_notice(page, stack) -> None:
@@ -301,4 +302,4 @@ def test_a_stale_page_gets_the_current_table_and_a_notice(page, stack) -> None:
     page.get_by_role("button", name="Hit").click()
     expect(page.locator(".table-notice")).to_contain_text("changed since the page was shown")
     expect(table(page)).to_have_attribute("data-phase", "round_over")
-    expect(page.get_by_role("button", name="Next Round")).to_be_visible()
+    expect(page.get_by_role("button", name="Rebet")).to_be_visible()

@@ -160,19 +160,16 @@ def test_every_phase_shows_its_primary_action_without_scrolling(
     page.get_by_role("button", name="Easy", exact=True).click()
     expect(table(page)).to_have_attribute("data-panel", "trivia_question")
     problems += check_phase(page, "trivia-question", width, "#table .answer", axe_violations)
-    answer_wrong(page)
-    expect(table(page)).to_have_attribute("data-panel", "trivia_reveal")
-    problems += check_phase(page, "trivia-reveal", width, PRIMARY, axe_violations)
-    page.get_by_role("button", name="Continue").click()  # the hand stands; the dealer plays
+    answer_wrong(page)  # the hand stands at once; the dealer plays; the reveal stays
     expect(table(page)).to_have_attribute("data-panel", "outcome")
-    problems += check_phase(page, "outcome", width, PRIMARY, axe_violations)
-    page.get_by_role("button", name="Next Round").click()
+    expect(page.get_by_role("region", name="Trivia answer")).to_contain_text("Right answer:")
+    problems += check_phase(page, "wrong-answer-outcome", width, PRIMARY, axe_violations)
     page.get_by_role("button", name="Side Bets").click()
     expect(page.get_by_role("group", name="21+3")).to_be_visible()
     problems += check_phase(page, "side-bets-open", width, PRIMARY, axe_violations)
     # The next hit asks at the remembered difficulty: Hit, then the answer.
     stack_shoe(Game.objects.get(pk=game.pk), HIT_THEN_STAND_SHOE)
-    page.get_by_role("button", name="Deal").click()
+    page.get_by_role("button", name="Rebet").click()
     expect(page.get_by_label("Questions")).to_have_value("easy")
     page.get_by_role("button", name="Hit").click()
     expect(table(page)).to_have_attribute("data-panel", "trivia_question")

@@ -427,11 +427,18 @@ def test_early_surrender_says_what_half_the_bet_is(alice, player) -> None:
     assert panel.one("form")["action"] == f"/games/{game.pk}/early-surrender/"
 
 
+def test_a_doubles_question_says_what_is_at_stake(alice, player, questions) -> None:
+    game = scenarios.dealt(player)  # a $10 bet
+    post(alice, game, "double", htmx=True, difficulty="easy")
+    panel = table(alice, game).one("section.panel")
+    assert panel.one(".trivia-stake").text() == "Double to $20.00: answer to draw one card."
+
+
 def test_the_difficulty_panel_says_what_each_level_earns(alice, player) -> None:
     game = scenarios.choosing_difficulty(player)
     panel = table(alice, game).one("section.panel")
     assert panel.one("h2").text() == "Trivia: choose a difficulty"
-    assert panel.one("p").text().startswith("Hit needs a right answer. Credits: 10.")
+    assert panel.one("p").text().startswith("Hit: answer to draw a card. Credits: 10.")
     buttons = panel.select("form button")
     assert [b["value"] for b in buttons] == ["easy", "medium", "hard"]
     described = [panel.one(f"#{b['aria-describedby']}").text() for b in buttons]
