@@ -366,6 +366,11 @@ class TableView(TemplateLookup):
         return chip_stack(self.active_hand.bet if self.active_hand else self.bet)
 
     @property
+    def discard_level(self) -> int:
+        """How full the discard tray is drawn: 0 (empty) to DISCARD_LEVELS (all dealt)."""
+        return discard_level(self.cards_in_shoe, self.options.get("deck_count"))
+
+    @property
     def hands_before(self) -> list[HandView]:
         """Split hands left of the one in play (played already), as at the table."""
         active = self.active_hand
@@ -429,6 +434,20 @@ def hand_badge(result: str | None, how: str | None) -> str:
 
 
 MAX_STACK = 8
+# The discard tray is drawn at one of a few heights (CSS classes, not inline styles: the
+# CSP forbids them): a quarter of the shoe dealt more each step.
+DISCARD_LEVELS = 4
+CARDS_IN_A_DECK = 52
+
+
+def discard_level(cards_in_shoe: int | None, deck_count: object) -> int:
+    """The tray's fill, from the cards left of a shoe of ``deck_count`` decks: the first
+    card dealt shows in the tray; an infinite shoe (nothing left over to discard) none."""
+    if cards_in_shoe is None or not isinstance(deck_count, int) or deck_count < 1:
+        return 0
+    shoe = deck_count * CARDS_IN_A_DECK
+    dealt = min(max(shoe - cards_in_shoe, 0), shoe)
+    return -(-dealt * DISCARD_LEVELS // shoe)  # rounded up
 
 
 def chip_stack(cents: int) -> list[int]:

@@ -311,3 +311,62 @@ def test_a_touch_screen_shows_no_keyboard_shortcut_list(browser, live_server, st
     finally:
         phone.close()
         desktop.close()
+
+
+# For every face-up card: the smallest gap, in CSS pixels, between one of its pips and one
+# of its two corner indices as the browser lays them out (negative: they overlap).
+PIP_GAPS = """() => Array.from(document.querySelectorAll("#table .playing-card[data-card]"))
+  .filter(card => card.querySelector(".pip"))
+  .map(card => {
+    const corners = Array.from(card.querySelectorAll(".pc-corner"), c => c.getBoundingClientRect());
+    let smallest = Infinity;
+    card.querySelectorAll(".pip").forEach(pip => {
+      const p = pip.getBoundingClientRect();
+      corners.forEach(c => {
+        const across = Math.max(c.left - p.right, p.left - c.right);
+        const down = Math.max(c.top - p.bottom, p.top - c.bottom);
+        smallest = Math.min(smallest, Math.max(across, down));
+      });
+    });
+    return [card.dataset.card, card.getBoundingClientRect().width, smallest];
+  })"""
+# Each chip of the rack: its colour, and the felt's two tones.
+CHIP_COLOURS = """() => ({
+  felt: ["--felt", "--felt-light"].map(name =>
+    getComputedStyle(document.querySelector(".felt")).getPropertyValue(name)),
+  chips: Array.from(document.querySelectorAll("#table .bet-form > .chips .chip"), chip =>
+    [chip.textContent.trim(), getComputedStyle(chip).getPropertyValue("--chip")]),
+})"""
+
+
+def distance(one: str, other: str) -> float:
+    """How far apart two colours are (Euclidean, in RGB)."""
+    return sum((a - b) ** 2 for a, b in zip(rgba(one)[:3], rgba(other)[:3], strict=True)) ** 0.5
+
+
+@pytest.mark.parametrize("width", VIEWPORTS)
+def test_pips_keep_clear_of_the_indices_and_no_chip_is_the_felts_colour(
+    page, stack, width: int
+) -> None:
+    from playwright.sync_api import expect
+
+    page.set_viewport_size({"width": width, "height": VIEWPORTS[width]})
+    sign_up(page, f"art{width}")
+    # Player 7S 8D against the dealer's 9C (the hole card KH); the hit deals 0D: bust.
+    stack(["7S", "KH", "8D", "9C", "0D"])
+    game = open_game_for(f"art{width}", trivia_mode=False)
+    page.goto(f"/games/{game.pk}/")
+    colours = page.evaluate(CHIP_COLOURS)
+    chips = dict(colours["chips"])
+    assert list(chips) == ["$1", "$5", "$10", "$25", "$100", "$500"]
+    for name, colour in chips.items():
+        assert all(distance(colour, felt) > 60 for felt in colours["felt"]), (name, colour)
+    assert len({rgba(colour) for colour in chips.values()}) == len(chips)
+    deal(page)
+    page.get_by_role("button", name="Hit").click()
+    expect(table(page)).to_have_attribute("data-panel", "outcome")
+    expect(page.get_by_role("img", name="King of Hearts")).to_be_visible()
+    settle(page)
+    gaps = page.evaluate(PIP_GAPS)
+    assert sorted(code for code, _, _ in gaps) == ["0D", "7S", "8D", "9C"]
+    assert all(gap >= 1 for _, _, gap in gaps), gaps

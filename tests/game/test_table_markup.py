@@ -229,32 +229,55 @@ def test_aces_and_court_cards_have_no_pip_grid(code: str) -> None:
 
 
 def test_pips_stand_in_distinct_places_and_the_lower_half_is_upside_down() -> None:
-    places = [tuple(sorted(pip.classes)) for pip in card("0S").select(".pip")]
-    assert len(set(places)) == 10
-    # Rows 9-13 are the lower half, turned like a real card's (table.css rotates them).
-    lower = [p for p in places if {"pr9", "pr10", "pr11", "pr13"} & set(p)]
-    assert len(lower) == 5
+    pips = card("0S").select(".pip")
+    assert {pip["href"] for pip in pips} == {"#suit-S"}
+    assert len({(pip["x"], pip["y"]) for pip in pips}) == 10
+    # The lower half is turned like a real card's, each pip about its own centre.
+    turned = [pip for pip in pips if pip.has("transform")]
+    assert len(turned) == 5
+    assert all(pip["transform"] == f"rotate(180 {pip['x']} {pip['y']})" for pip in turned)
 
 
 def test_both_corners_carry_the_index_and_the_name_is_spoken() -> None:
     seven = card("7C")
     assert seven["role"] == "img" and seven["aria-label"] == "Seven of Clubs"
     assert seven["data-card"] == "7C" and "playing-card--black" in seven.classes
-    assert [corner.text() for corner in seven.select(".pc-corner")] == ["7 ♣", "7 ♣"]
-    queen = card("QH")
-    assert queen.one(".pc-court").text() == "Q" and "playing-card--red" in queen.classes
+    corners = seven.select(".pc-corner")
+    assert [corner.text() for corner in corners] == ["7", "7"]
+    assert [corner.one("use")["href"] for corner in corners] == ["#suit-C", "#suit-C"]
+    assert seven.one("svg")["aria-hidden"] == "true"  # the card's name is its label
+    assert [corner.text() for corner in card("0H").select(".pc-corner")] == ["10", "10"]
 
 
-def test_the_small_card_keeps_one_centre_suit() -> None:
+SUIT_COLOURS = [("H", "red"), ("S", "black"), ("D", "red"), ("C", "black")]
+
+
+@pytest.mark.parametrize("rank", "JQK")
+@pytest.mark.parametrize(("suit", "colour"), SUIT_COLOURS)
+def test_each_court_card_draws_its_ranks_figure_in_its_suits_colour(
+    rank: str, suit: str, colour: str
+) -> None:
+    court = card(rank + suit)
+    assert f"playing-card--{colour}" in court.classes
+    assert [figure["href"] for figure in court.select("use.pc-figure")] == [f"#court-{rank}"]
+    assert [corner.text() for corner in court.select(".pc-corner")] == [rank, rank]
+    assert court.select(".pip") == []
+    small = card(rank + suit, "small")
+    assert [figure["href"] for figure in small.select("use.pc-figure")] == [f"#half-{rank}"]
+
+
+def test_the_small_card_keeps_one_large_index_and_one_centre_suit() -> None:
     nine = card("9S", "small")
     assert nine.select(".pip") == [] and "playing-card--small" in nine.classes
-    assert nine.one(".pc-centre").text() == "♠"
+    assert nine.one(".pc-index--large").text() == "9"
+    assert nine.one("use.pc-centre")["href"] == "#suit-S"
 
 
 def test_the_face_down_card_and_the_jackpot_ace_are_named() -> None:
     back = card(None)
     assert back["aria-label"] == "Face-down card" and "playing-card--back" in back.classes
     assert back.text() == "" and not back.has("data-card")
+    assert back.select("svg") == []  # the back's pattern is its CSS
     jackpot = card("AS*")
     assert jackpot["aria-label"] == "Ace of Spades (Jackpot Ace)"
     assert "playing-card--jackpot" in jackpot.classes
@@ -272,6 +295,64 @@ def test_a_card_drawn_once_is_drawn_alike_each_time_in_every_size() -> None:
         "Ten of Diamonds",
     ]
     assert all("playing-card--small" in c.classes for c in small.select('[role="img"]'))
+
+
+def drawn_references(root: Node) -> set[str]:
+    """The ids the page's SVG ``<use>`` elements point at (``#suit-H`` → ``suit-H``)."""
+    return {use["href"].removeprefix("#") for use in root.select("use")}
+
+
+def page_ids(root: Node) -> set[str]:
+    return {node["id"] for node in root.descendants() if node.has("id")}
+
+
+@pytest.mark.parametrize("scenario", ["betting", "dealt", "pair"])
+def test_every_drawing_a_card_uses_is_on_the_page_and_nothing_is_styled_inline(
+    alice, player, scenario: str
+) -> None:
+    game = getattr(scenarios, scenario)(player)
+    root = page(alice, game)
+    assert drawn_references(root) <= page_ids(root)
+    # The CSP allows no inline style: no style attribute, no <style> element.
+    assert [node.tag for node in root.descendants() if node.has("style")] == []
+    assert root.select("style") == []
+    if scenario != "betting":
+        assert {"suit-C", "suit-S", "court-J", "court-Q", "court-K"} <= page_ids(root)
+
+
+def test_the_court_figures_are_drawn_once_a_page_not_once_a_swap(alice, player) -> None:
+    game = scenarios.dealt(player)
+    assert len(page(alice, game).select("svg.card-art")) == 1
+    swapped = parse(alice.get(f"/games/{game.pk}/", HTTP_HX_REQUEST="true").content.decode())
+    assert swapped.select("svg.card-art") == []  # the page keeps the one it has
+
+
+def _with_cards_left(game: Game, cards_left: int) -> Game:
+    """The game's shoe with only its next ``cards_left`` cards undealt."""
+    state = dict(game.state)
+    shoe = dict(state["shoe"])
+    shoe["cards"] = list(shoe["cards"])[: shoe.get("position", 0) + cards_left]
+    state["shoe"] = shoe
+    Game.objects.filter(pk=game.pk).update(state=state)
+    return _refreshed(game)
+
+
+def tray_level(root: Node) -> list[str]:
+    return [c for c in root.one(".discard-tray").classes if c.startswith("discard-tray--")]
+
+
+@pytest.mark.parametrize(("cards_left", "level"), [(52, "0"), (50, "1"), (26, "2"), (10, "4")])
+def test_the_discard_tray_fills_as_the_shoe_is_dealt(
+    alice, player, cards_left: int, level: str
+) -> None:
+    game = _with_cards_left(_new(player, [], deck_count=1), cards_left)
+    root = table(alice, game)
+    assert root.one(".card-shoe__count").text() == str(cards_left)
+    assert tray_level(root) == [f"discard-tray--{level}"]
+
+
+def test_an_infinite_shoe_keeps_its_tray_empty(alice, player) -> None:
+    assert tray_level(table(alice, _new(player, [], deck_count="infinite"))) == ["discard-tray--0"]
 
 
 # --------------------------------------------------------------------- the turn's buttons

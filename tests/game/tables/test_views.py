@@ -456,3 +456,22 @@ def test_a_settled_round_shows_each_seats_result_badge_with_its_amount(seated_pa
     )
     assert ("lose", "LOSE", "−$10.00") in badges
     assert ("win", "WIN", "+$10.00") in badges
+
+
+def test_the_seats_cards_are_drawn_from_the_pages_one_sprite_with_no_inline_style(
+    seated_pair, ana, ben
+):
+    # Ana's queen and jack, Ben's king and ten; the dealer's hole card and upcard.
+    table = seated_pair(["QH", "KC", "0H", "JS", "0D", "8C"])
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    root = parse(client_of(ana).get(f"/tables/{table.pk}/").content.decode())
+    ids = {node["id"] for node in root.descendants() if node.has("id")}
+    assert {use["href"].removeprefix("#") for use in root.select("use")} <= ids
+    assert len(root.select("svg.card-art")) == 1
+    seat_one = root.one('.seat[data-seat="1"]')
+    figures = [use["href"] for use in seat_one.select("use.pc-figure")]
+    assert figures == ["#half-Q", "#half-J"]
+    # The CSP allows no inline style: no style attribute, no <style> element.
+    assert [node.tag for node in root.descendants() if node.has("style")] == []
+    assert root.select("style") == []
