@@ -123,6 +123,11 @@
     return slots;
   }
 
+  // The delay of each card is a class (deal-order-0 … in table.css), never a style
+  // attribute: under style-src 'self' the browser refuses one whenever it is applied again
+  // (htmx's settle copies class and style between elements of the same id).
+  var LAST_DEAL_ORDER = 15;
+
   function markNewCards(table) {
     if (!cardsBefore) { return; }
     var arrived = [];
@@ -144,7 +149,9 @@
     // In the order a dealer deals: round the table card by card, the player's before the
     // dealer's, so the deal, the hole card's turn and each draw arrive 0.4 s apart.
     arrived.sort(function (a, b) { return a.position - b.position || Number(a.dealer) - Number(b.dealer); });
-    arrived.forEach(function (item, order) { item.card.style.setProperty("--deal-order", String(order)); });
+    arrived.forEach(function (item, order) {
+      item.card.classList.add("deal-order-" + Math.min(order, LAST_DEAL_ORDER));
+    });
   }
 
   // Nothing waits for an animation: a click or a key press during one shows its end at once.
