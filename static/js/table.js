@@ -128,8 +128,14 @@
     return slots;
   }
 
+  // The delay of each card is a class (deal-order-0 … in table.css), never a style
+  // attribute: under style-src 'self' the browser refuses one whenever it is applied again
+  // (htmx's settle copies class and style between elements of the same id).
+  var LAST_DEAL_ORDER = 15;
+
+  // Marks the cards new since the last swap and returns them in the order they arrive.
   function markNewCards(table) {
-    if (!cardsBefore) { return; }
+    if (!cardsBefore) { return []; }
     var arrived = [];
     var slots = cardSlots(table);
     Object.keys(slots).forEach(function (key) {
@@ -149,49 +155,197 @@
     // In the order a dealer deals: round the table card by card, the player's before the
     // dealer's, so the deal, the hole card's turn and each draw arrive 0.4 s apart.
     arrived.sort(function (a, b) { return a.position - b.position || Number(a.dealer) - Number(b.dealer); });
-    arrived.forEach(function (item, order) { item.card.style.setProperty("--deal-order", String(order)); });
-  }
-
-  // Nothing waits for an animation: a click or a key press during one shows its end at once.
-  function finishCardAnimations() {
-    document.getAnimations().forEach(function (animation) {
-      var target = animation.effect && animation.effect.target;
-      if (target && target.classList && target.classList.contains("playing-card")) { animation.finish(); }
+    return arrived.map(function (item, order) {
+      item.card.classList.add("deal-order-" + Math.min(order, LAST_DEAL_ORDER));
+      return item.card;
     });
   }
-  document.addEventListener("pointerdown", finishCardAnimations, true);
-  document.addEventListener("keydown", finishCardAnimations, true);
+
+  // The result waits for its cards. The server sends the round's end in one answer; while
+  // the cards it brought are still arriving (the hole card turning, each draw), what is new
+  // about the result is held back: totals keep their old figure, badges, hand messages,
+  // side-bet results and the headline are hidden (their space kept, so nothing jumps), the
+  // chips stay where they were, the bank keeps its old amount and the live region stays
+  // quiet. The server's markup is the final state: without this script it is simply shown.
+  // Parts are matched across the swap by where they are (dealer, hand, split strip, box,
+  // side-bet circle), so what did not change never blinks. Each kind of part: what about it
+  // counts as a change (its text, its classes, or only that it is there) and the class that
+  // holds it back (a total that was there keeps its old text instead).
+  var RESULT_PARTS = [
+    { selector: ".total, .strip-total", compare: "text", mark: "result-held" },
+    { selector: ".badge, .hand-message, .strip-message, .side-circle__result", compare: "text", mark: "result-held" },
+    { selector: ".side-bet-results .side-bet", compare: "text", mark: "result-held" },
+    { selector: ".side-circle", compare: "classes", mark: "side-circle--held" },
+    { selector: ".message-line", compare: "text", mark: "headline" },
+    { selector: ".round-details, .side-bet-results", compare: "presence", mark: "result-held" },
+    { selector: ".chip-stack--paid, .betting-circle--taken", compare: "presence", mark: "chips-held" }
+  ];
+
+  function ownerOf(element) {
+    var circle = element.closest("[data-side-circle]");
+    if (circle) { return "circle " + circle.dataset.sideCircle; }
+    var sideBet = element.closest("[data-side-bet]");
+    if (sideBet) { return "side bet " + sideBet.dataset.sideBet; }
+    if (element.closest(".dealer-area")) { return "dealer"; }
+    var strip = element.closest(".split-strip li");
+    if (strip) {
+      var label = strip.querySelector(".strip-label");
+      return "strip " + (label ? label.textContent : "");
+    }
+    var box = element.closest("[data-box]");
+    var hand = element.closest("[data-hand]");
+    return (box ? "box " + box.dataset.box + " " : "") + (hand ? "hand " + hand.dataset.hand : "table");
+  }
+
+  function resultParts(table) {
+    var parts = {};
+    RESULT_PARTS.forEach(function (group) {
+      table.querySelectorAll(group.selector).forEach(function (element) {
+        var key = element.classList[0] + " " + ownerOf(element);
+        var count = 0;
+        while (parts[key + " " + count]) { count += 1; }
+        var seen = { text: element.textContent, classes: element.className, presence: "" }[group.compare];
+        parts[key + " " + count] = { element: element, mark: group.mark, seen: seen };
+      });
+    });
+    return parts;
+  }
+
+  var partsBefore = null;
+  var held = null;  // the result held back: { undo: [functions], bank: count or null }
+
+  function holdResult(table, cards) {
+    var undo = [];
+    var before = partsBefore || {};
+    var parts = resultParts(table);
+    Object.keys(parts).forEach(function (key) {
+      var part = parts[key];
+      var element = part.element;
+      var was = before[key];
+      if (was && was.seen === part.seen) { return; }
+      if (part.mark === "result-held" && was && element.matches(".total, .strip-total")) {
+        var final = element.textContent;
+        element.textContent = was.seen;
+        undo.push(function () { element.textContent = final; });
+      } else if (part.mark === "headline") {
+        // The headline has an id: htmx's settle resets its class, so the felt carries the mark.
+        var felt = element.closest(".felt") || table;
+        felt.classList.add("felt--headline-held");
+        undo.push(function () { felt.classList.remove("felt--headline-held"); });
+      } else {
+        element.classList.add(part.mark);
+        undo.push(function () { element.classList.remove(part.mark); });
+      }
+    });
+    var live = document.getElementById("status-live");
+    if (live) {
+      var announcement = live.textContent;
+      live.textContent = "";
+      // Only into the region this answer brought: a later answer's region says its own news.
+      undo.push(function () {
+        var region = document.getElementById("status-live");
+        if (region && region === live) { region.textContent = announcement; }
+      });
+    }
+    held = { undo: undo, bank: holdBank(table) };
+    var animations = [];
+    cards.forEach(function (card) { animations = animations.concat(card.getAnimations()); });
+    var sequence = held;
+    // A cancelled animation (its card swapped away) rejects: the result is shown all the same.
+    Promise.all(animations.map(function (animation) { return animation.finished; })).then(
+      function () { showResult(sequence, false); }, function () { showResult(sequence, false); });
+  }
+
+  function showResult(sequence, atOnce) {
+    if (!sequence || held !== sequence) { return; }
+    held = null;
+    sequence.undo.forEach(function (step) { step(); });
+    if (sequence.bank) { countBank(sequence.bank, atOnce); }
+  }
+
+  // Cards that are still moving, at least one of them.
+  function moving(cards) {
+    return cards.some(function (card) { return card.getAnimations().length > 0; });
+  }
+
+  // Nothing waits for an animation: a click or a key press during one shows its end at once,
+  // the result and the bank included.
+  function finishSequence() {
+    document.getAnimations().forEach(function (animation) {
+      var target = animation.effect && animation.effect.target;
+      if (target && target.classList && (target.classList.contains("playing-card") || target.classList.contains("chip-stack"))) {
+        animation.finish();
+      }
+    });
+    showResult(held, true);
+    finishBankCount();
+  }
+  document.addEventListener("pointerdown", finishSequence, true);
+  document.addEventListener("keydown", finishSequence, true);
 
   // The bank counts to its new value after a round is paid (instant under reduced motion).
   var bankBefore = null;
+  var bankCount = null;  // the count under way: { final }
   var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
 
   function dollars(value) {
     return "$" + value.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   }
 
-  function countBank(table) {
+  // Shows the old amount until the count starts; null when there is nothing to count.
+  function holdBank(table) {
     var shown = table.querySelector('[data-testid="bank"]');
     var after = Number(table.dataset.bank);
     var before = bankBefore;
     bankBefore = null;
-    if (!shown || before === null || isNaN(after) || before === after || (still && still.matches)) { return; }
-    var final = shown.textContent;
-    var start = null;
-    var frames = 0;
+    if (!shown || before === null || isNaN(after) || before === after || (still && still.matches)) { return null; }
+    var count = { before: before, after: after, final: shown.textContent };
     // The old amount at once, so the new one is never seen before the count reaches it.
     shown.textContent = dollars(before);
+    return count;
+  }
+
+  function bankShown() {
+    // Looked up each time: the swap's settling may put a fresh copy in its place.
+    return document.querySelector('#table [data-testid="bank"]');
+  }
+
+  function finishBankCount() {
+    if (!bankCount) { return; }
+    var shown = bankShown();
+    if (shown) {
+      shown.textContent = bankCount.final;
+      shown.classList.remove("bank-counting");
+    }
+    bankCount = null;
+  }
+
+  function countBank(count, atOnce) {
+    finishBankCount();
+    var shown = bankShown();
+    if (!shown) { return; }
+    if (atOnce) {
+      shown.textContent = count.final;
+      return;
+    }
+    bankCount = count;
+    var start = null;
+    var frames = 0;
     shown.classList.add("bank-counting");
     function step(now) {
-      // Looked up each frame: the swap's settling may put a fresh copy in its place.
-      shown = document.querySelector('#table [data-testid="bank"]');
-      if (!shown) { return; }
+      if (bankCount !== count) { return; }
+      shown = bankShown();
+      if (!shown) { bankCount = null; return; }
       if (start === null) { start = now; }
       // About 0.6 s, and never fewer than 8 frames: a busy machine still sees it count.
       frames += 1;
       var done = Math.min(1, (now - start) / 600, frames / 8);
-      shown.textContent = done < 1 ? dollars(before + (after - before) * done) : final;
-      if (done < 1) { window.requestAnimationFrame(step); } else { shown.classList.remove("bank-counting"); }
+      if (done < 1) {
+        shown.textContent = dollars(count.before + (count.after - count.before) * done);
+        window.requestAnimationFrame(step);
+      } else {
+        finishBankCount();
+      }
     }
     window.requestAnimationFrame(step);
   }
@@ -199,12 +353,15 @@
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail && event.detail.target;
     if (target && target.id === "table") {
+      // What the page shows before the swap is the final state of the last answer.
+      finishSequence();
       bankBefore = Number(target.dataset.bank);
       var slots = cardSlots(target);
       cardsBefore = {};
       Object.keys(slots).forEach(function (key) {
         cardsBefore[key] = { code: slots[key].code, faceDown: slots[key].faceDown };
       });
+      partsBefore = resultParts(target);
     }
   });
 
@@ -213,9 +370,15 @@
     // with the same detail; only the table's own event counts.
     var table = event.target;
     if (!table || table.id !== "table" || !table.isConnected) { return; }
-    markNewCards(table);
+    var cards = markNewCards(table);
     cardsBefore = null;
-    countBank(table);
+    if (moving(cards)) {
+      holdResult(table, cards);
+    } else {
+      var count = holdBank(table);
+      if (count) { countBank(count, false); }
+    }
+    partsBefore = null;
     focusPending = true;
   });
 
