@@ -285,7 +285,9 @@ def test_a_full_round_raises_no_policy_violation_and_no_console_error(
         expect(table(page)).to_have_attribute("data-phase", "round_over")
         settle(page)
         # A chip starts the next bet from zero on the outcome, then Deal; and Rebet.
-        page.get_by_role("group", name="Chips").get_by_role("button", name="$10", exact=True).click()
+        page.get_by_role("group", name="Chips").get_by_role(
+            "button", name="$10", exact=True
+        ).click()
         expect(table(page)).to_have_attribute("data-phase", "betting")
         page.get_by_role("button", name="Deal").click()
         expect(table(page)).to_have_attribute("data-round", "2")
