@@ -78,8 +78,11 @@ def _change_side_bets(
     stakes: Callable[[SideStakes], SideStakes] | None = None,
     extra_bet: bool | None = None,
     menu_open: bool = True,
+    starts_a_bet: bool = True,
 ) -> Game:
     """One change in the side-bet menu; what it does not change keeps its pending value.
+    A change of a stake on a round's outcome starts a new bet from zero
+    (``starts_a_bet``); opening or closing the menu does not.
 
     ``stakes`` turns the pending stakes into the new ones. The base bet (typed, else the
     pending one) and the stakes are checked together against the table minimum and the
@@ -87,7 +90,8 @@ def _change_side_bets(
     with locked_game(game_id=game_id, user=user, version=version) as table:
         _require_side_bet_menu(table)
         game = table.game
-        start_bet_after_outcome(table)
+        if starts_a_bet:
+            start_bet_after_outcome(table)
         pending = pending_side_stakes(game)
         new_stakes = pending if stakes is None else stakes(pending)
         fields = {
@@ -180,6 +184,7 @@ def toggle_side_bet_menu(
         base_cents,
         note={"kind": "side_menu", "open": menu_open},
         menu_open=menu_open,
+        starts_a_bet=False,
     )
 
 

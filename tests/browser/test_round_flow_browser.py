@@ -183,7 +183,7 @@ def test_the_result_shows_only_after_the_last_dealer_card(
     assert after["badge"] == "WIN +$10.00"
     assert "Bust" in after["dealerMessage"] and after["dealerTotal"] == "Bust 25"
     assert "won" in after["headline"] and "won" in after["announced"]
-    assert after["sideBetResult"] == "lost"
+    assert after["sideBetResult"] == "LOST −$5.00"
     assert after["paidChips"] == ""  # the paid chips are drawn, with no text
     assert after["roundDetails"] and "Lost" in after["sideBetRow"]
     assert after["bank"] == "$1,005.00"
