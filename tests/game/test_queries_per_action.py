@@ -164,13 +164,20 @@ def test_every_step_of_a_trivia_round_takes_five_queries_at_most(
     assert game.pending_trivia is None and game.state["round"]["phase"] == "round_over"
 
 
+def _each_in_five_queries(alice: Client, game: Game, steps: tuple[tuple[str, dict], ...]) -> None:
+    alice.get(f"/games/{game.pk}/")
+    for action, data in steps:
+        send = _post(alice, game, action, **data)
+        with at_most_five_queries(action):
+            assert send().status_code == 200
+    game.refresh_from_db()
+
+
 @pytest.mark.django_db
 def test_the_round_end_and_the_next_deal_take_five_queries_at_most(
     long_game: Game, alice: Client
 ) -> None:
-    game = long_game
-    alice.get(f"/games/{game.pk}/")
-    for action, data in (
+    steps = (
         ("deal", {"amount": "10.00"}),
         ("stand", {}),  # the dealer plays; the round, its hand and its record are written
         ("chip", {"chip": "25"}),  # a new bet from zero, on the outcome
@@ -179,31 +186,18 @@ def test_the_round_end_and_the_next_deal_take_five_queries_at_most(
         ("deal", {"amount": "25.00"}),
         ("stand", {}),
         ("rebet", {}),  # the same stakes dealt again
-    ):
-        send = _post(alice, game, action, **data)
-        with at_most_five_queries(action):
-            assert send().status_code == 200
-    game.refresh_from_db()
-    assert game.rounds.count() == ROUNDS_BEFORE + 3
+    )
+    _each_in_five_queries(alice, long_game, steps)
+    assert long_game.rounds.count() == ROUNDS_BEFORE + 3
 
 
 @pytest.mark.django_db
 def test_the_next_round_of_an_older_page_takes_five_queries_at_most(
     long_game: Game, alice: Client
 ) -> None:
-    game = long_game
-    alice.get(f"/games/{game.pk}/")
-    for action, data in (
-        ("deal", {"amount": "10.00"}),
-        ("stand", {}),
-        ("next-round", {}),
-        ("clear-bet", {}),
-    ):
-        send = _post(alice, game, action, **data)
-        with at_most_five_queries(action):
-            assert send().status_code == 200
-    game.refresh_from_db()
-    assert game.rounds.count() == ROUNDS_BEFORE + 1
+    steps = (("deal", {"amount": "10.00"}), ("stand", {}), ("next-round", {}), ("clear-bet", {}))
+    _each_in_five_queries(alice, long_game, steps)
+    assert long_game.rounds.count() == ROUNDS_BEFORE + 1
 
 
 @pytest.mark.django_db
