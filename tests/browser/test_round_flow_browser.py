@@ -4,6 +4,7 @@ violation and no console error."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -72,10 +73,9 @@ def play_to_stand(page, username: str, lucky_ladies: bool = False) -> None:
     game = open_game_for(username, trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     if lucky_ladies:
-        page.get_by_role("button", name="Side Bets", exact=True).click()
-        ladies = page.locator("#side-bets-menu").get_by_role("group", name="Lucky Ladies")
-        ladies.get_by_role("button", name="$5", exact=True).click()
-        expect(page.get_by_test_id("side-bet-menu-total")).to_have_text("$5.00")
+        # Lucky Ladies' circle takes the selected chip ($5 until another is pressed).
+        page.get_by_role("button", name=re.compile("^Lucky Ladies")).click()
+        expect(page.get_by_test_id("side-bet-total")).to_have_text("Side bets $5.00")
     deal(page)
     settle(page)
 
@@ -183,7 +183,7 @@ def test_the_result_shows_only_after_the_last_dealer_card(
     assert after["badge"] == "WIN +$10.00"
     assert "Bust" in after["dealerMessage"] and after["dealerTotal"] == "Bust 25"
     assert "won" in after["headline"] and "won" in after["announced"]
-    assert after["sideBetResult"] == "lost"
+    assert after["sideBetResult"] == "LOST −$5.00"
     assert after["paidChips"] == ""  # the paid chips are drawn, with no text
     assert after["roundDetails"] and "Lost" in after["sideBetRow"]
     assert after["bank"] == "$1,005.00"
@@ -285,7 +285,9 @@ def test_a_full_round_raises_no_policy_violation_and_no_console_error(
         expect(table(page)).to_have_attribute("data-phase", "round_over")
         settle(page)
         # A chip starts the next bet from zero on the outcome, then Deal; and Rebet.
-        page.get_by_role("group", name="Chips").get_by_role("button", name="$10", exact=True).click()
+        page.get_by_role("group", name="Chips").get_by_role(
+            "button", name="$10", exact=True
+        ).click()
         expect(table(page)).to_have_attribute("data-phase", "betting")
         page.get_by_role("button", name="Deal").click()
         expect(table(page)).to_have_attribute("data-round", "2")
