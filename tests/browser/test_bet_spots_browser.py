@@ -1,4 +1,5 @@
-"""The side-bet menu in Chromium: place three side bets, play the round, see their results."""
+"""The chip rack and the betting spots in Chromium: side bets placed on their circles,
+their results, Rebet, no JavaScript, axe, and a felt that stays compact."""
 
 from __future__ import annotations
 
@@ -78,6 +79,9 @@ def test_place_three_side_bets_on_their_circles_and_rebet_them(page, stack) -> N
     ).to_be_focused()
     press_spot(page, "21+3")
     expect(page.get_by_test_id("stake-twenty-one-plus-three")).to_have_text("$5.00")
+    expect(
+        side_spot(page, "21+3").get_by_role("button", name=re.compile(r"^21\+3"))
+    ).to_be_focused()
     # The rack's chips now go to 21+3, the current spot; a chip pressed from the keyboard
     # is selected (pressed) and keeps the focus for the next press.
     rack_chip(page, "$1").focus()
