@@ -67,6 +67,20 @@ def test_pressing_a_box_circle_chooses_it_and_adds_the_selected_chip(
     assert "selected_chip=25" in response["Location"]
 
 
+def test_a_box_circle_refuses_a_chip_over_the_table_maximum(alice: Client, player: Any) -> None:
+    game = services.new_game(
+        user=player, options={"trivia_mode": False, "seats": 3, "max_bet": "100.00"}
+    )
+    post(alice, game, "chip", chip="100")  # box 1: $100, the maximum
+    game.refresh_from_db()
+    version = game.version
+    response = post(alice, game, "select-box", box="2", selected_chip="5")
+    # Box 2 starts from box 1's $100: another $5 would pass the table maximum.
+    assert response.status_code == 422
+    game.refresh_from_db()
+    assert game.version == version and game.selected_box == 1
+
+
 def test_an_amount_typed_for_a_box_is_kept_when_another_is_picked(
     alice: Client, player: Any
 ) -> None:
