@@ -46,6 +46,7 @@ from game.house_edge_summary import HouseEdgeSummary, summarise
 from game.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from game.models import Game
 from game.presentation import coach
+from game.presentation.bet_spots import bet_focus, focus_query, side_spots
 from game.presentation.notices import REFUSALS, STALE_NOTICE, refusal_text
 from game.presentation.table import TableView, table_view
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
@@ -96,8 +97,15 @@ def render_table(
 ) -> HttpResponse:
     """The full page, or for htmx the table partial plus the status line out of band."""
     view = view or table_view(game)
+    # The rack's selected chip and the current spot come back with every answer (page state).
+    focus = bet_focus(request.POST if request.method == "POST" else request.GET)
+    menu = view.side_bet_menu
+    betting = view.panel in ("bet", "outcome")
     context = {
         "view": view,
+        "focus": focus,
+        "betting": betting,
+        "spots": side_spots(menu, focus, view.side_circles) if betting and menu.available else None,
         "urls": table_urls(game.pk),
         "notice": notice,
         **coach.table_context(game, view, hint=hint),
@@ -150,13 +158,19 @@ def _chip(post: QueryDict) -> dict[str, Any]:
 
 
 def _box(post: QueryDict) -> dict[str, Any]:
-    """A box button (seats > 1), with the amount typed for the box being left, if any."""
+    """A box's circle (seats > 1), with the amount typed for the box being left, if any,
+    and the rack's selected chip, which the box takes."""
     try:
         box = parse_whole_number(post.get("box"))
     except ValueError:
         raise ValueError(REFUSALS["no_box_chosen"]) from None
     typed = (post.get("amount") or "").strip()
-    return {"box": box, "base_cents": parse_bet(typed) if typed else None}
+    chip = post.get("selected_chip")
+    return {
+        "box": box,
+        "base_cents": parse_bet(typed) if typed else None,
+        "chip_cents": parse_chip_dollars(chip) * 100 if chip else None,
+    }
 
 
 def _deal(post: QueryDict) -> dict[str, Any]:
@@ -241,7 +255,10 @@ def _run_action(
         return _refused(request, game_id, str(error), status=REFUSED)
     if request.htmx:
         return render_table(request, game)
-    return redirect("game:table", game_id=game.pk)
+    # Without JavaScript the selected chip and the current spot ride along in the query.
+    query = focus_query(bet_focus(request.POST))
+    url = game_url("game:table", game.pk)
+    return redirect(f"{url}?{query}" if query else url)
 
 
 def _refused(

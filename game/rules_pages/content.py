@@ -48,7 +48,7 @@ INDEX, PLAY, TRIVIA, SIDE_BETS, OPTIONS, TERMS = (
 )
 
 # Side-bet name as the engine spells it -> anchor on the side-bets page. The anchors are
-# part of the public contract (the table and the side-bet menu link to them).
+# part of the public contract (the table's side-bet circles link to them).
 SIDE_BET_ANCHORS: dict[str, str] = {
     PERFECT_PAIR: "perfect-pair",
     TWENTY_ONE_PLUS_THREE: "twenty-one-plus-three",
@@ -159,7 +159,7 @@ TERM_LIST: tuple[Term, ...] = (
         "Core side bets",
         "Insurance and even money: offered during the "
         "round when the dealer shows an ace, switched on and off by their own options, not "
-        "placed from the side-bet menu.",
+        "placed on the side-bet circles.",
         "insurance",
     ),
     Term(
@@ -596,7 +596,7 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
                 "side_bets",
                 "Side bets",
                 "On / Off",
-                "Shows or hides the side-bet menu. Insurance and even money have their own "
+                "Shows or hides the side-bet circles. Insurance and even money have their own "
                 "options.",
             ),
             (

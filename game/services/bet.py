@@ -159,10 +159,19 @@ def _boxes_total(entries: list[dict[str, Any]]) -> int:
 
 
 def select_box(
-    *, game_id: int, user: Player, version: int, box: int, base_cents: int | None = None
+    *,
+    game_id: int,
+    user: Player,
+    version: int,
+    box: int,
+    base_cents: int | None = None,
+    chip_cents: int | None = None,
 ) -> Game:
-    """Make ``box`` (1 … seats) the one the chips and the side-bet menu work on; an amount
-    typed for the box being left (``base_cents``) is kept as its bet."""
+    """Make ``box`` (1 … seats) the one the chips and the side bets work on; an amount
+    typed for the box being left (``base_cents``) is kept as its bet. Its circle was
+    pressed: the rack's selected chip (``chip_cents``) is added to its bet."""
+    if chip_cents is not None and chip_cents not in CHIP_CENTS:
+        raise ActionRefused("no_such_chip")
     with locked_game(game_id=game_id, user=user, version=version) as table:
         require_betting(table)
         if not 1 <= box <= table.engine.options.seats:
@@ -172,16 +181,23 @@ def select_box(
             table.game.pending_bet_cents = base_cents
         entries = _box_entries(table)
         chosen = entries[box - 1]
+        bet = chosen["bet"] + (chip_cents or 0)
+        engine = table.engine
+        # R-1.4, as for any chip: the box's bet with its side bets fits the bank and the limit.
+        if bet + sum(chosen["side_bets"].values()) > engine.bank:
+            raise ActionRefused("bank_short", bank_cents=engine.bank)
+        if bet > engine.options.max_bet:
+            raise ActionRefused("over_max_bet", max_bet_cents=engine.options.max_bet)
         return save_game(
             table,
             engine_changed=False,
             pending_boxes=entries,
             selected_box=box,
-            pending_bet_cents=chosen["bet"],
+            pending_bet_cents=bet,
             pending_side_bets=chosen["side_bets"],
             pending_extra_bet=chosen["extra_bet"],
             showing_outcome=False,
-            note={"kind": "box_selected", "box": box, "bet_cents": chosen["bet"]},
+            note={"kind": "box_selected", "box": box, "bet_cents": bet},
         )
 
 

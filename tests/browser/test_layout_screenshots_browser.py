@@ -149,13 +149,10 @@ def test_side_bet_screens_and_statistics_fit_the_width(page, stack, width: int) 
     page.get_by_role("button", name="Stand").click()
     expect(table(page)).to_have_attribute("data-panel", "outcome")
     problems += check_layout(page, "side-bet-outcome", width)
-    # The outcome is the next bet's panel: open the side-bet drawer on it.
-    toggle = page.get_by_role("button", name="Side Bets")
-    if toggle.get_attribute("aria-expanded") == "false":
-        toggle.click()
-    expect(page.get_by_role("button", name="Side Bets")).to_have_attribute("aria-expanded", "true")
-    expect(page.get_by_role("group", name="21+3")).to_be_visible()
-    problems += check_layout(page, "side-bet-menu", width)
+    # The outcome is the next bet's panel: the side-bet circles are on the felt, results on them.
+    expect(page.get_by_role("list", name="Side bets", exact=True)).to_be_visible()
+    expect(page.get_by_role("link", name="21+3 rules")).to_be_visible()
+    problems += check_layout(page, "side-bet-spots", width)
 
     user = game.owner.username
     stack(TEN_FIRST)

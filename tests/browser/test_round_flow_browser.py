@@ -4,6 +4,7 @@ violation and no console error."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -72,10 +73,9 @@ def play_to_stand(page, username: str, lucky_ladies: bool = False) -> None:
     game = open_game_for(username, trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     if lucky_ladies:
-        page.get_by_role("button", name="Side Bets", exact=True).click()
-        ladies = page.locator("#side-bets-menu").get_by_role("group", name="Lucky Ladies")
-        ladies.get_by_role("button", name="$5", exact=True).click()
-        expect(page.get_by_test_id("side-bet-menu-total")).to_have_text("$5.00")
+        # Lucky Ladies' circle takes the selected chip ($5 until another is pressed).
+        page.get_by_role("button", name=re.compile("^Lucky Ladies")).click()
+        expect(page.get_by_test_id("side-bet-total")).to_have_text("Side bets $5.00")
     deal(page)
     settle(page)
 

@@ -164,9 +164,9 @@ def test_every_phase_shows_its_primary_action_without_scrolling(
     expect(table(page)).to_have_attribute("data-panel", "outcome")
     expect(page.get_by_role("region", name="Trivia answer")).to_contain_text("Right answer:")
     problems += check_phase(page, "wrong-answer-outcome", width, PRIMARY, axe_violations)
-    page.get_by_role("button", name="Side Bets").click()
-    expect(page.get_by_role("group", name="21+3")).to_be_visible()
-    problems += check_phase(page, "side-bets-open", width, PRIMARY, axe_violations)
+    # The side-bet circles stand round the main one on the outcome, as on every bet.
+    expect(page.get_by_role("link", name="21+3 rules")).to_be_visible()
+    problems += check_phase(page, "side-bet-spots", width, PRIMARY, axe_violations)
     # The next hit asks at the remembered difficulty: Hit, then the answer.
     stack_shoe(Game.objects.get(pk=game.pk), HIT_THEN_STAND_SHOE)
     page.get_by_role("button", name="Rebet").click()

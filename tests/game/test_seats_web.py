@@ -50,8 +50,35 @@ def test_the_bet_panel_picks_a_box_and_the_chips_go_to_it(alice: Client, player:
     assert [entry["bet"] for entry in game.pending_boxes] == [1000, 1500, 1000]
     post(alice, game, "select-box", box="2")
     page = alice.get(f"/games/{game.pk}/").text
-    assert 'aria-pressed="true">Box 2 $15.00</button>' in page
-    assert 'aria-pressed="false">Box 1 $10.00</button>' in page
+    assert 'aria-pressed="true"><span class="visually-hidden">Box 2 </span>$15.00</button>' in page
+    assert 'aria-pressed="false"><span class="visually-hidden">Box 1 </span>$10.00</button>' in page
+
+
+def test_pressing_a_box_circle_chooses_it_and_adds_the_selected_chip(
+    alice: Client, player: Any
+) -> None:
+    game = three_box_game(player)
+    post(alice, game, "chip", chip="10")  # box 1
+    response = post(alice, game, "select-box", box="3", selected_chip="25")
+    assert response.status_code == 302
+    game.refresh_from_db()
+    # Box 3, never bet on, starts from box 1's $10; the selected $25 chip goes on top.
+    assert game.selected_box == 3 and game.pending_bet_cents == 3500
+    assert "selected_chip=25" in response["Location"]
+
+
+def test_a_box_circle_refuses_a_chip_over_the_table_maximum(alice: Client, player: Any) -> None:
+    game = services.new_game(
+        user=player, options={"trivia_mode": False, "seats": 3, "max_bet": "100.00"}
+    )
+    post(alice, game, "chip", chip="100")  # box 1: $100, the maximum
+    game.refresh_from_db()
+    version = game.version
+    response = post(alice, game, "select-box", box="2", selected_chip="5")
+    # Box 2 starts from box 1's $100: another $5 would pass the table maximum.
+    assert response.status_code == 422
+    game.refresh_from_db()
+    assert game.version == version and game.selected_box == 1
 
 
 def test_an_amount_typed_for_a_box_is_kept_when_another_is_picked(

@@ -178,25 +178,34 @@ def test_split_hands_not_in_play_stand_in_a_strip_beside_the_one_that_is(alice, 
     assert labelled(root, "section", "Player").one("h2").text().startswith("Hand 2 of 2")
 
 
-def test_boxes_stand_side_by_side_and_the_picker_presses_the_selected_one(alice, player) -> None:
+def test_boxes_stand_side_by_side_and_each_is_chosen_by_its_circle(alice, player) -> None:
     game = _new(player, scenarios.PLAIN, seats=3)
     root = table(alice, game)
     boxes = root.select("section.box")
     assert names(boxes) == ["Box 1", "Box 2", "Box 3"]
     assert [box.attrs.get("aria-current") for box in boxes] == ["true", None, None]
-    picker = labelled(root, ".box-picker", "Boxes: chips and the amount go to the one pressed")
-    assert picker["role"] == "group"
-    pressed = [b["aria-pressed"] for b in picker.select("button.box-pick")]
-    assert pressed == ["true", "false", "false"]
-    assert button(picker, "Same bet on every box")["formaction"] == f"/games/{game.pk}/same-bet/"
+    circles = [box.one("button.box-circle") for box in boxes]
+    assert names(circles) == ["Box 1 $0.00", "Box 2 $0.00", "Box 3 $0.00"]
+    assert [c["aria-pressed"] for c in circles] == ["true", "false", "false"]
+    assert {(c["form"], c["name"], c["formaction"]) for c in circles} == {
+        ("bet-form", "box", f"/games/{game.pk}/select-box/")
+    }
+    assert [c["value"] for c in circles] == ["1", "2", "3"]
+    # The boxes are chosen by their circles only: no second row of box buttons in the panel.
+    assert root.select_one(".box-picker") is None
+    form = root.one("form#bet-form")
+    assert button(form, "Same bet on every box")["formaction"] == f"/games/{game.pk}/same-bet/"
 
 
-def test_side_bets_riding_show_in_their_circles_out_of_the_readers_way(alice, player) -> None:
+def test_side_bets_riding_show_on_their_circles_as_chip_stacks(alice, player) -> None:
     game = with_stakes(scenarios.betting(player), {"21+3": 500})
-    circles = table(alice, game).one("ul.side-circles")
-    assert circles["aria-hidden"] == "true"
-    circle = circles.one('[data-side-circle="twenty-one-plus-three"]')
-    assert circle.text() == "21+3 $5.00"
+    spots = table(alice, game).one("ul.side-spots")
+    assert spots["aria-label"] == "Side bets"
+    circle = spots.one('[data-side-circle="twenty-one-plus-three"]')
+    assert circle.one('[data-testid="stake-twenty-one-plus-three"]').text() == "$5.00"
+    assert [c.classes for c in circle.select(".side-spot__stack .stack-chip")] == [
+        ["stack-chip", "chip--5"]
+    ]
 
 
 def test_a_running_decision_clock_shows_as_a_timer(alice, player) -> None:
@@ -440,42 +449,98 @@ def test_the_bet_panel_offers_chips_an_amount_clear_bet_and_deal(alice, player) 
     assert root.one("#table-limits").text() == "Table limits $1.00 – $10000.00"
 
 
-def test_the_open_side_bet_menu_names_each_bet_its_stake_and_its_chips(alice, player) -> None:
+def test_each_side_bet_circle_has_its_name_top_payout_rules_and_adds_the_selected_chip(
+    alice, player
+) -> None:
     game = with_stakes(scenarios.betting(player), {"21+3": 500}, extra_bet=True)
     root = table(alice, game)
-    toggle = root.one("#side-bets-toggle")
-    assert toggle.text() == "Side Bets" and toggle["aria-expanded"] == "true"
+    # No drawer: the side bets are circles on the felt, each a button of the bet form.
+    assert root.select_one("#side-bets-toggle") is None and root.select_one("fieldset") is None
     assert root.one('[data-testid="side-bet-total"]').text() == (
         "Side bets $5.00 · Extra Bet Blackjack active"
     )
-    bets = root.select("#side-bets-menu fieldset.side-bet")
-    assert [bet.one("legend").text() for bet in bets] == [
+    spots = root.select("ul.side-spots li.side-spot")
+    assert [spot.one(".side-circle__label").text() for spot in spots] == [
         "Perfect Pair",
         "21+3",
         "Perfect 11s",
         "House Money",
         "Lucky Ladies",
-        "Extra Bet Blackjack",
+        "Extra Bet",
     ]
-    three = root.one('fieldset[data-bet="21+3"]')
-    assert three.one('[data-testid="stake-twenty-one-plus-three"]').text() == "$5.00"
-    chip = three.one("#side-chip-twenty-one-plus-three-25")
-    assert (chip.text(), chip["name"], chip["value"]) == ("$25", "side_chip", "21+3:25")
+    assert [spot.one(".side-spot__payout").text() for spot in spots] == [
+        "pays up to 200:1",
+        "pays up to 1000:1",
+        "pays up to 720:1",
+        "pays up to 9:1",
+        "pays up to 1000:1",
+        "pays up to 2:1",
+    ]
+    three = root.one('li[data-bet="21+3"]')
+    rules = three.one("a.side-spot__rules")
+    assert rules["aria-label"] == "21+3 rules" and rules.text() == "i"
+    assert rules["href"].endswith("#twenty-one-plus-three")
+    circle = three.one("button.side-spot__circle")
+    assert (circle["form"], circle["name"], circle["value"], circle["formaction"]) == (
+        "bet-form",
+        "side_chip",
+        "21+3:5",
+        f"/games/{game.pk}/side-chip/",
+    )
+    clear = three.one("button.side-spot__clear")
+    assert (clear["aria-label"], clear["name"], clear["value"]) == ("Clear 21+3", "bet", "21+3")
+    assert root.one('li[data-bet="perfect_pair"]').select_one(".side-spot__clear") is None
     assert button(root, "Deactivate")["value"] == "off"
-    closed = table(alice, with_stakes(game, {}, menu_open=False))
-    assert closed.one("#side-bets-menu").has("hidden")
-    assert closed.one("#side-bets-toggle")["aria-expanded"] == "false"
-    assert button(closed, "Side Bets")["value"] == "open"
 
 
-def test_the_side_bet_menu_follows_each_stake(alice, player) -> None:
+def test_the_selected_chip_is_pressed_and_every_spot_adds_it(alice, player) -> None:
+    game = scenarios.betting(player)
+    root = table(alice, game, selected_chip="25")
+    rack = labelled(root, '[role="group"]', "Chips")
+    assert [c["aria-pressed"] for c in rack.select("button")] == [
+        "false",
+        "false",
+        "false",
+        "true",
+        "false",
+        "false",
+    ]
+    main = root.one("button.betting-circle__spot")
+    assert (main.text(), main["name"], main["value"], main["aria-current"]) == (
+        "Main bet",
+        "chip",
+        "25",
+        "true",
+    )
+    assert root.one("#side-spot-perfect-pair")["value"] == "perfect_pair:25"
+    assert root.one('input[name="selected_chip"]')["value"] == "25"
+    # Once a side-bet circle is the current spot, the rack's chips go to it.
+    root = table(alice, game, selected_chip="10", spot="21+3")
+    assert root.one("#side-spot-twenty-one-plus-three")["aria-current"] == "true"
+    assert not root.one("button.betting-circle__spot").has("aria-current")
+    chips = labelled(root, '[role="group"]', "Chips").select("button")
+    assert [(c["name"], c["value"]) for c in chips][:2] == [
+        ("side_chip", "21+3:1"),
+        ("side_chip", "21+3:5"),
+    ]
+    assert {c["formaction"] for c in chips} == {f"/games/{game.pk}/side-chip/"}
+    assert root.one("#chip-rack-target").text().startswith("Chips go to 21+3")
+
+
+def test_the_side_bet_circles_follow_each_stake(alice, player) -> None:
     game = with_stakes(scenarios.betting(player), {"21+3": 500})
     assert table(alice, game).one('[data-testid="stake-perfect-pair"]').text() == "$0.00"
     game = with_stakes(game, {"21+3": 500, "perfect_pair": 100})
     root = table(alice, game)
     assert root.one('[data-testid="stake-perfect-pair"]').text() == "$1.00"
-    assert root.one('[data-testid="side-bet-menu-total"]').text() == "$6.00"
+    assert root.one('[data-testid="side-bet-total"]').text() == "Side bets $6.00"
     assert button(root, "Activate")["value"] == "on"
+
+
+def test_no_side_bet_circles_when_side_bets_are_off(alice, player) -> None:
+    root = table(alice, _new(player, scenarios.PLAIN, side_bets=False))
+    assert root.select_one("ul.side-spots") is None
+    assert root.one("button.betting-circle__spot")["name"] == "chip"
 
 
 @pytest.mark.parametrize(("make", "name"), [(scenarios.insurance, "Insurance")])

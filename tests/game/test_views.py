@@ -107,10 +107,26 @@ def test_plain_post_applies_and_redirects(case: Case, alice, player) -> None:
     version = game.version
     response = post(alice, game, case.action, **_data(case, game))
     assert response.status_code == 302, response.content[:500]
-    assert response["Location"] == f"/games/{game.pk}/"
+    # A chip's post keeps the rack's selected chip in the query (page state, no JavaScript).
+    assert response["Location"].partition("?")[0] == f"/games/{game.pk}/"
     game.refresh_from_db()
     assert game.version == version + 1
     assert case.check(game)
+
+
+def test_without_javascript_the_selected_chip_and_the_spot_survive_the_redirect(
+    alice, player
+) -> None:
+    game = scenarios.betting(player)
+    response = post(alice, game, "side-chip", side_chip="21+3:25")
+    assert response["Location"] == f"/games/{game.pk}/?selected_chip=25&spot=21%2B3"
+    page = alice.get(response["Location"]).text
+    assert 'id="chip-25" class="chip chip--25" aria-pressed="true"' in page
+    assert 'name="side_chip" value="21+3:25"' in page
+    # The defaults need no query: the $5 chip on the main circle.
+    game.refresh_from_db()
+    response = post(alice, game, "chip", chip="5")
+    assert response["Location"] == f"/games/{game.pk}/"
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)

@@ -97,14 +97,17 @@ def test_plain_post_applies_and_redirects(case: Case, alice, player) -> None:
     version = game.version
     response = post(alice, game, case.action, **case.data)
     assert response.status_code == 302, response.content[:500]
-    assert response["Location"] == f"/games/{game.pk}/"
+    # The rack's selected chip and the current spot ride along in the query (page state).
+    assert response["Location"].partition("?")[0] == f"/games/{game.pk}/"
     game.refresh_from_db()
     assert game.version == version + 1
     assert case.check(game)
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
-def test_htmx_post_gets_the_table_partial_with_the_menu(case: Case, alice, player) -> None:
+def test_htmx_post_gets_the_table_partial_with_the_side_bet_circles(
+    case: Case, alice, player
+) -> None:
     game = case.prepare(betting_game(player))
     response = post(alice, game, case.action, htmx=True, **case.data)
     assert response.status_code == 200
@@ -115,8 +118,8 @@ def test_htmx_post_gets_the_table_partial_with_the_menu(case: Case, alice, playe
     game.refresh_from_db()
     assert case.check(game)
     assert f'data-version="{game.version}"' in html
-    # Every side action leaves the menu open, so the next chip is one click away.
-    assert 'aria-expanded="true"' in html and 'id="side-bet-twenty-one-plus-three"' in html
+    # The side-bet circles stay on the felt, so the next chip is one click away.
+    assert 'id="side-spot-twenty-one-plus-three"' in html
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
@@ -220,7 +223,7 @@ def test_chips_add_up_per_bet_and_the_typed_base_bet_is_kept(alice, player) -> N
     assert status_line(game) == "Lucky Ladies $1.00. Side bets $31.00."
     page = alice.get(f"/games/{game.pk}/").text
     assert 'data-testid="stake-twenty-one-plus-three">$30.00<' in page
-    assert 'data-testid="side-bet-menu-total">$31.00<' in page
+    assert 'data-testid="side-bet-total">Side bets $31.00<' in page
     assert 'id="bet-amount" name="amount"' in page and 'value="12.50"' in page
 
 
@@ -287,32 +290,28 @@ def test_extra_bet_activates_and_deactivates(alice, player) -> None:
     assert ">Activate</button>" in alice.get(f"/games/{game.pk}/").text
 
 
-def test_the_menu_opens_and_closes_and_is_closed_at_first(alice, player) -> None:
+def test_the_side_bet_circles_are_on_the_felt_with_no_drawer(alice, player) -> None:
     game = betting_game(player)
-    closed = alice.get(f"/games/{game.pk}/").text
-    assert re.search(r'aria-expanded="false" aria-controls="side-bets-menu">Side Bets<', closed)
-    assert 'id="side-bets-menu" class="side-bets-menu" hidden' in closed
-    assert 'name="side_chip"' not in closed
-    post(alice, game, "side-bets-menu", menu="open")
-    opened = alice.get(f"/games/{game.pk}/").text
-    assert re.search(r'aria-expanded="true" aria-controls="side-bets-menu">Side Bets<', opened)
+    page = alice.get(f"/games/{game.pk}/").text
+    assert 'id="side-bets-toggle"' not in page and "<fieldset" not in page
     for label in ("Perfect Pair", "21+3", "Perfect 11s", "House Money", "Lucky Ladies"):
-        assert f"<legend>{label}</legend>" in opened
-        assert f"{label} rules</a>" in opened
-    assert "<legend>Extra Bet Blackjack</legend>" in opened and ">Activate</button>" in opened
-    assert ">Clear All</button>" in opened
-    assert opened.count(">Clear</button>") == 5
-    assert opened.count('name="side_chip"') == 5 * 6
-    assert f'href="/rules/side-bets/?game={game.pk}#twenty-one-plus-three"' in opened
-    assert "Pays up to 1000 to 1" in opened
-    post(alice, game, "side-bets-menu", menu="close")
-    assert 'name="side_chip"' not in alice.get(f"/games/{game.pk}/").text
+        assert f'<span class="side-circle__label">{label}</span>' in page
+        assert f'aria-label="{label} rules">i</a>' in page
+    assert 'aria-label="Extra Bet Blackjack rules">i</a>' in page and ">Activate</button>" in page
+    # One button per circle, each adding the selected chip ($5 until another is pressed).
+    assert page.count('name="side_chip"') == 5
+    assert 'value="21+3:5"' in page
+    assert f'href="/rules/side-bets/?game={game.pk}#twenty-one-plus-three"' in page
+    assert "1000:1" in page
+    # An old page's Side Bets button still gets an answer (the circles are there either way).
+    assert post(alice, game, "side-bets-menu", menu="open").status_code == 302
+    assert 'id="side-spot-perfect-pair"' in alice.get(f"/games/{game.pk}/").text
 
 
 def test_side_bets_off_hides_the_menu_and_the_button(alice, player) -> None:
     game = with_stakes(betting_game(player, side_bets=False), {"21+3": 500}, extra_bet=True)
     page = alice.get(f"/games/{game.pk}/").text
-    assert "Side Bets" not in page and "side-bets-menu" not in page
+    assert "Side Bets" not in page and "side-spots" not in page and "side_chip" not in page
     assert ">Deal</button>" in page
     # Stakes left from before the option went off are not dealt (and are forgotten).
     post(alice, game, "deal", amount="10")
@@ -472,7 +471,9 @@ def test_chips_put_in_the_drawer_land_in_their_circles_and_show_how_they_ended(
     )
     page = alice.get(f"/games/{game.pk}/").text
     circle = re.search(
-        r'<li class="side-circle" data-side-circle="twenty-one-plus-three">.*?</li>', page
+        r'<li class="side-circle side-spot" data-side-circle="twenty-one-plus-three".*?</li>',
+        page,
+        re.S,
     )
     assert circle and "$5.00" in circle.group(0)
     post(alice, game, "deal", amount="10")
