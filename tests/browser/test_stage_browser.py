@@ -42,6 +42,12 @@ MEASURE = """(primarySelector) => {
   const felt = document.querySelector("#table .felt").getBoundingClientRect();
   const visible = (element) => element.getClientRects().length > 0
     && getComputedStyle(element).visibility !== "hidden";
+  // Inside the screen, and not cut off by the action area when that scrolls.
+  const inside = (a, b) => {
+    const frame = b.getBoundingClientRect ? b.getBoundingClientRect() : b;
+    return a.top >= frame.top - 1 && a.bottom <= frame.bottom + 1
+      && a.left >= frame.left - 1 && a.right <= frame.right + 1;
+  };
   const primary = Array.from(document.querySelectorAll(primarySelector)).find(visible);
   const box = primary ? primary.getBoundingClientRect() : null;
   const cards = Array.from(document.querySelectorAll("#table .playing-card")).filter(visible)
@@ -64,8 +70,8 @@ MEASURE = """(primarySelector) => {
     feltHeight: felt.height,
     scrollY: window.scrollY,
     primaryFound: primary !== undefined,
-    primaryInView: box !== null && box.top >= 0 && box.bottom <= window.innerHeight
-      && box.left >= 0 && box.right <= window.innerWidth,
+    primaryInView: box !== null && inside(box, {top: 0, left: 0, bottom: window.innerHeight,
+      right: window.innerWidth}) && inside(box, primary.closest(".action-area") || box),
     overlaps: overlaps,
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: window.innerWidth,
