@@ -396,7 +396,9 @@
     if (focusLost || (table.contains(active) && !typingIn(active))) {
       // A 409/422 notice (role="alert") announces itself; focus stays on a control.
       var control = sameControlAgain(table) || primaryControl(table);
-      if (control && control !== active) { control.focus(); }
+      // Focus never scrolls: the stage is laid out so the control is already on screen, and a
+      // page that moves by itself after an action loses the player's place.
+      if (control && control !== active) { control.focus({ preventScroll: true }); }
     }
     lastSubmit = null;
     if (queuedKey) {

@@ -63,7 +63,8 @@ def check_layout(page, name: str, width: int, region: str = "#table") -> list[st
     """Save a screenshot; return what is wrong (horizontal overflow, overlapping controls)."""
     settle(page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), full_page=True)
+    # The caret is left alone: hiding it, Playwright injects a style the policy blocks.
+    page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), caret="initial", full_page=True)
     problems = []
     overflow = page.evaluate(OVERFLOW)
     if overflow["scrollWidth"] > overflow["innerWidth"]:
