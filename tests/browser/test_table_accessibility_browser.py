@@ -175,7 +175,7 @@ def test_keyboard_only_round_with_enter_and_shortcuts(page, stack) -> None:
     )
 
     # Tab from the top of the page to the amount field; nothing but the keyboard from here on.
-    for _ in range(30):
+    for _ in range(60):
         page.keyboard.press("Tab")
         if page.evaluate(FOCUSED_ID) == "bet-amount":
             break

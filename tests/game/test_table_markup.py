@@ -435,9 +435,11 @@ def test_the_bet_panel_offers_chips_an_amount_clear_bet_and_deal(alice, player) 
     root = table(alice, game)
     form = root.one("form.bet-form")
     assert form["action"] == f"/games/{game.pk}/deal/"
-    # Enter in the amount field presses the first button: a hidden Deal, not the $1 chip.
-    first = form.one("button")
+    # Enter in the amount field presses the form's first button in the page's order: a
+    # hidden Deal, before the betting spots on the felt and the $1 chip.
+    first = [b for b in root.select("button") if b.has("form") or b in form.select("button")][0]
     assert first.text() == "Deal" and first["tabindex"] == "-1" and first["aria-hidden"] == "true"
+    assert first["form"] == "bet-form"
     chips = labelled(form, '[role="group"]', "Chips").select("button")
     assert names(chips) == ["$1", "$5", "$10", "$25", "$100", "$500"]
     assert [(c["name"], c["value"]) for c in chips][:2] == [("chip", "1"), ("chip", "5")]
