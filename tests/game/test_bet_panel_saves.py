@@ -25,9 +25,11 @@ def game_update_columns(action: Callable[[], Any]) -> set[str]:
     """The columns the action's UPDATE of the game row sets."""
     with CaptureQueriesContext(connection) as captured:
         action()
-    updates = [query["sql"] for query in captured if query["sql"].startswith('UPDATE "game_game"')]
+    # On PostgreSQL the game's UPDATE may close a statement of WITH queries (game/sql.py).
+    game_update = 'UPDATE "game_game" SET '
+    updates = [query["sql"] for query in captured if game_update in query["sql"]]
     assert len(updates) == 1, updates
-    set_clause = updates[0].split(" SET ", 1)[1].split(" WHERE ", 1)[0]
+    set_clause = updates[0].split(game_update, 1)[1].split(" WHERE ", 1)[0]
     return set(re.findall(r'"(\w+)" = ', set_clause))
 
 
