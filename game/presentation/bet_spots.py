@@ -21,10 +21,11 @@ from game.presentation.side_bet_menu import (
     SIDE_BET_SLUGS,
     SideBetLine,
     SideBetMenu,
+    best_ratio,
 )
 from game.presentation.table import SideCircle, chip_stack
 from game.rules.money import CHIP_DOLLARS
-from game.rules.sidebets import EXTRA_BET_BLACKJACK, PAY_TABLES, STAKED_SIDE_BETS
+from game.rules.sidebets import EXTRA_BET_BLACKJACK, STAKED_SIDE_BETS
 
 # The main circle (or, with seats > 1, the box taking the chips): the current spot until
 # the player presses a side-bet circle.
@@ -83,9 +84,7 @@ def focus_query(focus: BetFocus) -> str:
 
 def top_payout(bet: str) -> str:
     """The best line of the bet's pay table as printed on its circle, e.g. "100:1"."""
-    numerator, denominator = max(
-        (ratio for _condition, ratio in PAY_TABLES[bet]), key=lambda ratio: ratio[0] / ratio[1]
-    )
+    numerator, denominator = best_ratio(bet)
     return f"{numerator}:{denominator}"
 
 

@@ -54,13 +54,14 @@ SIDE_BET_SUMMARIES: dict[str, str] = {
 }
 
 
+def best_ratio(bet: str) -> tuple[int, int]:
+    """The best line of the bet's pay table, as (numerator, denominator)."""
+    return max((ratio for _condition, ratio in PAY_TABLES[bet]), key=lambda r: r[0] / r[1])
+
+
 def pays_up_to(bet: str) -> str:
     """The pay table's headline: the best payout, e.g. "Pays up to 200 to 1"."""
-    best_numerator, best_denominator = max(
-        (ratio for _condition, ratio in PAY_TABLES[bet]),
-        key=lambda ratio: ratio[0] / ratio[1],
-    )
-    return f"Pays up to {ratio_text((best_numerator, best_denominator))}"
+    return f"Pays up to {ratio_text(best_ratio(bet))}"
 
 
 @dataclass(frozen=True)
