@@ -387,6 +387,13 @@ class TableView(TemplateLookup):
         return chip_stack(self.net) if self.panel == "outcome" and self.net > 0 else []
 
     @property
+    def round_won(self) -> bool:
+        """The round on the felt is over and came out in the player's favour (the table's
+        data-round-won, which the win sound of static/js/sound.js waits for)."""
+        over = self.panel == "outcome" or (self.panel == "game_over" and bool(self.hands))
+        return over and self.net > 0
+
+    @property
     def stake_taken(self) -> bool:
         """At the round's end, the dealer takes the stake (a net loss)."""
         return self.panel == "outcome" and self.net < 0

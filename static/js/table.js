@@ -261,6 +261,14 @@
     held = null;
     sequence.undo.forEach(function (step) { step(); });
     if (sequence.bank) { countBank(sequence.bank, atOnce); }
+    revealed();
+  }
+
+  // Says on document that the table's latest answer is shown whole, its result included
+  // ("table:revealed"): sound.js plays a won round's chime then, not when the answer comes.
+  function revealed() {
+    var table = document.getElementById("table");
+    if (table) { document.dispatchEvent(new CustomEvent("table:revealed", { detail: { table: table } })); }
   }
 
   // Cards that are still moving, at least one of them.
@@ -377,6 +385,7 @@
     } else {
       var count = holdBank(table);
       if (count) { countBank(count, false); }
+      revealed();
     }
     partsBefore = null;
     focusPending = true;

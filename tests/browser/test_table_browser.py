@@ -239,6 +239,8 @@ def test_a_whole_round_with_javascript_off(browser, live_server, stack, bank_of_
     try:
         sign_up(page, "fay")
         page.get_by_role("button", name="New Game").click()
+        # Sound is made by a script: without one its toggle is not offered.
+        expect(page.get_by_role("button", name="Sound")).to_be_hidden()
         page.get_by_role("button", name="$10", exact=True).click()
         expect(page.get_by_label("Bet amount")).to_have_value("10.00")
         page.get_by_role("button", name="Deal").click()

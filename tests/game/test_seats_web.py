@@ -117,7 +117,7 @@ def test_three_boxes_dealt_played_left_to_right_and_settled(alice: Client, playe
     assert game.state["round"]["phase"] == "round_over"
     assert game.bank_cents == 100_000 - 3000 + 6000  # every box won against the bust
     page = alice.get(f"/games/{game.pk}/").text
-    assert page.count('<p class="badge badge--win">WIN') == 3
+    assert page.count('<p class="badge badge--win" data-net="1000">WIN') == 3
     assert "Round over: you won $30.00." in page
 
 

@@ -124,6 +124,27 @@ def test_the_top_bar_offers_options_between_rounds_only_and_end_game_while_playi
     assert names(table(alice, _ended(game, player)).select(".top-bar a")) == ["Rules"]
 
 
+def test_the_top_bar_has_a_sound_toggle_off_and_hidden_until_a_script_shows_it(
+    alice, player
+) -> None:
+    toggle = button(table(alice, scenarios.betting(player)).one(".top-bar"), "Sound")
+    assert (toggle["type"], toggle["aria-pressed"]) == ("button", "false")
+    assert toggle.has("hidden") and toggle.has("data-sound-toggle")
+
+
+def test_the_table_says_when_the_round_on_the_felt_was_won(alice, player) -> None:
+    # Player 9S 7D (16) stands against 6C + 0H: the dealer draws KD and busts.
+    won = scenarios.dealt(player, ["9S", "0H", "7D", "6C", "KD"], trivia_mode=False)
+    assert not table(alice, won).has("data-round-won")
+    services.stand(game_id=won.pk, user=player, version=_refreshed(won).version)
+    root = table(alice, won)
+    assert root.has("data-round-won")
+    assert labelled(root, "section", "Player").one(".badge")["data-net"] == "1000"
+    lost = table(alice, scenarios.round_over(player))
+    assert not lost.has("data-round-won")
+    assert lost.one(".badge")["data-net"] == "-1000"
+
+
 def test_a_refusal_says_why_in_an_alert_on_the_table(alice, player) -> None:
     game = scenarios.betting(player)
     answer = post(alice, game, "hit", htmx=True)

@@ -452,10 +452,11 @@ def test_a_settled_round_shows_each_seats_result_badge_with_its_amount(seated_pa
     # Ana stands on 17 and loses to the dealer's 18; ben draws to 21 and wins.
     html = client_of(ana).get(reverse("tables:table", args=[table.pk])).content.decode()
     badges = re.findall(
-        r'class="badge badge--(\w+)">(\w+) <span class="badge__amount">([^<]+)<', html
+        r'class="badge badge--(\w+)" data-net="(-?\d+)">(\w+) <span class="badge__amount">([^<]+)<',
+        html,
     )
-    assert ("lose", "LOSE", "−$10.00") in badges
-    assert ("win", "WIN", "+$10.00") in badges
+    assert ("lose", "-1000", "LOSE", "−$10.00") in badges
+    assert ("win", "1000", "WIN", "+$10.00") in badges
 
 
 def test_the_seats_cards_are_drawn_from_the_pages_one_sprite_with_no_inline_style(
