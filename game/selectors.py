@@ -16,6 +16,11 @@ def games_for_player(user: Any) -> QuerySet[Game]:
     return Game.objects.filter(owner=user).order_by("-created", "-id")
 
 
+def latest_game_in_progress(user: Any) -> Game | None:
+    """The player's newest game not yet over, if any."""
+    return games_for_player(user).filter(status=Game.Status.IN_PROGRESS).first()
+
+
 def pending_attempt(game: Game) -> TriviaAttempt | None:
     """The attempt not yet carried into the round: no query when there is none, or when
     the game was read with it (services' lock, the table view's select_related)."""
