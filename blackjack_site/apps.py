@@ -2,7 +2,8 @@ from django.apps import AppConfig
 
 
 class SiteConfig(AppConfig):
-    """The project package as an app, for the accounts' start-up wiring only (no models)."""
+    """The project package as an app (no models): the accounts' start-up wiring, the
+    guests' template filter and their clean-up command."""
 
     name = "blackjack_site"
     label = "site"

@@ -1,4 +1,4 @@
-"""The login forms (the site's and the admin's): Django's, bounded.
+"""The login forms (the site's and the admin's): Django's, bounded; and the sign-up form.
 
 A login's username reaches django-axes' attempt log (a 255-character column) and every
 credential reaches the authentication backends' queries: a NUL byte, which PostgreSQL
@@ -14,10 +14,12 @@ from typing import Any
 
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.core.exceptions import ValidationError
 from django.core.validators import ProhibitNullCharactersValidator
 from django.db.models import Field
 
+from blackjack_site.guests import GUEST_PREFIX
 from blackjack_site.passwords import PASSWORD_MAX_LENGTH
 
 NUL = "\x00"
@@ -70,3 +72,23 @@ class LoginForm(BoundedCredentialsMixin, AuthenticationForm):
 
 class AdminLoginForm(BoundedCredentialsMixin, AdminAuthenticationForm):
     """The admin's login form (/admin/login/): the same login, for staff."""
+
+
+class SignUpForm(UserCreationForm):
+    """Django's sign-up form; the ``guest-`` names are kept for guests (guests.py).
+
+    Bound to a guest's own account (``instance``), saving it gives that account the chosen
+    name and password: the guest's games stay with it."""
+
+    error_messages = {
+        **UserCreationForm.error_messages,
+        "reserved": "Names starting with “%(prefix)s” are kept for guest players.",
+    }
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if username and username.lower().startswith(GUEST_PREFIX):
+            raise ValidationError(
+                self.error_messages["reserved"], code="reserved", params={"prefix": GUEST_PREFIX}
+            )
+        return username

@@ -239,6 +239,9 @@ AXES_COOLOFF_TIME = timedelta(minutes=int(os.environ.get("LOGIN_COOLOFF_MINUTES"
 AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]  # each counted on its own
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "blackjack_site.views.locked_out"
+# Play now makes a guest account (blackjack_site/guests.py): at most this many per client
+# address and hour, counted in the cache; past it the page says so (429).
+GUESTS_PER_ADDRESS_PER_HOUR = int(os.environ.get("GUESTS_PER_ADDRESS_PER_HOUR", "20"))
 
 # Content-Security-Policy (django-csp 4; Django 5.2 has none built in): this site's own
 # files only. No inline script or style, no eval (htmx runs with allowEval off, see

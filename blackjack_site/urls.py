@@ -10,6 +10,7 @@ admin.site.login_form = AdminLoginForm
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("play/", views.play_now, name="play_now"),
     path("accounts/signup/", views.signup, name="signup"),
     # Before Django's account URLs, so that /accounts/login/ uses the bounded form.
     path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),

@@ -1,19 +1,26 @@
 """Read-only queries: the player's games, the pending trivia attempt, the side stakes
-waiting for the deal, the coach's count. View models live in game/presentation/."""
+waiting for the deal, the coach's count, a finished game's figures. View models live in
+game/presentation/."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 
-from game.models import CoachDeviation, Game, TriviaAttempt
+from game.models import CoachDeviation, Game, Hand, TriviaAttempt
+from game.rules.records import NATURAL, WIN
 from game.rules.sidebets import stored_side_stakes
 
 
 def games_for_player(user: Any) -> QuerySet[Game]:
     """The player's saved games, newest first."""
     return Game.objects.filter(owner=user).order_by("-created", "-id")
+
+
+def latest_game_in_progress(user: Any) -> Game | None:
+    """The player's newest game not yet over, if any."""
+    return games_for_player(user).filter(status=Game.Status.IN_PROGRESS).first()
 
 
 def pending_attempt(game: Game) -> TriviaAttempt | None:
@@ -86,3 +93,26 @@ def rebet_total(game: Game, seats: int) -> int:
         entries = pending_box_entries(game, seats)
         return sum(entry["bet"] + sum(entry["side_bets"].values()) for entry in entries)
     return game.pending_bet_cents + sum(pending_side_stakes(game).values())
+
+
+def best_hand(game: Game) -> Hand | None:
+    """The game's best hand: of the hands it won, the one that won the most (its winnings
+    less its stake, a double's whole stake counted); on a tie a blackjack, then the
+    earliest. None when no hand won. One query, over the stored hands of finished rounds."""
+    return (
+        Hand.objects.filter(round__game=game, result__in=(WIN, NATURAL))
+        .annotate(
+            net=F("winnings_cents") - F("bet_cents"),
+            natural_first=Case(When(result=NATURAL, then=Value(0)), default=Value(1)),
+        )
+        .order_by("-net", "natural_first", "round__number", "index")
+        .first()
+    )
+
+
+def trivia_answers(game: Game) -> tuple[int, int]:
+    """The game's trivia questions answered, and answered right: one query."""
+    counts = TriviaAttempt.objects.filter(game=game, answered_at__isnull=False).aggregate(
+        answered=Count("pk"), right=Count("pk", filter=Q(correct=True))
+    )
+    return counts["answered"], counts["right"]

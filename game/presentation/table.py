@@ -9,6 +9,7 @@ from typing import Any
 
 from game.clock import now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
+from game.presentation.game_over import GameOverView, game_over_view
 from game.presentation.lookup import TemplateLookup
 from game.presentation.notices import REFUSALS, status_line
 from game.presentation.side_bet_menu import (
@@ -29,7 +30,7 @@ from game.rules.money import CHIP_DOLLARS, display_cents
 from game.rules.no_random import NoRandom
 from game.rules.options import BLACKJACK_PAYOUTS
 from game.rules.public import public_view
-from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, PLAY_ACTIONS
+from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, CREDITS_FOR_WRONG, PLAY_ACTIONS
 from game.rules.storage import game_from_json
 from game.rules_pages.content import ratio_text
 from game.selectors import (
@@ -94,11 +95,10 @@ DEALER_RULE_LINES = {
 DEALER_MESSAGES = {"bust": "Bust", "charlie": "Charlie", "natural": "Blackjack!", "stand": "Stand"}
 # The dealer's ace offers: the panel's and the outcome row's name.
 OFFER_NAMES = {"insurance": "Insurance", "even_money": "Even money"}
-OVER_REASONS = {
-    "bank": "Your bank fell below the table minimum.",
-    "credits": "Your trivia credits ran out.",
-    "ended": "You ended the game.",
-}
+# Said on the felt before the first deal of a trivia game (UI.md "The front door").
+CREDITS_INTRO = (
+    "Credits pay for questions: a wrong answer costs {wrong}, a right one earns {earns}."
+)
 
 
 def describe(total: int, soft: bool) -> str:
@@ -297,7 +297,8 @@ class TableView(TemplateLookup):
     round_staked: int = 0
     side_bets: list[dict[str, Any]] = field(default_factory=list)
     insurance: dict[str, Any] | None = None
-    over_reason_text: str = ""
+    # The end of the game, once it is over: why, and its figures.
+    game_over: GameOverView | None = None
     round_in_progress: bool = False
     accept_reason: str = ""
     chips: tuple[int, ...] = CHIP_DOLLARS
@@ -349,6 +350,15 @@ class TableView(TemplateLookup):
     def side_bet_menu(self) -> SideBetMenu:
         """The bet panel's side-bet menu, from the Game row alone (no queries)."""
         return side_bet_menu(self.game)
+
+    @property
+    def credits_intro(self) -> str:
+        """What credits are for, in one line on the felt of a trivia game's first round,
+        before its deal (the felt's hands are empty then); "" at any other time."""
+        if not self.trivia_mode or self.round_number or self.game.is_over or self.boxes:
+            return ""
+        earns = ", ".join(f"{level.title()} +{n}" for level, n in CREDITS_FOR_CORRECT.items())
+        return CREDITS_INTRO.format(wrong=-CREDITS_FOR_WRONG, earns=earns)
 
     @property
     def felt_rules(self) -> str:
@@ -513,7 +523,7 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         view.boxes = _boxes(game, engine, round_ if show_round else None, view.hands)
     if game.is_over:
         view.phase, view.panel = "game_over", "game_over"
-        view.over_reason_text = OVER_REASONS.get(game.over_reason, "")
+        view.game_over = game_over_view(game, trivia_mode=view.trivia_mode)
     elif view.panel == "outcome":
         _offer_rebet(view, game, engine)
     return view

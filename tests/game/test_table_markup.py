@@ -743,10 +743,13 @@ def test_rebet_is_off_with_the_reason_when_the_bank_no_longer_covers_it(alice, p
 
 def test_game_over_says_why_and_offers_a_new_game(alice, player) -> None:
     game = _ended(scenarios.round_over(player), player)
-    panel = table(alice, game).one("section.panel")
-    assert "You ended the game." in panel.text()
-    assert "Final bank: $990.00 · Rounds played: 1" in panel.text()
-    new_game = panel.one('form[action="/games/new/"]')
+    moment = table(alice, game).one('.felt [data-testid="game-over"]')
+    assert moment["aria-labelledby"] == "game-over-heading"
+    assert moment.one("#game-over-heading").text() == "Game ended"
+    assert "You ended the game." in moment.text()
+    assert moment.one('[data-testid="final-bank"]').text() == "$990.00"
+    assert moment.one('[data-testid="rounds-played"]').text() == "1"
+    new_game = moment.one('form[action="/games/new/"]')
     assert button(new_game, "New Game")["data-key"] == "n"
 
 
