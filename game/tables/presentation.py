@@ -479,12 +479,12 @@ def _newest_events(
     worded, the rest carried."""
     if previous is None or previous.table.version > table.version:
         events = _events(table.pk, upto=table.version)
-        return events, [event_text(event) for event in events]
+        return events, _log_lines(events)
     if previous.table.version == table.version:  # a bet being built: no event written
         return previous.events, previous.log
     new = _events(table.pk, after=previous.table.version, upto=table.version)
     events = (new + previous.events)[:SCENE_EVENTS]
-    log = ([event_text(event) for event in new] + previous.log)[:SCENE_EVENTS]
+    log = (_log_lines(new) + previous.log)[:SCENE_EVENTS]
     return events, log
 
 
@@ -680,9 +680,25 @@ def _who(data: dict[str, Any]) -> str:
     return "A player"
 
 
+# Events that are news for the pages (the table changed) but say nothing worth a line:
+# betting starting over after an intermission nobody bet in (T-5).
+SILENT_EVENTS = frozenset({"betting_reopened"})
+
+
+def in_log(event: TableEvent) -> bool:
+    """Whether ``event`` has a line in the table's log."""
+    return event.kind not in SILENT_EVENTS
+
+
+def _log_lines(events: list[TableEvent]) -> list[str]:
+    return [event_text(event) for event in events if in_log(event)]
+
+
 def event_text(event: TableEvent) -> str:
-    """One line of the table's log, from an event's public data."""
+    """One line of the table's log, from an event's public data ("" for a silent one)."""
     data, kind = event.data, event.kind
+    if kind in SILENT_EVENTS:
+        return ""
     who = _who(data)
     if kind == "card_dealt":
         if data.get("to") == "dealer":

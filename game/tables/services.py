@@ -677,8 +677,12 @@ def sit_out(*, table_id: int, user: Player, version: int) -> Seat:
         return seat
 
 
-def _open_betting(locked: LockedTable) -> None:
-    """T-5/T-9: a new intermission (timed only while someone is seated)."""
+def _open_betting(locked: LockedTable, *, again: bool = False) -> None:
+    """T-5/T-9: a new intermission (timed only while someone is seated).
+
+    ``again``: the intermission before it ended with no bet (T-5): it starts over as
+    ``betting_reopened``, news for the pages (the new clock) that adds no line to the
+    log, so an idle table's log does not fill with "Place your bets" every intermission."""
     table = locked.table
     table.phase = SharedTable.Phase.INTERMISSION
     for seat in locked.seats:
@@ -687,7 +691,8 @@ def _open_betting(locked: LockedTable) -> None:
             locked.touch(seat)
     if locked.seated():
         table.betting_ends_ms = now_ms() + table.intermission_seconds * 1000
-        locked.announce("betting_open", seconds=table.intermission_seconds)
+        kind = "betting_reopened" if again else "betting_open"
+        locked.announce(kind, seconds=table.intermission_seconds)
     else:
         table.betting_ends_ms = None
 
@@ -734,7 +739,7 @@ def _end_betting(locked: LockedTable) -> None:
             seat.box = None
             locked.touch(seat)
     if not players:
-        _open_betting(locked)
+        _open_betting(locked, again=True)
         return
     events = _run(lambda: engine.start_shared_round(boxes))
     for index, seat in enumerate(players):

@@ -35,6 +35,7 @@ from game.tables.presentation import (
     LIVE_PAUSED_NOTICE,
     TableScene,
     event_text,
+    in_log,
     refusal_text,
     rules_text,
     view_for,
@@ -432,7 +433,11 @@ def table_events(
             # Only up to the scene's version (an action committed since comes next time),
             # at most LOG_BATCH at once: the id sent is the last event sent, never beyond it.
             events = _events_between(scene, seq, LOG_BATCH)
-            found = [SseMessage("log", _log_item(scene, event), str(event.seq)) for event in events]
+            found = [
+                SseMessage("log", _log_item(scene, event), str(event.seq))
+                for event in events
+                if in_log(event)
+            ]
             if len(events) == LOG_BATCH:
                 last = events[-1].seq
         html = _table_partial(request, current, scene=scene)
