@@ -171,6 +171,15 @@ def seats_of_table(table_id: int) -> list[Seat]:
     return list(seats.select_related("player", "pending_question__question").order_by("id"))
 
 
+def revealed_questions(*, table_id: int, round_number: int) -> list[TableQuestion]:
+    """The questions of a table's round already answered (or timed out) and so revealed
+    (T-11), oldest first, with their trivia question: never one still open."""
+    asked = TableQuestion.objects.filter(
+        seat__table_id=table_id, round_number=round_number, correct__isnull=False
+    )
+    return list(asked.select_related("question").order_by("id"))
+
+
 def _lock(table_id: int, *, skip_locked: bool = False) -> LockedTable:
     """The table row locked (``skip_locked``: TableNotFound if another process holds it),
     its seats with their players and open questions, and its engine."""
