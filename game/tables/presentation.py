@@ -30,7 +30,15 @@ from game.presentation.side_bet_panels import (
     parlay_panel,
     result_rows,
 )
-from game.presentation.table import ACTION_LABELS, DEALER_RULE_LINES, describe, hand_badge
+from game.presentation.table import (
+    ACTION_KEYS,
+    ACTION_LABELS,
+    DEALER_RULE_LINES,
+    AnswerButton,
+    answer_buttons,
+    describe,
+    hand_badge,
+)
 from game.rules import sidebets as sb
 from game.rules.cards import card_name
 from game.rules.engine import Game as EngineGame
@@ -40,7 +48,7 @@ from game.rules.records import DEALING, HOUSE_MONEY_PARLAY, PLAYER_TURN
 from game.rules.storage import game_from_json
 from game.rules_pages.content import ratio_text
 from game.tables import services
-from game.tables.models import Seat, SharedTable, TableEvent
+from game.tables.models import Seat, SharedTable, TableEvent, TableQuestion
 from trivia.models import DIFFICULTY_LABELS
 
 OFFER_BUTTONS = {
@@ -110,6 +118,17 @@ SIDE_BET_FEE = " (fee {fee})"
 SIDE_BET_PAID = ", paid {winnings}"
 SIDE_BET_PARLAYED = ", {parlayed} parlayed"
 SIDE_BET_TO_BE_PAID = ", payout to come"
+# The headline of a turn: the player in turn reads their own line (and hears it through
+# the page's live region), everyone else the player's name.
+YOUR_TURN = "Your turn"
+THEIR_TURN = "{name}'s turn"
+# Shown above the table once its live stream has ended for good (table_live.js), by the
+# reason the stream gave ("closed") or none (refused: logged out, no longer allowed in).
+LIVE_ENDED_NOTICES = {
+    "closed": "This table is closed: live updates have ended.",
+    "gone": "Live updates have stopped: you may have logged out in another tab, or lost "
+    "access to this table. Reload the page to carry on.",
+}
 # Shown above the table while its live updates cannot come (the server lost Redis, or the
 # page lost its stream): the page still refreshes itself, a little later than live.
 LIVE_PAUSED_NOTICE = (
@@ -166,6 +185,17 @@ class HandView(TemplateLookup):
     active: bool
 
 
+@dataclass(frozen=True)
+class RevealView(TemplateLookup):
+    """A seat's last question of the round once revealed (T-11): the question, the answer
+    given ("" when none came in time) and the right one. Never built before the reveal."""
+
+    question: str
+    answer_given: str
+    correct_answer: str
+    correct: bool
+
+
 @dataclass
 class SeatView(TemplateLookup):
     number: int
@@ -180,6 +210,8 @@ class SeatView(TemplateLookup):
     can_sit: bool = False
     # One short line per side bet: its stake while betting, its result once settled.
     side_bets: list[str] = field(default_factory=list)
+    # The seat's last question of the round, once revealed, shown at the seat to everyone.
+    reveal: RevealView | None = None
 
     @property
     def empty(self) -> bool:
@@ -194,7 +226,8 @@ class SeatView(TemplateLookup):
 class QuestionView(TemplateLookup):
     text: str
     difficulty: str
-    answers: list[str]
+    # As the single-player game shows them: lettered A-D (keys A-D, 1-4), or True / False.
+    answers: list[AnswerButton]
 
 
 @dataclass
@@ -220,7 +253,8 @@ class SharedTableView(TemplateLookup):
     betting: bool = False
     offer_question: str = ""
     offer_buttons: tuple[tuple[str, str], ...] = ()
-    play_buttons: list[tuple[str, str]] = field(default_factory=list)
+    # The turn's plays: (action, label, keyboard key), as in the single-player game.
+    play_buttons: list[tuple[str, str, str]] = field(default_factory=list)
     choosing_difficulty: bool = False
     question: QuestionView | None = None
     last_version: int = 0
@@ -236,6 +270,19 @@ class SharedTableView(TemplateLookup):
     @property
     def seated(self) -> bool:
         return self.viewer_seat is not None and self.viewer_seat.number is not None
+
+    @property
+    def docked(self) -> bool:
+        """Whether the viewer has something to press now (a bet to make, an offer, a
+        question, a play): their controls are then docked to the bottom of the screen, so
+        nothing they must press in time is below the fold."""
+        return bool(
+            self.betting
+            or self.question
+            or self.choosing_difficulty
+            or self.offer_buttons
+            or self.play_buttons
+        )
 
     @property
     def seat_version(self) -> int:
@@ -322,6 +369,11 @@ class TableScene(TemplateLookup):
     turn_box: int | None
     events: list[TableEvent]  # newest first, at most SCENE_EVENTS
     log: list[str]  # their lines, newest first
+    # The box whose player's turn it is (RULES.md §5), None in every other moment: its
+    # player reads "Your turn" (``view_for``), everyone else the scene's headline.
+    playing_box: int | None = None
+    # Each seat's last question of the round once revealed (T-11), by the seat's id.
+    reveals: dict[int, RevealView] = field(default_factory=dict)
     # The engine's public view of the round (None between rounds): the same for everyone,
     # read once per revision, and the viewers' offer panels take their figures from it.
     public_round: dict[str, Any] | None = None
@@ -344,8 +396,10 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
     round_ = public["round"]
     in_round = table.phase == SharedTable.Phase.ROUND and round_ is not None
     turn_box = engine.box_in_turn() if (engine and in_round) else None
+    events, log = _newest_events(table, previous)
+    reveals = _reveals(table, round_, options.trivia_mode, events, previous)
     seat_views, own_seat_views = _seat_views(
-        table, seats, round_, in_round, turn_box, options.trivia_mode
+        table, seats, round_, in_round, turn_box, options.trivia_mode, reveals
     )
     dealer_cards: list[str | None] = []
     dealer_total = ""
@@ -356,7 +410,7 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
             dealer_total = describe(dealer["total"], dealer["soft"])
         else:
             dealer_total = f"showing {describe(dealer['upcard_total'], dealer['upcard_soft'])}"
-    events, log = _newest_events(table, previous)
+    playing = engine is not None and engine.round is not None and engine.round.phase == PLAYER_TURN
     return TableScene(
         table=table,
         seats=seats,
@@ -371,6 +425,44 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
         events=events,
         log=log,
         public_round=round_,
+        playing_box=turn_box if playing else None,
+        reveals=reveals,
+    )
+
+
+def _reveals(
+    table: SharedTable,
+    round_: dict[str, Any] | None,
+    trivia_mode: bool,
+    events: list[TableEvent],
+    previous: TableScene | None,
+) -> dict[int, RevealView]:
+    """Each seat's last revealed question of the round on the felt, by seat id (T-11):
+    read once a round and after each reveal, else carried over from the previous scene.
+    Only revealed questions are read: an open one's right answer never reaches a page."""
+    if round_ is None or not trivia_mode or not table.round_number:
+        return {}
+    if (
+        previous is not None
+        and previous.table.round_number == table.round_number
+        and previous.table.version <= table.version
+    ):
+        new = [event for event in events if event.seq > previous.table.version]
+        unseen = table.version - previous.table.version - len(new)
+        if not unseen and not any(event.kind == "question_revealed" for event in new):
+            return previous.reveals
+    return {
+        asked.seat_id: _reveal_view(asked)
+        for asked in services.revealed_questions(table_id=table.pk, round_number=table.round_number)
+    }
+
+
+def _reveal_view(asked: TableQuestion) -> RevealView:
+    return RevealView(
+        question=asked.question.text,
+        answer_given=asked.answer_given,
+        correct_answer=asked.question.correct_answer,
+        correct=bool(asked.correct),
     )
 
 
@@ -381,6 +473,7 @@ def _seat_views(
     in_round: bool,
     turn_box: int | None,
     trivia_mode: bool,
+    reveals: dict[int, RevealView],
 ) -> tuple[list[SeatView], dict[int, SeatView]]:
     """Every seat as a watcher sees it, and each taken seat as its own player sees it."""
     by_number = {s.number: s for s in seats if s.number is not None}
@@ -412,6 +505,7 @@ def _seat_views(
                     view.hands.append(_hand_view(hand, view.in_turn and index == current))
             boxes = round_.get("boxes")
             view.bet = boxes[box]["bet"] if boxes else round_["bet"]
+            view.reveal = reveals.get(seat.pk)
         view.side_bets = seat_side_bet_lines(round_, box, seat, offered=side_bets_on)
         own_seat_views[number] = replace(view, is_viewer=True)
         if not (dealt or seat.ready):
@@ -436,7 +530,7 @@ def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTab
         seats=seat_views,
         dealer_cards=scene.dealer_cards,
         dealer_total_text=scene.dealer_total_text,
-        headline=scene.headline,
+        headline=_viewer_headline(scene, viewer_seat),
         timer=_timer(table, scene.seats, scene.engine),
         viewer_seat=viewer_seat,
         is_host=viewer_pk == table.host_id,
@@ -447,6 +541,14 @@ def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTab
     if viewer_seat is not None and seated_at is not None:
         _fill_controls(view, scene, viewer_seat)
     return view
+
+
+def _viewer_headline(scene: TableScene, viewer_seat: Seat | None) -> str:
+    """The scene's headline, but "Your turn" for the player whose turn it is."""
+    playing = scene.playing_box
+    if playing is None or viewer_seat is None or viewer_seat.number is None:
+        return scene.headline
+    return YOUR_TURN if viewer_seat.box == playing else scene.headline
 
 
 def _as_seen_by(scene: TableScene, seat_view: SeatView, viewer_number: int | None) -> SeatView:
@@ -479,12 +581,12 @@ def _newest_events(
     worded, the rest carried."""
     if previous is None or previous.table.version > table.version:
         events = _events(table.pk, upto=table.version)
-        return events, [event_text(event) for event in events]
+        return events, _log_lines(events)
     if previous.table.version == table.version:  # a bet being built: no event written
         return previous.events, previous.log
     new = _events(table.pk, after=previous.table.version, upto=table.version)
     events = (new + previous.events)[:SCENE_EVENTS]
-    log = ([event_text(event) for event in new] + previous.log)[:SCENE_EVENTS]
+    log = (_log_lines(new) + previous.log)[:SCENE_EVENTS]
     return events, log
 
 
@@ -503,7 +605,7 @@ def _headline(
     if round_.phase == PLAYER_TURN and turn_box is not None:
         seat = next((s for s in seats if s.box == turn_box), None)
         name = seat.player.get_username() if seat else f"Box {turn_box + 1}"
-        return f"{name}'s turn"
+        return THEIR_TURN.format(name=name)
     offer = PHASE_OFFERS.get(round_.phase)
     if offer is not None:
         return f"{OFFER_QUESTIONS[offer]} Everyone concerned answers now."
@@ -540,7 +642,7 @@ def _fill_controls(view: SharedTableView, scene: TableScene, seat: Seat) -> None
         view.question = QuestionView(
             text=question.question.text,
             difficulty=DIFFICULTY_LABELS.get(question.difficulty, question.difficulty),
-            answers=list(question.answers_shown),
+            answers=answer_buttons(list(question.answers_shown)),
         )
         return
     offer = engine.offer_for_box(seat.box)
@@ -559,7 +661,9 @@ def _fill_controls(view: SharedTableView, scene: TableScene, seat: Seat) -> None
         return
     legal = engine.legal_actions()
     view.play_buttons = [
-        (name, label) for name, label in ACTION_LABELS.items() if legal.get(name) == "allowed"
+        (name, label, ACTION_KEYS[name])
+        for name, label in ACTION_LABELS.items()
+        if legal.get(name) == "allowed"
     ]
 
 
@@ -680,9 +784,25 @@ def _who(data: dict[str, Any]) -> str:
     return "A player"
 
 
+# Events that are news for the pages (the table changed) but say nothing worth a line:
+# betting starting over after an intermission nobody bet in (T-5).
+SILENT_EVENTS = frozenset({"betting_reopened"})
+
+
+def in_log(event: TableEvent) -> bool:
+    """Whether ``event`` has a line in the table's log."""
+    return event.kind not in SILENT_EVENTS
+
+
+def _log_lines(events: list[TableEvent]) -> list[str]:
+    return [event_text(event) for event in events if in_log(event)]
+
+
 def event_text(event: TableEvent) -> str:
-    """One line of the table's log, from an event's public data."""
+    """One line of the table's log, from an event's public data ("" for a silent one)."""
     data, kind = event.data, event.kind
+    if kind in SILENT_EVENTS:
+        return ""
     who = _who(data)
     if kind == "card_dealt":
         if data.get("to") == "dealer":

@@ -171,6 +171,15 @@ def seats_of_table(table_id: int) -> list[Seat]:
     return list(seats.select_related("player", "pending_question__question").order_by("id"))
 
 
+def revealed_questions(*, table_id: int, round_number: int) -> list[TableQuestion]:
+    """The questions of a table's round already answered (or timed out) and so revealed
+    (T-11), oldest first, with their trivia question: never one still open."""
+    asked = TableQuestion.objects.filter(
+        seat__table_id=table_id, round_number=round_number, correct__isnull=False
+    )
+    return list(asked.select_related("question").order_by("id"))
+
+
 def _lock(table_id: int, *, skip_locked: bool = False) -> LockedTable:
     """The table row locked (``skip_locked``: TableNotFound if another process holds it),
     its seats with their players and open questions, and its engine."""
@@ -677,8 +686,12 @@ def sit_out(*, table_id: int, user: Player, version: int) -> Seat:
         return seat
 
 
-def _open_betting(locked: LockedTable) -> None:
-    """T-5/T-9: a new intermission (timed only while someone is seated)."""
+def _open_betting(locked: LockedTable, *, again: bool = False) -> None:
+    """T-5/T-9: a new intermission (timed only while someone is seated).
+
+    ``again``: the intermission before it ended with no bet (T-5): it starts over as
+    ``betting_reopened``, news for the pages (the new clock) that adds no line to the
+    log, so an idle table's log does not fill with "Place your bets" every intermission."""
     table = locked.table
     table.phase = SharedTable.Phase.INTERMISSION
     for seat in locked.seats:
@@ -687,7 +700,8 @@ def _open_betting(locked: LockedTable) -> None:
             locked.touch(seat)
     if locked.seated():
         table.betting_ends_ms = now_ms() + table.intermission_seconds * 1000
-        locked.announce("betting_open", seconds=table.intermission_seconds)
+        kind = "betting_reopened" if again else "betting_open"
+        locked.announce(kind, seconds=table.intermission_seconds)
     else:
         table.betting_ends_ms = None
 
@@ -734,7 +748,7 @@ def _end_betting(locked: LockedTable) -> None:
             seat.box = None
             locked.touch(seat)
     if not players:
-        _open_betting(locked)
+        _open_betting(locked, again=True)
         return
     events = _run(lambda: engine.start_shared_round(boxes))
     for index, seat in enumerate(players):

@@ -12,7 +12,10 @@ reads the database and returns what this viewer must be sent for everything afte
 - ends after TABLE_STREAM_SECONDS: the browser reconnects with ``Last-Event-ID`` (or
   ``?after=``, see ``last_event_id``) and catches up from there, on any app server;
 - ends at once when ``messages_after`` raises ``StreamEnded`` (the viewer may no longer
-  see the table);
+  see the table), saying so first with an ``end`` event (data ``gone``); and ends after
+  sending an ``end`` event ``messages_after`` returned (a closed table's, data ``closed``):
+  the page stops listening and says that live updates have ended, rather than reopening
+  the stream again and again;
 - with news through Redis, says whether it comes: a ``live`` event, ``paused`` while this
   process cannot hear Redis (the stream goes on, polling the database) and ``flowing``
   otherwise, sent first and then whenever it changes (the page shows a notice meanwhile).
@@ -35,7 +38,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.db import close_old_connections, connections
-from django.http import HttpRequest, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from game.tables import live
 
@@ -48,8 +51,16 @@ _MAX_ID_DIGITS = 18
 
 
 class StreamEnded(Exception):
-    """Raised by ``messages_after`` to end the stream now, sending nothing more: what it
-    reads shows the viewer may no longer see the table (a renewed invitation link)."""
+    """Raised by ``messages_after`` to end the stream now, sending nothing more but the
+    ``end`` event: what it reads shows the viewer may no longer see the table (a renewed
+    invitation link)."""
+
+
+# The last event of a stream that ends for good: the page stops listening (its data says
+# why: ENDED_GONE, or the closed table's own reason).
+END_EVENT = "end"
+ENDED_GONE = "gone"
+ENDED_CLOSED = "closed"
 
 
 @dataclass(frozen=True)
@@ -74,6 +85,14 @@ class SseMessage:
         if self.id is not None:
             lines.append("id: " + _FIELD_JUNK.sub("", str(self.id)))
         return ("\n".join(lines) + "\n\n").encode()
+
+
+_GONE = SseMessage(END_EVENT, ENDED_GONE).encode()
+
+
+def _ended(messages: list[SseMessage]) -> bool:
+    """Whether ``messages`` end the stream for good (the last is an ``end`` event)."""
+    return bool(messages) and messages[-1].event == END_EVENT
 
 
 def last_event_id(request: HttpRequest) -> int | None:
@@ -148,6 +167,18 @@ def event_stream_response(
     return response
 
 
+def ended_stream_response(reason: str = ENDED_GONE) -> HttpResponse:
+    """A stream that is over before it starts: only the ``end`` event (``reason``), for a
+    viewer the stream cannot serve any more (logged out in another tab). An answer the
+    browser's EventSource reads, where a redirect to the login page or an error status
+    would only fail it (the page could not tell why, and the console reports an error)."""
+    response = HttpResponse(
+        SseMessage(END_EVENT, reason).encode(), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
 def _encode_all(messages: list[SseMessage]) -> bytes:
     return b"".join(message.encode() for message in messages)
 
@@ -181,6 +212,7 @@ def _sync_stream(
         known = live.known_seq(table_id)
         messages, last = messages_after(after_seq)
     except StreamEnded:
+        yield _GONE
         return
     finally:
         release_connections()
@@ -188,6 +220,8 @@ def _sync_stream(
     last_sent = time.monotonic()
     if messages:
         yield _encode_all(messages)
+        if _ended(messages):
+            return
     while True:
         now = time.monotonic()
         if now >= deadline:
@@ -201,6 +235,7 @@ def _sync_stream(
             known = live.known_seq(table_id)
             messages, new_last = messages_after(last)
         except StreamEnded:
+            yield _GONE
             return
         finally:
             release_connections()
@@ -209,6 +244,8 @@ def _sync_stream(
         status, said = _news_status(said)
         if messages or status:
             yield status + _encode_all(messages)
+            if _ended(messages):
+                return
             last_sent = time.monotonic()
         elif time.monotonic() >= heartbeat_at:
             yield HEARTBEAT
@@ -258,11 +295,14 @@ async def _async_stream(
     try:
         messages, last, known = await read(messages_after, table_id, after_seq)
     except StreamEnded:
+        yield _GONE
         return
     wait_after = _wait_after(last, known)
     last_sent = time.monotonic()
     if messages:
         yield _encode_all(messages)
+        if _ended(messages):
+            return
     while True:
         now = time.monotonic()
         if now >= deadline:
@@ -275,12 +315,15 @@ async def _async_stream(
         try:
             messages, new_last, known = await read(messages_after, table_id, last)
         except StreamEnded:
+            yield _GONE
             return
         last = last if new_last is None else new_last
         wait_after = _wait_after(last, known)
         status, said = _news_status(said)
         if messages or status:
             yield status + _encode_all(messages)
+            if _ended(messages):
+                return
             last_sent = time.monotonic()
         elif time.monotonic() >= heartbeat_at:
             yield HEARTBEAT

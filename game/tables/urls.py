@@ -13,5 +13,6 @@ urlpatterns = [
     path("<id:table_id>/", views.table_page, name="table"),
     path("<id:table_id>/events/", views.table_events, name="events"),
     path("<id:table_id>/options/", views.table_options, name="options"),
+    path("<id:table_id>/invite/", views.invite_page, name="invite"),
     path("<id:table_id>/<slug:action>/", views.table_action, name="action"),
 ]

@@ -32,17 +32,22 @@ from game.tables import clock_runner, live, services
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
+    LIVE_ENDED_NOTICES,
     LIVE_PAUSED_NOTICE,
     TableScene,
     event_text,
+    in_log,
     refusal_text,
     rules_text,
     view_for,
 )
 from game.tables.scenes import current_scene, scene_of, table_by_id
 from game.tables.sse import (
+    END_EVENT,
+    ENDED_CLOSED,
     SseMessage,
     StreamEnded,
+    ended_stream_response,
     event_stream_response,
     last_event_id,
     release_connections,
@@ -181,6 +186,7 @@ def table_urls(table_id: int) -> dict[str, str]:
     }
     urls["events"] = reverse("tables:events", args=[table_id])
     urls["options"] = reverse("tables:options", args=[table_id])
+    urls["invite"] = reverse("tables:invite", args=[table_id])
     urls["lobby"] = reverse("tables:lobby")
     return urls
 
@@ -193,11 +199,7 @@ def _context(
 ) -> dict[str, Any]:
     scene = scene or scene_of(table)
     view = view_for(scene, request.user)
-    invite_url = (
-        request.build_absolute_uri(reverse("tables:invitation", args=[table.invite_token]))
-        if view.is_host
-        else ""
-    )
+    invite_url = _invite_url(request, scene.table) if view.is_host else ""
     return {
         "view": view,
         "table": scene.table,
@@ -221,8 +223,30 @@ def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
         **_context(request, table),
         "live_paused": live.news_paused(),
         "live_paused_notice": LIVE_PAUSED_NOTICE,
+        "live_ended_notices": LIVE_ENDED_NOTICES,
     }
     return render(request, TABLE_TEMPLATE, context)
+
+
+@login_required
+@require_GET
+def invite_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
+    """T-1: the host's invitation link, Copy and a new link: what Invite Link opens without
+    JavaScript (with it, the same panel in a dialog over the table)."""
+    table = _visible_table(request, table_id)
+    if table.host_id != request.user.pk or table.is_closed:
+        raise Http404("No such table")
+    context = {
+        "table": table,
+        "invite_url": _invite_url(request, table),
+        "version": table.version,
+        "urls": table_urls(table.pk),
+    }
+    return render(request, "tables/invite.html", context)
+
+
+def _invite_url(request: AuthenticatedHttpRequest, table: SharedTable) -> str:
+    return request.build_absolute_uri(reverse("tables:invitation", args=[table.invite_token]))
 
 
 def _table_partial(
@@ -235,9 +259,13 @@ def _table_partial(
 
 
 def _answer(
-    request: AuthenticatedHttpRequest, table_id: int, run: Callable[[], Any]
+    request: AuthenticatedHttpRequest,
+    table_id: int,
+    run: Callable[[], Any],
+    done_url: str | None = None,
 ) -> HttpResponse:
-    """Run one service; answer htmx with the partial, a plain post with a redirect."""
+    """Run one service; answer htmx with the partial, a plain post with a redirect (to
+    ``done_url`` when given and the action went through, else the table)."""
     table = _visible_table(request, table_id)
     status, notice = 200, ""
     try:
@@ -255,6 +283,8 @@ def _answer(
         messages.error(request, notice)
     if table.is_closed and status == 200:
         return redirect("tables:lobby")
+    if done_url and status == 200:
+        return redirect(done_url)
     return redirect("tables:table", table_id=table.pk)
 
 
@@ -315,7 +345,9 @@ def table_action(request: AuthenticatedHttpRequest, table_id: int, action: str) 
     run = actions.get(action)
     if run is None:
         raise Http404("No such action")
-    return _answer(request, table_id, run)
+    # A new link posted from the invitation's own page (no JavaScript) goes back to it.
+    done_url = table_urls(table_id)["invite"] if action == "renew-invite" else None
+    return _answer(request, table_id, run, done_url)
 
 
 def _version(raw: str | None) -> int:
@@ -404,14 +436,17 @@ def table_options(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespo
 # --------------------------------------------------------------------- the live stream (T-10)
 
 
-@login_required
 @require_GET
 def table_events(
     request: AuthenticatedHttpRequest, table_id: int
 ) -> HttpResponse | StreamingHttpResponse:
     """Server-Sent Events: each new event as a ``log`` line, then the table as this viewer
     may see it (T-11). The id is the table's version: a reconnecting browser catches up
-    from where it got to (T-14)."""
+    from where it got to (T-14). A stream that ends for good says so with an ``end``
+    event: the table closed, the viewer no longer let in, or logged out (an EventSource
+    cannot follow a redirect to the login page: told, the page says so and offers Reload)."""
+    if not request.user.is_authenticated:
+        return ended_stream_response()
     clock_runner.ensure_in_process_clock()
     table = _visible_table(request, table_id)
 
@@ -424,19 +459,27 @@ def table_events(
         # not when the stream would have ended anyway (the scene has the token and seats).
         if not _may_see(request, current, scene.seats):
             raise StreamEnded
+        # A closed table changes no more: once the page has it all, the stream ends for good.
+        ended = [SseMessage(END_EVENT, ENDED_CLOSED)] if current.is_closed else []
         if seq is not None and seq >= current.version:
-            return [], current.version
+            return ended, current.version
         found: list[SseMessage] = []
         last = current.version
         if seq is not None:
             # Only up to the scene's version (an action committed since comes next time),
             # at most LOG_BATCH at once: the id sent is the last event sent, never beyond it.
             events = _events_between(scene, seq, LOG_BATCH)
-            found = [SseMessage("log", _log_item(scene, event), str(event.seq)) for event in events]
+            found = [
+                SseMessage("log", _log_item(scene, event), str(event.seq))
+                for event in events
+                if in_log(event)
+            ]
             if len(events) == LOG_BATCH:
                 last = events[-1].seq
         html = _table_partial(request, current, scene=scene)
         found.append(SseMessage("table", html, str(last)))
+        if last == current.version:
+            found += ended
         return found, last
 
     # The stream lives a minute: the connection the checks above used goes back now (to the

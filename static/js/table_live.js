@@ -11,17 +11,164 @@
 //   log      — put first in #table-log (the newest line on top)
 //   live     — "paused" while the server cannot hear the other servers' news (Redis is
 //              down: the stream polls the database meanwhile), "flowing" when it can
+//   end      — the stream ends for good ("closed": the table is closed; "gone": the viewer
+//              may no longer see it): no reopening, #live-ended says so and offers Reload
 // After a table or log event "table:updated" is dispatched on document (detail: event, id).
 // #live-status (the page's "reconnecting" notice, worded by the server) is shown while news
 // is paused or while this script waits to reopen a stream the browser gave up on.
 //
 // Reconnecting: the stream ends every minute and the browser reopens it by itself, sending
 // Last-Event-ID. When the browser gives up instead (the server answered an error, e.g. a
-// proxy's 502 while an app server restarts) this script opens a new EventSource with
-// ?after=<last event id>, backing off from 1 s to 30 s, so nothing is lost either way.
-// (htmx's SSE extension would open its new EventSource without the last id.)
+// proxy's 502 while an app server restarts) this script asks the stream's URL once more
+// itself: refused for good (a redirect to the login page, 401/403/404/410: logged out in
+// another tab, or no longer let in) ends it as an "end" event would; anything else opens a
+// new EventSource with ?after=<last event id>, backing off from 1 s to 30 s, so nothing is
+// lost either way. (htmx's SSE extension would open its new EventSource without the last id.)
+//
+// Also here, for the table's page and the invitation's own page: the headline said through
+// #turn-live when it changes ("Your turn"), Invite Link's dialog and its Copy button, and
+// the keys of the viewer's controls (H S D P R, N Ready, A–D / 1–4 and T / F answers).
 (function () {
   "use strict";
+
+  // ------------------------------------------------------------ what every update redoes
+
+  // The headline, said once when it changes (the region is outside the swapped table).
+  function announce() {
+    var table = document.getElementById("shared-table");
+    var region = document.getElementById("turn-live");
+    if (!table || !region) { return; }
+    var line = table.getAttribute("data-announce") || "";
+    if (region.textContent !== line) { region.textContent = line; }
+  }
+
+  // Copy buttons are shown only where this script can make them work.
+  function enhance() {
+    document.querySelectorAll("button[data-copy][hidden]").forEach(function (button) {
+      button.hidden = false;
+    });
+    announce();
+  }
+
+  // ------------------------------------------------------------ Invite Link's dialog
+
+  function inviteDialog() {
+    return document.getElementById("invite-dialog");
+  }
+
+  function openDialog(dialog) {
+    if (dialog && !dialog.open && typeof dialog.showModal === "function") { dialog.showModal(); }
+  }
+
+  // A live update or an htmx answer replaces the table and the dialog in it: an open dialog
+  // opens again (with the link as it is now), focus back on the control it was on.
+  function dialogState() {
+    var dialog = inviteDialog();
+    if (!dialog || !dialog.open) { return null; }
+    var active = document.activeElement;
+    var focus = null;
+    if (active && dialog.contains(active)) {
+      focus = active.getAttribute("data-copy") ? "[data-copy]" : (active.id ? "#" + active.id : null);
+    }
+    return { focus: focus };
+  }
+
+  function restoreDialog(state) {
+    if (!state) { return; }
+    var dialog = inviteDialog();
+    openDialog(dialog);
+    if (dialog && state.focus) {
+      var control = dialog.querySelector(state.focus);
+      if (control) { control.focus(); }
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var target = event.target instanceof Element ? event.target : null;
+    if (!target) { return; }
+    var opener = target.closest("[data-dialog]");
+    if (opener) {
+      var dialog = document.getElementById(opener.getAttribute("data-dialog"));
+      if (dialog && typeof dialog.showModal === "function") {
+        event.preventDefault();
+        openDialog(dialog);
+      }
+      return;
+    }
+    var copy = target.closest("button[data-copy]");
+    if (copy) {
+      copyField(copy);
+      return;
+    }
+    if (target.closest("[data-reload]")) { window.location.reload(); }
+  });
+
+  function copyField(button) {
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    var status = document.getElementById(button.getAttribute("aria-describedby") || "");
+    if (!field) { return; }
+    function say(done) {
+      if (status) {
+        status.textContent = button.getAttribute(done ? "data-copied" : "data-copy-failed") || "";
+      }
+    }
+    function byCommand() {
+      field.select();
+      try { return document.execCommand("copy"); } catch (error) { return false; }
+    }
+    field.select();
+    if (navigator.clipboard && typeof navigator.clipboard.writeText === "function") {
+      navigator.clipboard.writeText(field.value).then(function () { say(true); },
+        function () { say(byCommand()); });
+    } else {
+      say(byCommand());
+    }
+  }
+
+  // ------------------------------------------------------------ keys of the viewer's controls
+
+  var KEYS = {
+    h: "h", s: "s", d: "d", p: "p", r: "r", n: "n",
+    a: "a", b: "b", c: "c", t: "t", f: "f", 1: "a", 2: "b", 3: "c", 4: "d"
+  };
+
+  function typingIn(target) {
+    if (!target || !target.tagName) { return false; }
+    var tag = target.tagName;
+    return tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable;
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typingIn(event.target)) { return; }
+    var dialog = inviteDialog();
+    if (dialog && dialog.open) { return; }
+    var key = KEYS[(event.key || "").toLowerCase()];
+    var controls = document.querySelector("#shared-table .my-controls");
+    if (!key || !controls) { return; }
+    var button = controls.querySelector('button[data-key="' + key + '"]:not([disabled])');
+    if (button) {
+      event.preventDefault();
+      button.click();
+    }
+  });
+
+  // htmx answers to the viewer's own posts.
+  var heldDialog = null;
+  document.addEventListener("htmx:beforeSwap", function () { heldDialog = dialogState(); });
+  document.addEventListener("htmx:afterSwap", function () {
+    enhance();
+    restoreDialog(heldDialog);
+    heldDialog = null;
+  });
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", enhance);
+  } else {
+    enhance();
+  }
+
+  // ------------------------------------------------------------ the live stream
+
   var root = document.querySelector("[data-events-url]");
   if (!root || typeof window.EventSource !== "function") { return; }
   var baseUrl = root.getAttribute("data-events-url");
@@ -32,9 +179,12 @@
   var status = document.getElementById("live-status");
   var newsPaused = status ? !status.hidden : false;
   var streamLost = false;
+  var ended = false;
+  // Refused for good: the viewer is logged out (the login page's redirect) or not let in.
+  var FINAL_STATUSES = [401, 403, 404, 410];
 
   function showStatus() {
-    if (status) { status.hidden = !(newsPaused || streamLost); }
+    if (status) { status.hidden = ended || !(newsPaused || streamLost); }
   }
 
   function streamUrl() {
@@ -68,8 +218,62 @@
     };
   }
 
+  // The stream is over for good: say why and offer Reload; the table below, which no
+  // longer changes, is dimmed and out of reach (a press could only be refused).
+  function endForGood(reason) {
+    close();
+    ended = true;
+    showStatus();
+    var table = document.getElementById("shared-table");
+    if (table) {
+      table.classList.add("shared-table--ended");
+      table.inert = true;
+    }
+    var notice = document.getElementById("live-ended");
+    if (!notice) { return; }
+    var shown = false;
+    notice.querySelectorAll("[data-ended]").forEach(function (line) {
+      line.hidden = line.getAttribute("data-ended") !== reason;
+      shown = shown || !line.hidden;
+    });
+    if (!shown) {
+      var gone = notice.querySelector('[data-ended="gone"]');
+      if (gone) { gone.hidden = false; }
+    }
+    notice.hidden = false;
+  }
+
+  function retryLater() {
+    streamLost = true;
+    showStatus();
+    timer = window.setTimeout(connect, backoffMs);
+    backoffMs = Math.min(backoffMs * 2, 30000);
+  }
+
+  // The browser gave up on the stream: ask its URL once, to tell a refusal from a hiccup.
+  function probe() {
+    if (typeof window.fetch !== "function") { retryLater(); return; }
+    var controller = typeof window.AbortController === "function" ? new AbortController() : null;
+    window.fetch(streamUrl(), {
+      headers: { Accept: "text/event-stream" },
+      credentials: "same-origin",
+      cache: "no-store",
+      redirect: "manual",
+      signal: controller ? controller.signal : undefined
+    }).then(function (response) {
+      // Only the status matters: the body (a stream, when it answers) is not read.
+      if (controller) { controller.abort(); }
+      if (response.type === "opaqueredirect" || FINAL_STATUSES.indexOf(response.status) !== -1) {
+        endForGood("gone");
+      } else {
+        retryLater();
+      }
+    }, retryLater);
+  }
+
   function connect() {
     timer = null;
+    if (ended) { return; }
     source = new EventSource(streamUrl());
     source.addEventListener("open", function () {
       backoffMs = 1000;
@@ -83,21 +287,24 @@
     source.addEventListener("table", handled("table", function (html) {
       var target = document.getElementById("shared-table");
       if (!target || isOlderThanShown(target)) { return; }
+      var dialog = dialogState();
       swapInto(target, html, "outerHTML");
+      enhance();
+      restoreDialog(dialog);
     }));
     source.addEventListener("log", handled("log", function (html) {
       var log = document.getElementById("table-log");
       if (log) { swapInto(log, html, "afterbegin"); }
     }));
+    source.addEventListener("end", function (event) {
+      endForGood(event.data);
+    });
     source.addEventListener("error", function () {
       // CONNECTING: the browser is reconnecting by itself, with Last-Event-ID.
       if (source && source.readyState === EventSource.CLOSED) {
         source.close();
         source = null;
-        streamLost = true;
-        showStatus();
-        timer = window.setTimeout(connect, backoffMs);
-        backoffMs = Math.min(backoffMs * 2, 30000);
+        probe();
       }
     });
   }

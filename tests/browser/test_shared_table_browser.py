@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from game.rules.cards import card_name
+from game.tables import services
 from game.tables.models import Seat, SharedTable
 from tests.browser.helpers import csp_violations
 from tests.browser.test_table_browser import patient_expectations, sign_up
@@ -85,7 +86,7 @@ def test_two_players_play_a_trivia_round_at_one_table_live(two_players, axe_viol
     expect(seat(ben, 1)).to_contain_text("Ready")
     ben.get_by_role("button", name="$10", exact=True).click()
     ben.get_by_role("button", name="Ready").click()
-    expect(ana.get_by_test_id("headline")).to_have_text("ana's turn")
+    expect(ana.get_by_test_id("headline")).to_have_text("Your turn")
     expect(ben.get_by_test_id("headline")).to_have_text("ana's turn")
     expect(seat(ben, 1).get_by_role("img", name=card_name("7D"))).to_be_visible()
     expect(ana.get_by_role("timer")).to_contain_text("Time left")
@@ -110,7 +111,8 @@ def test_two_players_play_a_trivia_round_at_one_table_live(two_players, axe_viol
 
     # Ana stands (19); Ben's turn; he stands (16); the dealer's 18 settles both.
     ana.get_by_role("button", name="Stand").click()
-    expect(ben.get_by_test_id("headline")).to_have_text("ben's turn")
+    expect(ben.get_by_test_id("headline")).to_have_text("Your turn")
+    expect(ana.get_by_test_id("headline")).to_have_text("ben's turn")
     ben.get_by_role("button", name="Stand").click()
     expect(seat(ana, 3)).to_contain_text("LOSE", ignore_case=True)
     expect(seat(ben, 1)).to_contain_text("WIN", ignore_case=True)
@@ -201,7 +203,7 @@ def test_side_bets_at_a_shared_table_dice_extra_bet_and_parlay(two_players, axe_
     expect(ana.get_by_role("button", name="Parlay all")).to_be_visible()
     ana.screenshot(path=str(SCREENSHOTS / "side_bets_parlay.png"), full_page=True, caret="initial")
     ana.get_by_role("button", name="Collect").click()
-    expect(ana.get_by_test_id("headline")).to_have_text("ana's turn")
+    expect(ana.get_by_test_id("headline")).to_have_text("Your turn")
     ana.get_by_role("button", name="Stand").click()
     ben.get_by_role("button", name="Stand").click()
     expect(seat(ana, 3)).to_contain_text("Extra Bet Blackjack $20.00 (fee $4.00): Won")
@@ -232,3 +234,201 @@ def test_betting_at_a_shared_table_fits_a_phone(page, settings, axe_violations) 
     assert not axe_violations(page, "shared table, betting on a phone")
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / "betting_390.png"), full_page=True)
+
+
+# --------------------------------------------------------------------- following in time
+
+IN_TIME_SCREENSHOTS = SCREENSHOTS.parent / "shared"
+VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture
+def player_pages(browser, live_server, settings):
+    """``open_as(user, viewport)``: a browser context logged in as ``user`` (its session
+    made by the test client, no sign-up form), clipboard allowed, and its table page's
+    console errors and CSP reports collected; all checked empty at the end."""
+    from django.test import Client
+
+    settings.TABLE_CLOCK = "external"  # the walk is faster than any deadline
+    settings.TABLE_STREAM_SECONDS = 2  # a logged-out page is told within this
+    contexts, problems = [], []
+
+    def open_as(user, viewport):
+        client = Client()
+        client.force_login(user)
+        context = browser.new_context(
+            base_url=live_server.url,
+            viewport=viewport,
+            permissions=["clipboard-read", "clipboard-write"],
+        )
+        context.set_default_timeout(10_000)
+        context.add_cookies(
+            [
+                {
+                    "name": settings.SESSION_COOKIE_NAME,
+                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                    "url": live_server.url,
+                }
+            ]
+        )
+        contexts.append(context)
+        page = context.new_page()
+        problems.append(csp_violations(page))
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        problems.append(errors)
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()
+    found = [line for lines in problems for line in lines]
+    assert not found, "Console errors or CSP reports:\n" + "\n".join(found)
+
+
+def in_viewport(page, locator) -> None:
+    """``locator`` is wholly on screen, without scrolling."""
+    box = locator.bounding_box()
+    size = page.viewport_size
+    assert box is not None, "not shown"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], f"below the fold: {box}"
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], f"off the side: {box}"
+
+
+def chip(page, name: str):
+    return page.get_by_role("group", name="Chips").get_by_role("button", name=name, exact=True)
+
+
+def shot(page, name: str) -> None:
+    IN_TIME_SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(IN_TIME_SCREENSHOTS / f"{name}.png"), caret="initial")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_each_player_follows_the_shared_table_in_time(player_pages, axe_violations, size) -> None:
+    """Two players, one round, on a desktop and on a phone: each reads whose turn it is,
+    their own controls on screen whenever they have something to press, the other's wrong
+    answer at her seat, Invite Link's Copy, and the notice once the stream has ended."""
+    from playwright.sync_api import expect
+
+    from tests.game.factories import PlayerFactory
+
+    viewport = VIEWPORTS[size]
+    width = viewport["width"]
+    QuestionFactory.create_batch(2, difficulty="easy")
+    ana_user, ben_user = PlayerFactory(username="ana"), PlayerFactory(username="ben")
+    table = services.create_table(
+        host=ana_user,
+        name="Friday night",
+        public=True,
+        seat_count=5,
+        intermission_seconds=30,
+        options={"trivia_mode": True},
+    )
+    for user, number in ((ana_user, 1), (ben_user, 3)):
+        services.sit(table_id=table.pk, user=user, version=services.NO_SEAT_VERSION, number=number)
+    stack_table_shoe(table, CARDS)
+    ana, ben = player_pages(ana_user, viewport), player_pages(ben_user, viewport)
+    for page in (ana, ben):
+        page.goto(f"/tables/{table.pk}/")
+
+    # The intermission: the chips and Ready on screen for both; the toolbar one row.
+    for page in (ana, ben):
+        in_viewport(page, page.get_by_role("button", name="Ready"))
+        in_viewport(page, chip(page, "$500"))
+    tools = [
+        ana.get_by_role(role, name=name)
+        for role, name in (
+            ("link", "Table Options"),
+            ("link", "Invite Link"),
+            ("button", "Close Table"),
+            ("button", "Leave Table"),
+            ("link", "Lobby"),
+        )
+    ]
+    boxes = [tool.bounding_box() for tool in tools]
+    assert len({round(box["y"]) for box in boxes}) == 1 and max(b["height"] for b in boxes) < 48
+    assert boxes[-1]["x"] + boxes[-1]["width"] <= width
+    shot(ana, f"betting-{width}")
+
+    # Invite Link: a dialog with the link and Copy.
+    ana.get_by_role("link", name="Invite Link").click()
+    dialog = ana.get_by_role("dialog", name="Invite Link")
+    expect(dialog).to_be_visible()
+    link = dialog.get_by_role("textbox").input_value()
+    assert link.endswith(f"/tables/invite/{table.invite_token}/")
+    dialog.get_by_role("button", name="Copy").click()
+    expect(dialog.get_by_role("status")).to_have_text("Copied")
+    assert ana.evaluate("navigator.clipboard.readText()") == link
+    shot(ana, f"invite-{width}")
+    if size == "phone":
+        assert not axe_violations(ana, "shared table, invite dialog")
+    # A new link: the table is answered anew, the dialog stays open with the new link.
+    dialog.get_by_role("button", name="New link").click()
+    expect(dialog.get_by_role("textbox")).not_to_have_value(link)
+    expect(dialog).to_be_visible()
+    dialog.get_by_role("button", name="Done").click()
+    expect(dialog).to_be_hidden()
+
+    # Both bet; Ana's turn: "Your turn" for her (said in the live region too), Hit and
+    # Stand on her screen; Ben reads her name and waits.
+    def bet_ten_and_ready(page) -> None:
+        chip(page, "$10").click()
+        expect(page.get_by_test_id("my-bet")).to_have_text("$10.00")
+        page.get_by_role("button", name="Ready").click()
+
+    bet_ten_and_ready(ana)
+    # Ben's page has Ana's Ready before he bets (a live update rendered before his own
+    # chip would show his bet as it was before it).
+    expect(seat(ben, 1)).to_contain_text("Ready")
+    bet_ten_and_ready(ben)
+    expect(ana.get_by_test_id("headline")).to_have_text("Your turn")
+    expect(ana.locator("#turn-live")).to_have_text("Your turn")
+    expect(ben.get_by_test_id("headline")).to_have_text("ana's turn")
+    expect(ben.locator("#turn-live")).to_have_text("ana's turn")
+    assert ben.get_by_text("Your turn").count() == 0
+    for name in ("Hit", "Stand"):
+        in_viewport(ana, ana.get_by_role("button", name=name, exact=True))
+    in_viewport(ana, ana.get_by_test_id("headline"))
+    card = seat(ana, 1).get_by_role("img", name=card_name("7D"))
+    if width >= 1024:
+        assert card.bounding_box()["width"] >= 44
+    shot(ana, f"your-turn-{width}")
+    shot(ben, f"their-turn-{width}")
+
+    # Ana hits and answers wrong (the answers lettered A–D, on her screen); Ben sees her
+    # question, her answer and the right one at her seat, then plays his own turn.
+    ana.get_by_role("button", name="Hit", exact=True).click()
+    ana.get_by_role("button", name="Easy").click()
+    answers = ana.get_by_role("group", name="Answers")
+    expect(answers.locator(".answer-letter")).to_have_text(["A", "B", "C", "D"])
+    in_viewport(ana, answers.get_by_role("button").last)
+    asked = Seat.objects.get(player=ana_user).pending_question
+    question = asked.question
+    wrong = next(answer for answer in asked.answers_shown if answer != question.correct_answer)
+    assert question.correct_answer not in ben.content()
+    shot(ana, f"question-{width}")
+    answers.get_by_role("button", name=wrong, exact=True).click()
+    reveal = seat(ben, 1).get_by_test_id("seat-reveal")
+    expect(reveal).to_contain_text(question.text)
+    expect(reveal).to_contain_text(f"ana's answer: {wrong}")
+    expect(reveal).to_contain_text(f"Right answer: {question.correct_answer}")
+    expect(ben.get_by_test_id("headline")).to_have_text("Your turn")
+    in_viewport(ben, ben.get_by_role("button", name="Stand", exact=True))
+    shot(ben, f"reveal-{width}")
+    ben.get_by_role("button", name="Stand", exact=True).click()
+    expect(ana.get_by_test_id("headline")).to_have_text("Place your bets.")
+    in_viewport(ana, ana.get_by_role("button", name="Ready"))
+    shot(ana, f"round-over-{width}")
+
+    # Ben logs out in another tab: his table's page says its live updates ended.
+    other = ben.context.new_page()
+    other.goto("/tables/")
+    other.get_by_role("button", name="Log out").click()
+    other.close()
+    notice = ben.locator("#live-ended")
+    expect(notice).to_be_visible(timeout=8_000)
+    expect(notice).to_contain_text("Live updates have stopped")
+    in_viewport(ben, notice.get_by_role("button", name="Reload"))
+    shot(ben, f"stream-ended-{width}")

@@ -21,7 +21,7 @@ GAME_ROUTES = [
     "extra-bet/chip/",
     *(f"{action}/" for action in ACTIONS),
 ]
-TABLE_ROUTES = ["", "events/", "options/", *(f"{action}/" for action in TABLE_ACTIONS)]
+TABLE_ROUTES = ["", "events/", "options/", "invite/", *(f"{action}/" for action in TABLE_ACTIONS)]
 
 
 def stack_shoe(game: Game, cards: Sequence[str]) -> Game:

@@ -65,9 +65,10 @@ def test_a_renewed_link_ends_the_open_stream_of_a_watcher_who_came_by_the_old_on
     started = time.monotonic()
     rest = list(chunks)
     # Ended at its next wake (the renewal's own news), not at the end of its life, and
-    # nothing more sent: neither the new table nor the line about the new link.
+    # nothing more sent but the end itself (the page stops listening and says so):
+    # neither the new table nor the line about the new link.
     assert time.monotonic() - started < 1.0
-    assert rest == []
+    assert rest == [b"event: end\ndata: gone\n\n"]
 
 
 def test_the_host_and_a_seated_player_keep_their_streams_through_a_renewal(

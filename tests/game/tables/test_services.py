@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from game.errors import ActionRefused, StaleVersion, TableNotFound
-from game.tables import presentation, services
+from game.tables import presentation, scenes, services
 from game.tables.models import Seat, SharedTable, TableEvent
 from tests.game.tables.helpers import (
     bet_and_ready,
@@ -224,12 +224,12 @@ def test_when_every_ready_bet_is_refused_at_the_deadline_betting_reopens(
     table.refresh_from_db()
     assert table.phase == SharedTable.Phase.INTERMISSION
     assert table.betting_ends_ms == clock.now_ms + 30_000
-    assert kinds(table)[-2:] == ["bet_refused", "betting_open"]
+    assert kinds(table)[-2:] == ["bet_refused", "betting_reopened"]
     # A request applying the same deadline is not refused either.
     Seat.objects.filter(player=ana).update(ready=True)
     clock.advance(seconds=30)
     services.sit_out(table_id=table.pk, user=ben, version=seat_version(table, ben))
-    assert kinds(table)[-3:] == ["bet_refused", "betting_open", "sitting_out"]
+    assert kinds(table)[-3:] == ["bet_refused", "betting_reopened", "sitting_out"]
 
 
 def test_a_chip_after_the_betting_deadline_applies_it_first_and_is_refused(
@@ -257,7 +257,38 @@ def test_nobody_bet_so_a_new_intermission_begins(seated_pair, clock):
     table.refresh_from_db()
     assert table.phase == SharedTable.Phase.INTERMISSION
     assert table.betting_ends_ms == clock.now_ms + 30_000
-    assert kinds(table).count("betting_open") == 2
+    assert kinds(table).count("betting_open") == 1
+    assert kinds(table)[-1] == "betting_reopened"
+
+
+def log_of(table: SharedTable) -> list[str]:
+    """The table's log as its page shows it, newest first."""
+    table = scenes.table_by_id(table.pk)
+    assert table is not None
+    return presentation.table_scene(table).log
+
+
+def test_an_intermission_nobody_bets_in_starts_again_without_a_new_log_line(
+    seated_pair, ana, clock
+):
+    """T-5: betting starts over, with a new clock the pages are told of (an event, so the
+    streams send the table), but the log is not filled with "Place your bets" every time."""
+    table = seated_pair()
+    log = log_of(table)
+    assert [line for line in log if line.startswith("Place your bets")] == [
+        "Place your bets: betting closes in 30 seconds."
+    ]
+    version = table.version
+    for _ in range(3):
+        clock.advance(seconds=31)
+        services.apply_due_deadlines()
+    table.refresh_from_db()
+    assert table.version == version + 3  # news each time: the pages show the new clock
+    assert table.betting_ends_ms == clock.now_ms + 30_000
+    assert log_of(table) == log
+    # The page's view: the same lines, the new clock.
+    view = presentation.view_for(presentation.table_scene(table), ana)
+    assert view.log == log[:12] and view.timer is not None and view.timer.seconds_left == 30
 
 
 # --------------------------------------------------------------------- T-6, T-8, T-9
@@ -304,8 +335,8 @@ def test_one_table_in_trouble_does_not_stop_the_clock_for_the_others(
     monkeypatch.setattr(services, "apply_due_deadlines_of", failing_first)
     clock.advance(seconds=31)
     assert services.apply_due_deadlines() == 1  # the second table's new intermission
-    assert kinds(second).count("betting_open") == 2
-    assert kinds(first).count("betting_open") == 1
+    assert kinds(second)[-1] == "betting_reopened"
+    assert "betting_reopened" not in kinds(first)
 
 
 def test_a_turn_times_out_and_the_next_box_plays(seated_pair, ana, ben, clock):

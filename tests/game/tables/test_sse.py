@@ -286,9 +286,10 @@ def ending_on(table: FakeTable, text: str):
 
 
 def check_ended_at_once(chunks: list[tuple[float, bytes]], ended: float) -> None:
-    # The retry and the snapshot, then nothing: not the news, not a heartbeat.
+    # The retry and the snapshot, then only the end: not the news, not a heartbeat.
     assert [chunk for _, chunk in chunks[:1]] == [b"retry: 1000\n\n"]
-    assert len(chunks) == 2 and chunks[1][1].startswith(b"event: table")
+    assert len(chunks) == 3 and chunks[1][1].startswith(b"event: table")
+    assert chunks[2][1] == b"event: end\ndata: gone\n\n"
     assert 0.1 <= ended < 0.5  # at the news (0.15 s), long before the stream's end (5 s)
 
 
