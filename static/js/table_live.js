@@ -210,6 +210,21 @@
     return !isNaN(shown) && !isNaN(incoming) && incoming < shown;
   }
 
+  // The viewer's own chips, side bets and Ready change their seat's version, not the
+  // table's: a table rendered for the stream just before such a press and arriving after its
+  // answer would put the old bet back on screen. Such a table is not shown: the answer on
+  // screen is newer for this viewer, and the next update brings the others' news.
+  function seatVersionOf(html) {
+    var found = /data-seat-version="(\d+)"/.exec(html);
+    return found ? parseInt(found[1], 10) : NaN;
+  }
+
+  function isOlderSeat(target, html) {
+    var shown = parseInt(target.getAttribute("data-seat-version") || "", 10);
+    var incoming = seatVersionOf(html);
+    return !isNaN(shown) && !isNaN(incoming) && incoming < shown;
+  }
+
   function handled(name, apply) {
     return function (event) {
       if (event.lastEventId) { lastId = event.lastEventId; }
@@ -287,6 +302,7 @@
     source.addEventListener("table", handled("table", function (html) {
       var target = document.getElementById("shared-table");
       if (!target || isOlderThanShown(target)) { return; }
+      if (isOlderSeat(target, html)) { return; }
       var dialog = dialogState();
       swapInto(target, html, "outerHTML");
       enhance();

@@ -178,3 +178,18 @@ def test_invite_link_opens_a_dialog_and_without_javascript_a_page(make_table, an
     assert table.invite_token in client_of(ana).get(opener["href"]).content.decode()
     # Only the host has one.
     assert client_of(ben).get(opener["href"]).status_code == 404
+
+
+def test_the_table_carries_the_viewers_seat_version_which_their_own_chip_moves_on(
+    seated_pair, ana, ben
+):
+    """A live table rendered before the viewer's own chip is told apart by its seat version
+    (static/js/table_live.js reads the table again instead of showing the old bet)."""
+    table = seated_pair(PLAIN)
+    before = parse(page_of(table, ana)).one("#shared-table")
+    table_before = before["data-version"]
+    services.add_chip(table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=500)
+    after = parse(page_of(table, ana)).one("#shared-table")
+    assert after["data-version"] == table_before
+    assert int(after["data-seat-version"]) > int(before["data-seat-version"])
+    assert int(after["data-seat-version"]) == seat_version(table, ana)
