@@ -14,7 +14,7 @@ from game.tables import services
 from game.tables.models import Seat, SharedTable
 from tests.browser.helpers import csp_violations
 from tests.browser.test_table_browser import patient_expectations, sign_up
-from tests.game.tables.helpers import stack_table_shoe
+from tests.game.tables.helpers import stack_table_shoe, table_version
 from tests.trivia.factories import QuestionFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -332,6 +332,11 @@ def test_each_player_follows_the_shared_table_in_time(player_pages, axe_violatio
     ana, ben = player_pages(ana_user, viewport), player_pages(ben_user, viewport)
     for page in (ana, ben):
         page.goto(f"/tables/{table.pk}/")
+        # The last live update the page has had (applied, or skipped as older than shown).
+        page.evaluate(
+            "document.addEventListener('table:updated',"
+            " e => { window.lastUpdate = Number(e.detail.id); })"
+        )
 
     # The intermission: the chips and Ready on screen for both; the toolbar one row.
     for page in (ana, ben):
@@ -370,6 +375,9 @@ def test_each_player_follows_the_shared_table_in_time(player_pages, axe_violatio
     expect(dialog).to_be_visible()
     dialog.get_by_role("button", name="Done").click()
     expect(dialog).to_be_hidden()
+    # The new link's live update has come too (it replaces the table: a chip pressed while
+    # it lands could press the table being replaced).
+    ana.wait_for_function("v => (window.lastUpdate || 0) >= v", arg=table_version(table))
 
     # Both bet; Ana's turn: "Your turn" for her (said in the live region too), Hit and
     # Stand on her screen; Ben reads her name and waits.
