@@ -108,6 +108,9 @@ def render_table(
         "spots": side_spots(menu, focus, view.side_circles) if betting and menu.available else None,
         "urls": table_urls(game.pk),
         "notice": notice,
+        # An htmx answer's forms leave the CSRF field out (htmx sends the page's token in a
+        # header); read once here, not by each form.
+        "htmx_answer": bool(request.htmx),
         **coach.table_context(game, view, hint=hint),
     }
     if request.htmx:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.messages.storage.base import Message
+from django.template import Context, Template
 from django.template.loader import get_template, render_to_string
 from django.test import Client, RequestFactory
 
@@ -315,10 +316,10 @@ def test_the_face_down_card_and_the_jackpot_ace_are_named() -> None:
 
 
 def test_a_card_drawn_once_is_drawn_alike_each_time_in_every_size() -> None:
-    row = get_template("game/_cards.html#card_row")
-    first = row.render({"cards": ["QH", None, "0D"], "size": ""})
-    assert row.render({"cards": ["QH", None, "0D"], "size": ""}) == first
-    small = parse(row.render({"cards": ["QH", None, "0D"], "size": "small"}))
+    row = Template("{% load table_tags %}{% card_row cards size %}")
+    first = row.render(Context({"cards": ["QH", None, "0D"], "size": ""}))
+    assert row.render(Context({"cards": ["QH", None, "0D"], "size": ""})) == first
+    small = parse(row.render(Context({"cards": ("QH", None, "0D"), "size": "small"})))
     assert [c["aria-label"] for c in small.select('[role="img"]')] == [
         "Queen of Hearts",
         "Face-down card",
