@@ -11,10 +11,12 @@ template. Against it:
    one player plays rounds of the game as the page does (htmx posts, form-encoded as the
    page sends them, trivia mode, a bank of 20,000 questions); every action is timed in a
    pair with a bare request, the two in alternating order, until each action has
-   ``--samples`` pairs. Reported per action: the
-   median of the pairs' ratios with its quartiles, the medians in ms, and the SQL
-   statements the action ran (transaction control — BEGIN, SAVEPOINT, RELEASE — counted
-   apart: they are not queries, and PostgreSQL issues none as statements).
+   ``--samples`` pairs (by the wall clock, or with ``--clock cpu`` by the thread's CPU
+   time, steadier when other work shares the machine). Reported per action: the median of
+   the pairs' ratios with its quartiles, the medians in ms, the SQL statements the action
+   ran (transaction control — BEGIN, SAVEPOINT, RELEASE — counted apart: they are not
+   queries, and PostgreSQL issues none as statements), and the median time it spent in
+   ``game.views.render_table`` (the table's view model and template).
 2. **Under load** (PostgreSQL, gunicorn with ``--workers`` sync workers on 127.0.0.1 —
    2 × cores + 1 by default, as the README advises; ``--threads`` > 1 for gthread workers —
    ``--players`` simulated players, each a thread posting as fast as answers come):
@@ -39,6 +41,7 @@ from __future__ import annotations
 import argparse
 import html as html_lib
 import http.client
+import importlib
 import json
 import os
 import random
@@ -186,8 +189,10 @@ class StatementCounter:
         return execute(sql, params, many, context)
 
 
-def child_in_process(samples: int) -> dict[str, Any]:
-    """Play rounds with the test client, timing each action in a pair with a bare post."""
+def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
+    """Play rounds with the test client, timing each action in a pair with a bare post
+    (``clock_name`` "cpu": this thread's CPU time, which another process on the machine
+    disturbs far less than the wall clock)."""
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
@@ -203,6 +208,24 @@ def child_in_process(samples: int) -> dict[str, Any]:
 
         game_from_json = EngineGame.from_json
 
+    clock = time.thread_time if clock_name == "cpu" else time.perf_counter
+    # The time an action spends in the table's render (its view model and template), where
+    # the checkout has game.views.render_table: reported beside the action's own time.
+    rendering = [0.0]
+    views = importlib.import_module("game.views")
+    render_table = getattr(views, "render_table", None)
+    if render_table is not None:
+
+        def timed_render_table(*args: Any, **kwargs: Any) -> Any:
+            start = clock()
+            try:
+                return render_table(*args, **kwargs)
+            finally:
+                rendering[0] += clock() - start
+
+        views.render_table = timed_render_table
+    render_times: dict[str, list[float]] = defaultdict(list)
+
     user = get_user_model().objects.create_user(username="bench", password="bench-pw-123")
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(user)
@@ -215,14 +238,14 @@ def child_in_process(samples: int) -> dict[str, Any]:
         counter = StatementCounter()
         headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
         with connection.execute_wrapper(counter):
-            start = time.perf_counter()
+            start = clock()
             if data is None:
                 response = client.get(path, **headers)
             else:
                 # Encoded as htmx and a plain form send it (the test client's default,
                 # multipart, costs the server more to parse than the page ever makes it).
                 response = client.post(path, urlencode(data), content_type=FORM, **headers)
-            elapsed = time.perf_counter() - start
+            elapsed = clock() - start
         return elapsed, response.status_code, counter.queries, counter.control
 
     def bare() -> float:
@@ -249,6 +272,7 @@ def child_in_process(samples: int) -> dict[str, Any]:
             request(path, payload, htmx)
             return
         flip[0] = not flip[0]
+        rendering[0] = 0.0
         if flip[0]:
             bare_s = bare()
             action_s, status, count, control = request(path, payload, htmx)
@@ -256,6 +280,7 @@ def child_in_process(samples: int) -> dict[str, Any]:
             action_s, status, count, control = request(path, payload, htmx)
             bare_s = bare()
         assert status == 200, (name, status)
+        render_times[name].append(rendering[0])
         pairs[name].append((action_s, bare_s))
         queries[name].append((count, control))
 
@@ -352,6 +377,7 @@ def child_in_process(samples: int) -> dict[str, Any]:
             "queries_median": statistics.median(counts),
             "queries_max": max(counts),
             "control_max": max(controls),
+            "render_ms": statistics.median(render_times[name]) * 1000,
         }
     return {"rounds": rounds, "actions": results}
 
@@ -392,7 +418,7 @@ def child_prepare(players: int) -> dict[str, Any]:
 def child_main(args: argparse.Namespace) -> int:
     setup_site(args.bank)
     if args.child == "inprocess":
-        result = child_in_process(args.samples)
+        result = child_in_process(args.samples, args.clock)
     else:
         result = child_prepare(args.players)
     print(json.dumps(result))
@@ -613,7 +639,7 @@ def print_in_process(label: str, database: str, result: dict[str, Any]) -> bool:
     print(f"in process ({label}, {database}; {result['rounds']} rounds played):")
     print(
         f"  {'action':46} {'n':>3} {'x bare':>7} {'(quartiles)':>13} {'ms':>6} {'bare ms':>7} "
-        f"{'queries':>7}"
+        f"{'queries':>7} {'render ms':>9}"
     )
     met = True
     for name, row in result["actions"].items():
@@ -622,7 +648,7 @@ def print_in_process(label: str, database: str, result: dict[str, Any]) -> bool:
         print(
             f"  {name:46} {row['n']:3} {row['ratio']:7.2f} "
             f"({row['q1']:.2f}-{row['q3']:.2f}) {row['action_ms']:6.2f} {row['bare_ms']:7.2f} "
-            f"{row['queries_max']:>4} +{row['control_max']}"
+            f"{row['queries_max']:>4} +{row['control_max']} {row['render_ms']:9.2f}"
         )
     return met
 
@@ -632,6 +658,12 @@ def main() -> int:
     parser.add_argument("--repo", type=Path, default=REPO, help="the checkout to measure")
     parser.add_argument("--label", default="", help="what to call the checkout in the output")
     parser.add_argument("--samples", type=int, default=40, help="pairs per action")
+    parser.add_argument(
+        "--clock",
+        choices=["wall", "cpu"],
+        default="wall",
+        help="in process: time the pairs by the wall clock or by the thread's CPU time",
+    )
     parser.add_argument("--bank", type=int, default=BANK_SIZE, help="questions in the bank")
     parser.add_argument("--players", type=int, default=50)
     parser.add_argument("--seconds", type=float, default=30.0, help="length of the load run")
@@ -658,6 +690,7 @@ def main() -> int:
     met = True
     flush_redis()
     child = ["--child", "inprocess", "--samples", str(args.samples), "--bank", str(args.bank)]
+    child += ["--clock", args.clock]
     if "sqlite" not in skip:
         with tempfile.TemporaryDirectory() as folder:
             result = run_child(repo, f"sqlite:///{folder}/bench.sqlite3", *child)
