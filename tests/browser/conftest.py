@@ -49,6 +49,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings) -> None:
+    # Signing up and logging in hash the password in the live server's thread (this
+    # process); the production hasher's deliberate slowness is not what these tests check.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(scope="session")
 def chromium_path() -> str:
     path = find_chromium()
