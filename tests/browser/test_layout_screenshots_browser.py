@@ -16,7 +16,7 @@ from tests.browser.table_flows import (
     FOUR_HANDS_SHOE,
     HIT_THEN_STAND_SHOE,
     deal,
-    settle,
+    finish_animations,
     split_into_four_hands,
 )
 from tests.browser.test_table_browser import answer_right, open_game_for, sign_up, table
@@ -61,7 +61,7 @@ OVERFLOW = """() => ({
 
 def check_layout(page, name: str, width: int, region: str = "#table") -> list[str]:
     """Save a screenshot; return what is wrong (horizontal overflow, overlapping controls)."""
-    settle(page)
+    finish_animations(page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # The caret is left alone: hiding it, Playwright injects a style the policy blocks.
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), caret="initial", full_page=True)

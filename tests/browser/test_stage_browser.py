@@ -15,7 +15,7 @@ import pytest
 
 from game.models import Game
 from tests.browser import test_table_browser
-from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, settle
+from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, finish_animations
 from tests.browser.test_round_flow_browser import watched_context
 from tests.browser.test_table_browser import answer_right, answer_wrong, open_game_for, sign_up
 from tests.browser.test_table_browser import table as table_of
@@ -91,7 +91,7 @@ class Stage:
         self.phases: dict[str, dict] = {}
 
     def look(self, phase: str, primary: str = PRIMARY) -> dict:
-        settle(self.page)
+        finish_animations(self.page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         # The caret is left alone: hiding it puts a style attribute on the inputs.
         self.page.screenshot(
@@ -250,7 +250,7 @@ def test_a_round_with_one_right_hit_is_four_clicks_from_the_outcome(
         answer_right(page)
         click(page, "Stand")
         expect(table).to_have_attribute("data-panel", "outcome")
-        settle(page)
+        finish_animations(page)
 
         clicks = 0
         click(page, "Rebet")
@@ -266,7 +266,7 @@ def test_a_round_with_one_right_hit_is_four_clicks_from_the_outcome(
         clicks += 1
         expect(table).to_have_attribute("data-panel", "outcome")
         expect(table).to_have_attribute("data-round", "2")
-        settle(page)
+        finish_animations(page)
         scrolled = page.evaluate("() => window.scrollY")
     finally:
         context.close()

@@ -14,6 +14,7 @@ from tests.browser.table_flows import (
     HIT_THEN_STAND_SHOE,
     INSURANCE_SHOE,
     deal,
+    finish_animations,
     settle,
     split_into_four_hands,
 )
@@ -45,7 +46,7 @@ def scan(page, axe_violations, panel: str) -> list[str]:
 
     if panel.startswith("table:"):
         expect(table(page)).to_have_attribute("data-panel", panel.removeprefix("table:"))
-    settle(page)
+    finish_animations(page)
     return axe_violations(page, panel)
 
 
@@ -247,7 +248,7 @@ def test_the_reasons_for_disabled_actions_open_from_the_keyboard(page, stack) ->
     game = open_game_for("gus", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     deal(page)
-    settle(page)
+    finish_animations(page)
     split = button(page, "Split")
     expect(split).to_be_disabled()
     reason = page.locator("#why-not-split")

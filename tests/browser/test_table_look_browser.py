@@ -15,7 +15,7 @@ import pytest
 
 from game.models import Game
 from tests.browser import test_table_browser
-from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, deal, settle
+from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, deal, finish_animations
 from tests.browser.test_table_browser import (
     answer_right,
     answer_wrong,
@@ -117,7 +117,7 @@ def colour_problems(page, phase: str) -> list[str]:
 
 
 def check_phase(page, phase: str, width: int, primary: str, axe=None) -> list[str]:
-    settle(page)
+    finish_animations(page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # The caret is left alone: hiding it, Playwright injects a style the policy blocks.
     page.screenshot(path=str(SCREENSHOTS / f"{phase}-{width}.png"), caret="initial", full_page=True)
@@ -368,7 +368,7 @@ def test_pips_keep_clear_of_the_indices_and_no_chip_is_the_felts_colour(
     page.get_by_role("button", name="Hit").click()
     expect(table(page)).to_have_attribute("data-panel", "outcome")
     expect(page.get_by_role("img", name="King of Hearts")).to_be_visible()
-    settle(page)
+    finish_animations(page)
     gaps = page.evaluate(PIP_GAPS)
     assert sorted(code for code, _, _ in gaps) == ["0D", "7S", "8D", "9C"]
     assert all(gap >= 1 for _, _, gap in gaps), gaps
