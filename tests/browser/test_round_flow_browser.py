@@ -11,7 +11,7 @@ import pytest
 
 from tests.browser import test_table_browser
 from tests.browser.table_flows import deal, settle
-from tests.browser.test_table_browser import open_game_for, sign_up, table
+from tests.browser.test_table_browser import open_game_for, table
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots" / "round-flow"
 
@@ -64,12 +64,12 @@ def watched_context(browser, live_server, **options):
     return context, page, problems
 
 
-def play_to_stand(page, username: str, lucky_ladies: bool = False) -> None:
-    """Sign up, open a game without trivia, bet $10 (and $5 on Lucky Ladies, a side bet
+def play_to_stand(page, log_in_as, username: str, lucky_ladies: bool = False) -> None:
+    """Log in, open a game without trivia, bet $10 (and $5 on Lucky Ladies, a side bet
     settled at the end of the round), deal and wait for the player's turn."""
     from playwright.sync_api import expect
 
-    sign_up(page, username)
+    log_in_as(page, username)
     game = open_game_for(username, trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     if lucky_ladies:
@@ -145,7 +145,7 @@ def resume_animations(page) -> None:
 
 @pytest.mark.parametrize("viewport", VIEWPORTS.values(), ids=VIEWPORTS.keys())
 def test_the_result_shows_only_after_the_last_dealer_card(
-    browser, live_server, stack, viewport
+    log_in_as, browser, live_server, stack, viewport
 ) -> None:
     from playwright.sync_api import expect
 
@@ -153,7 +153,7 @@ def test_the_result_shows_only_after_the_last_dealer_card(
     context, page, problems = watched_context(browser, live_server, viewport=viewport)
     width = viewport["width"]
     try:
-        play_to_stand(page, f"patient{width}", lucky_ladies=True)
+        play_to_stand(page, log_in_as, f"patient{width}", lucky_ladies=True)
         expect(page.get_by_test_id("bank")).to_have_text("$985.00")
         before = page.evaluate(READ_THE_FELT)
         page.get_by_role("button", name="Stand").click()
@@ -190,9 +190,9 @@ def test_the_result_shows_only_after_the_last_dealer_card(
     assert problems == []
 
 
-def test_a_click_during_the_dealer_turn_shows_the_result_at_once(page, stack) -> None:
+def test_a_click_during_the_dealer_turn_shows_the_result_at_once(page, log_in_as, stack) -> None:
     stack(DEALER_DRAWS_THREE_SHOE)
-    play_to_stand(page, "hasty")
+    play_to_stand(page, log_in_as, "hasty")
     page.get_by_role("button", name="Stand").click()
     during = felt_at_the_last_draw(page)
     assert during["badge"] == "hidden"
@@ -211,13 +211,13 @@ def test_a_click_during_the_dealer_turn_shows_the_result_at_once(page, stack) ->
     assert cards_moving == 0
 
 
-def test_reduced_motion_shows_the_result_at_once(browser, live_server, stack) -> None:
+def test_reduced_motion_shows_the_result_at_once(browser, live_server, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     stack(DEALER_DRAWS_THREE_SHOE)
     context, page, problems = watched_context(browser, live_server, reduced_motion="reduce")
     try:
-        play_to_stand(page, "calm")
+        play_to_stand(page, log_in_as, "calm")
         # Every frame from the click on: was any part of the result held back?
         page.evaluate(
             f"""() => {{
@@ -246,14 +246,16 @@ def test_reduced_motion_shows_the_result_at_once(browser, live_server, stack) ->
     assert problems == []
 
 
-def test_with_javascript_off_the_round_plays_to_its_result(browser, live_server, stack) -> None:
+def test_with_javascript_off_the_round_plays_to_its_result(
+    browser, live_server, log_in_as, stack
+) -> None:
     from playwright.sync_api import expect
 
     stack(DEALER_DRAWS_THREE_SHOE)
     context = browser.new_context(base_url=live_server.url, java_script_enabled=False)
     page = context.new_page()
     try:
-        sign_up(page, "plain")
+        log_in_as(page, "plain")
         game = open_game_for("plain", trivia_mode=False)
         page.goto(f"/games/{game.pk}/")
         page.get_by_label("Bet amount").fill("10")
@@ -273,14 +275,14 @@ def test_with_javascript_off_the_round_plays_to_its_result(browser, live_server,
 
 @pytest.mark.parametrize("viewport", VIEWPORTS.values(), ids=VIEWPORTS.keys())
 def test_a_full_round_raises_no_policy_violation_and_no_console_error(
-    browser, live_server, stack, viewport
+    log_in_as, browser, live_server, stack, viewport
 ) -> None:
     from playwright.sync_api import expect
 
     stack(DEALER_DRAWS_THREE_SHOE)
     context, page, problems = watched_context(browser, live_server, viewport=viewport)
     try:
-        play_to_stand(page, f"clean{viewport['width']}")
+        play_to_stand(page, log_in_as, f"clean{viewport['width']}")
         page.get_by_role("button", name="Stand").click()
         expect(table(page)).to_have_attribute("data-phase", "round_over")
         settle(page)
