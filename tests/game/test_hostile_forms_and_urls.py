@@ -54,7 +54,7 @@ PROPERTY = settings(
 )
 USERNAME_MAX = get_user_model()._meta.get_field("username").max_length
 # What the site keeps: every row of these apps, and the accounts.
-KEPT_APPS = ("game", "trivia", "axes")
+KEPT_APPS = ("game", "tables", "trivia", "axes")
 
 
 # --------------------------------------------------------------------- hostile values
