@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.helpers import csp_violations
+from tests.browser.helpers import PASSWORD, add_session, csp_violations
 
 CHROMIUM_CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "chrome")
 CHROMIUM_ARGS = [
@@ -47,6 +47,13 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings) -> None:
+    # Signing up and logging in hash the password in the live server's thread (this
+    # process); the production hasher's deliberate slowness is not what these tests check.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 @pytest.fixture(scope="session")
@@ -93,6 +100,23 @@ def page(browser, live_server) -> Iterator[object]:
     # The site runs under a strict policy (settings.CONTENT_SECURITY_POLICY): anything the
     # browser had to block is a bug in a page, even when the test's own checks passed.
     assert not violations, "Content-Security-Policy violations:\n" + "\n".join(violations)
+
+
+@pytest.fixture
+def log_in_as(live_server):
+    """``log_in_as(page, username, **fields)``: a new player's account (password
+    PASSWORD) and ``page`` logged in as it, on My games: where the sign-up form leaves a
+    player, without the form (signing up is walked in test_accounts_browser.py,
+    test_front_door_browser.py and test_table_browser.py). Returns the user."""
+    from django.contrib.auth import get_user_model
+
+    def log_in(page, username: str, **fields):
+        user = get_user_model().objects.create_user(username, password=PASSWORD, **fields)
+        add_session(page.context, user, live_server.url)
+        page.goto("/games/")
+        return user
+
+    return log_in
 
 
 AXE_PATH = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"

@@ -2,6 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+PASSWORD = "felt-table-42-Aces"
+
+
+def add_session(context: Any, user: Any, url: str) -> None:
+    """Log ``context`` (every page of it) in as ``user``: a session made by Django's test
+    client, its cookie handed to the browser. No form is filled and no password hashed."""
+    from django.conf import settings
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": url}])
+
 
 def csp_violations(page) -> list[str]:
     """Collect what Chromium reports as blocked by the Content-Security-Policy."""

@@ -21,12 +21,30 @@ EVEN_MONEY_SHOE = ["AS", "6H", "KD", "AC"]
 ANIMATIONS_RUNNING = "() => document.getAnimations().some(a => a.playState === 'running')"
 
 
+STILL = f"() => !({ANIMATIONS_RUNNING})() && !document.querySelector('.bank-counting')"
+# table.js (UI.md "The flow of a round"): a press during an animation shows its end at
+# once, the held result and the bank's count included. A pointerdown sent to the document
+# is that press without a click's side effects (no focus moves, no keyboard focus ring).
+# Sent again at each frame while anything still moves: a finished result can start the
+# paid chips' animation.
+STILL_AT_ONCE = f"""() => {{
+  const still = ({STILL})();
+  if (!still) {{ document.dispatchEvent(new PointerEvent("pointerdown")); }}
+  return still;
+}}"""
+
+
 def settle(page) -> None:
     """Wait until the card animations and the bank's count are over (a scan mid-fade
-    would see faded text, a screenshot a bank on its way)."""
-    page.wait_for_function(
-        f"() => !({ANIMATIONS_RUNNING})() && !document.querySelector('.bank-counting')"
-    )
+    would see faded text, a screenshot a bank on its way), as they play."""
+    page.wait_for_function(STILL)
+
+
+def finish_animations(page) -> None:
+    """Bring the table to rest at once, as a player's press does, for checks of what a
+    phase looks like when still (screenshots, measures, scans). Tests of the animations
+    themselves wait for them with settle()."""
+    page.wait_for_function(STILL_AT_ONCE)
 
 
 def deal(page, amount: str = "10") -> None:

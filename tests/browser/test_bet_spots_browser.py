@@ -51,12 +51,12 @@ def outcome_row(page, name: re.Pattern[str]):
     )
 
 
-def test_place_three_side_bets_on_their_circles_and_rebet_them(page, stack) -> None:  # noqa: F811
+def test_place_three_side_bets_on_their_circles_and_rebet_them(page, log_in_as, stack) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     # The same cards twice: the Rebet round is the first one again.
     stack(TWENTY_ONE_PLUS_THREE_WINS * 2)
-    sign_up(page, "sid")
+    log_in_as(page, "sid")
     page.get_by_role("button", name="New Game").click()
     expect(table(page)).to_have_attribute("data-phase", "betting")
 
@@ -136,12 +136,13 @@ def test_place_three_side_bets_on_their_circles_and_rebet_them(page, stack) -> N
 
 def test_the_bet_spots_pass_axe(
     page,
+    log_in_as,
     axe_violations,
     tmp_path: Path,
 ) -> None:
     from playwright.sync_api import expect
 
-    sign_up(page, "axel")
+    log_in_as(page, "axel")
     page.get_by_role("button", name="New Game").click()
     rack_chip(page, "$25").click()
     press_spot(page, "Lucky Ladies")
@@ -158,7 +159,12 @@ def test_the_bet_spots_pass_axe(
     assert overflow <= 0
 
 
-def test_the_chip_rack_and_the_circles_without_javascript(browser, live_server, stack) -> None:  # noqa: F811
+def test_the_chip_rack_and_the_circles_without_javascript(
+    browser,
+    live_server,
+    log_in_as,
+    stack,  # noqa: F811
+) -> None:
     from playwright.sync_api import expect
 
     stack(TWENTY_ONE_PLUS_THREE_WINS)
@@ -166,7 +172,7 @@ def test_the_chip_rack_and_the_circles_without_javascript(browser, live_server, 
     context.set_default_timeout(10_000)
     page = context.new_page()
     try:
-        sign_up(page, "nojs")
+        log_in_as(page, "nojs")
         page.get_by_role("button", name="New Game").click()
         page.get_by_label("Bet amount").fill("20")
         rack_chip(page, "$10").click()
@@ -209,12 +215,14 @@ def felt_height(page) -> float:
 
 
 @pytest.mark.parametrize(("width", "height"), [(390, 844), (1280, 800)])
-def test_side_bets_on_their_circles_keep_the_felt_compact(page, width: int, height: int) -> None:
+def test_side_bets_on_their_circles_keep_the_felt_compact(
+    page, log_in_as, width: int, height: int
+) -> None:
     from playwright.sync_api import expect
 
     page.set_viewport_size({"width": width, "height": height})
     username = f"felt{width}"
-    sign_up(page, username)
+    log_in_as(page, username)
     page.goto(f"/games/{open_game_for(username, trivia_mode=False, side_bets=False).pk}/")
     expect(page.get_by_role("button", name="Main bet", exact=True)).to_be_visible()
     without_side_bets = felt_height(page)

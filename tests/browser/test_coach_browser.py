@@ -8,7 +8,7 @@ import pytest
 
 from game.models import CoachDeviation, Game
 from tests.browser import test_table_browser
-from tests.browser.test_table_browser import open_game_for, sign_up, table
+from tests.browser.test_table_browser import open_game_for, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,11 +20,13 @@ patient_expectations = test_table_browser.patient_expectations
 HARD_16_V_6 = ["9S", "0H", "7D", "6C", "2H", "KD"]
 
 
-def test_question_mark_shows_the_hint_and_changes_nothing(page, stack, axe_violations) -> None:
+def test_question_mark_shows_the_hint_and_changes_nothing(
+    page, log_in_as, stack, axe_violations
+) -> None:
     from playwright.sync_api import expect
 
     stack(HARD_16_V_6)
-    sign_up(page, "hana")
+    log_in_as(page, "hana")
     game = open_game_for("hana", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     page.get_by_label("Bet amount").fill("10")
@@ -49,11 +51,11 @@ def test_question_mark_shows_the_hint_and_changes_nothing(page, stack, axe_viola
     expect(page.get_by_role("button", name="Hint")).to_have_count(0)
 
 
-def test_coach_option_marks_a_deviating_move(page, stack, axe_violations) -> None:
+def test_coach_option_marks_a_deviating_move(page, log_in_as, stack, axe_violations) -> None:
     from playwright.sync_api import expect
 
     stack(HARD_16_V_6)
-    sign_up(page, "ivo")
+    log_in_as(page, "ivo")
     page.get_by_role("button", name="New Game").click()
     page.get_by_role("link", name="Options").click()
     coach = page.get_by_role("checkbox", name="Coach")
@@ -76,10 +78,10 @@ def test_coach_option_marks_a_deviating_move(page, stack, axe_violations) -> Non
     assert (deviation.move, deviation.advised) == ("hit", "stand")
 
 
-def test_house_edge_updates_live_in_the_options_menu(page, axe_violations) -> None:
+def test_house_edge_updates_live_in_the_options_menu(page, log_in_as, axe_violations) -> None:
     from playwright.sync_api import expect
 
-    sign_up(page, "jun")
+    log_in_as(page, "jun")
     page.get_by_role("button", name="New Game").click()
     page.get_by_role("link", name="Options").click()
     # htmx wires the form's hx-get on DOMContentLoaded: a change before that sends nothing.
@@ -100,14 +102,14 @@ def test_house_edge_updates_live_in_the_options_menu(page, axe_violations) -> No
     assert Game.objects.get(owner__username="jun").options["blackjack_payout"] == "3:2"
 
 
-def test_hint_with_javascript_off(browser, live_server, stack) -> None:
+def test_hint_with_javascript_off(browser, live_server, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     stack(HARD_16_V_6)
     context = browser.new_context(java_script_enabled=False, base_url=live_server.url)
     page = context.new_page()
     try:
-        sign_up(page, "kai")
+        log_in_as(page, "kai")
         game = open_game_for("kai", trivia_mode=False)
         page.goto(f"/games/{game.pk}/")
         page.get_by_label("Bet amount").fill("10")

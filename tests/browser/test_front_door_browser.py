@@ -12,7 +12,7 @@ import pytest
 
 from game.models import Game
 from tests.browser import test_table_browser
-from tests.browser.table_flows import settle
+from tests.browser.table_flows import finish_animations
 from tests.browser.test_table_browser import PASSWORD
 from tests.browser.test_table_browser import table as table_of
 
@@ -37,7 +37,7 @@ IN_VIEW = """(element) => {
 
 
 def shoot(page, step: str, width: int) -> None:
-    settle(page)
+    finish_animations(page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SCREENSHOTS / f"{step}-{width}.png"), caret="initial")
 

@@ -16,10 +16,10 @@ from tests.browser.table_flows import (
     FOUR_HANDS_SHOE,
     HIT_THEN_STAND_SHOE,
     deal,
-    settle,
+    finish_animations,
     split_into_four_hands,
 )
-from tests.browser.test_table_browser import answer_right, open_game_for, sign_up, table
+from tests.browser.test_table_browser import answer_right, open_game_for, table
 from tests.trivia.factories import QuestionFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -61,7 +61,7 @@ OVERFLOW = """() => ({
 
 def check_layout(page, name: str, width: int, region: str = "#table") -> list[str]:
     """Save a screenshot; return what is wrong (horizontal overflow, overlapping controls)."""
-    settle(page)
+    finish_animations(page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # The caret is left alone: hiding it, Playwright injects a style the policy blocks.
     page.screenshot(path=str(SCREENSHOTS / f"{name}-{width}.png"), caret="initial", full_page=True)
@@ -84,7 +84,7 @@ LONG_ANSWERS = [
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_pages_fit_the_width_without_overlap(page, stack, width: int) -> None:
+def test_pages_fit_the_width_without_overlap(page, log_in_as, stack, width: int) -> None:
     from playwright.sync_api import expect
 
     for difficulty in ("easy", "medium", "hard"):
@@ -97,7 +97,7 @@ def test_pages_fit_the_width_without_overlap(page, stack, width: int) -> None:
         )
     page.set_viewport_size({"width": width, "height": 800})
     username = f"wide{width}"
-    sign_up(page, username)
+    log_in_as(page, username)
 
     stack(HIT_THEN_STAND_SHOE)
     game = open_game_for(username)
@@ -136,14 +136,16 @@ def test_pages_fit_the_width_without_overlap(page, stack, width: int) -> None:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_side_bet_screens_and_statistics_fit_the_width(page, stack, width: int) -> None:
+def test_side_bet_screens_and_statistics_fit_the_width(page, log_in_as, stack, width: int) -> None:
     from playwright.sync_api import expect
 
     from tests.browser.test_side_bet_panels_browser import EIGHTS, SUITED_11, TEN_FIRST, start_round
 
     page.set_viewport_size({"width": width, "height": 800})
     stack(EIGHTS)
-    game = start_round(page, f"side{width}", side_bets={"house_money": 1000, "perfect_pair": 500})
+    game = start_round(
+        page, log_in_as, f"side{width}", side_bets={"house_money": 1000, "perfect_pair": 500}
+    )
     expect(table(page)).to_have_attribute("data-phase", "house_money_parlay")
     problems = check_layout(page, "house-money-parlay", width)
     page.get_by_role("button", name="Collect").click()

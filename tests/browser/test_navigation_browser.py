@@ -21,11 +21,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 HIT_SHOE = ["9S", "0H", "7D", "6C", "2H", "KD"]
 
 
-def test_rules_then_back_shows_the_current_table(page, stack, bank_of_questions) -> None:  # noqa: F811
+def test_rules_then_back_shows_the_current_table(page, log_in_as, stack, bank_of_questions) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(HIT_SHOE)
-    sign_up(page, "nav")
+    log_in_as(page, "nav")
     page.get_by_role("button", name="New Game").click()
     page.get_by_label("Bet amount").fill("10")
     page.get_by_role("button", name="Deal").click()
@@ -53,11 +53,11 @@ def test_rules_then_back_shows_the_current_table(page, stack, bank_of_questions)
 
 
 @pytest.mark.parametrize("debug", [True, False])
-def test_a_refused_bet_is_shown_in_place(page, settings, debug: bool) -> None:
+def test_a_refused_bet_is_shown_in_place(page, log_in_as, settings, debug: bool) -> None:
     from playwright.sync_api import expect
 
     settings.DEBUG = debug
-    sign_up(page, f"bet{int(debug)}")
+    log_in_as(page, f"bet{int(debug)}")
     page.get_by_role("button", name="New Game").click()
     expect(table(page)).to_have_attribute("data-phase", "betting")
     assert ("django-htmx.js" in page.content()) is debug

@@ -8,7 +8,7 @@ import pytest
 
 from game.tables import services
 from game.tables.presentation import LIVE_PAUSED_NOTICE
-from tests.browser.test_table_browser import patient_expectations, sign_up
+from tests.browser.test_table_browser import patient_expectations
 from tests.game.factories import PlayerFactory
 from tests.game.tables.helpers import bet_and_ready
 
@@ -18,7 +18,7 @@ patient = patient_expectations
 
 
 def test_the_table_page_says_live_updates_are_paused_while_redis_is_down(
-    site_on_private_redis, page, settings
+    site_on_private_redis, page, log_in_as, settings
 ) -> None:
     from playwright.sync_api import expect
 
@@ -35,7 +35,7 @@ def test_the_table_page_says_live_updates_are_paused_while_redis_is_down(
         options={"trivia_mode": False},
     )
     services.sit(table_id=table.pk, user=ana, version=services.NO_SEAT_VERSION, number=1)
-    sign_up(page, "ben")
+    log_in_as(page, "ben")
     page.goto(f"/tables/{table.pk}/")
     status = page.locator("#live-status")
     expect(page.get_by_role("heading", name="Friday night")).to_be_visible()

@@ -28,6 +28,7 @@ def patient_expectations() -> None:
 
 
 def test_report_after_the_reveal_then_continue(
+    log_in_as,
     page,
     stack,  # noqa: F811 - the fixture imported above
     bank_of_questions,  # noqa: F811 - the fixture imported above
@@ -37,7 +38,7 @@ def test_report_after_the_reveal_then_continue(
 
     # Player 9S 7D against 6C (hole 0H); the hit brings 2H.
     stack(["9S", "0H", "7D", "6C", "2H", "KD"])
-    sign_up(page, "reporter")
+    log_in_as(page, "reporter")
     game = open_game_for("reporter")
     page.goto(f"/games/{game.pk}/")
     page.get_by_label("Bet amount").fill("10")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser import test_table_browser
-from tests.browser.test_table_browser import open_game_for, sign_up, table
+from tests.browser.test_table_browser import open_game_for, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,12 +20,12 @@ THREE_BOXES = ["0S", "9S", "KS", "0H", "7D", "8D", "6D", "6C", "KD"]
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_a_three_box_round(page, stack, axe_violations, width: int) -> None:
+def test_a_three_box_round(page, log_in_as, stack, axe_violations, width: int) -> None:
     from playwright.sync_api import expect
 
     page.set_viewport_size({"width": width, "height": 844 if width == 390 else 800})
     stack(THREE_BOXES)
-    sign_up(page, f"boxes{width}")
+    log_in_as(page, f"boxes{width}")
     game = open_game_for(f"boxes{width}", trivia_mode=False, seats=3)
     page.goto(f"/games/{game.pk}/")
     page.get_by_role("button", name="$10", exact=True).click()

@@ -12,8 +12,8 @@ import pytest
 from game.rules.cards import card_name
 from game.tables import services
 from game.tables.models import Seat, SharedTable
-from tests.browser.helpers import csp_violations
-from tests.browser.test_table_browser import patient_expectations, sign_up
+from tests.browser.helpers import add_session, csp_violations
+from tests.browser.test_table_browser import patient_expectations
 from tests.game.tables.helpers import stack_table_shoe, table_version
 from tests.trivia.factories import QuestionFactory
 
@@ -52,14 +52,16 @@ def seat(page, number: int):
     return page.locator(f'.seat[data-seat="{number}"]')
 
 
-def test_two_players_play_a_trivia_round_at_one_table_live(two_players, axe_violations) -> None:
+def test_two_players_play_a_trivia_round_at_one_table_live(
+    two_players, log_in_as, axe_violations
+) -> None:
     from playwright.sync_api import expect
 
     ana, ben = two_players
     for difficulty in ("easy", "medium", "hard"):
         QuestionFactory.create_batch(2, difficulty=difficulty)
-    sign_up(ana, "ana")
-    sign_up(ben, "ben")
+    log_in_as(ana, "ana")
+    log_in_as(ben, "ben")
 
     # Ana creates a table from the lobby (trivia on by default) and sits in seat 1.
     ana.get_by_role("link", name="Tables").click()
@@ -123,11 +125,13 @@ def test_two_players_play_a_trivia_round_at_one_table_live(two_players, axe_viol
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-def test_the_lobby_folds_the_house_rules_away_and_passes_axe(page, width, axe_violations) -> None:
+def test_the_lobby_folds_the_house_rules_away_and_passes_axe(
+    page, log_in_as, width, axe_violations
+) -> None:
     from playwright.sync_api import expect
 
     page.set_viewport_size({"width": width, "height": 900})
-    sign_up(page, f"lobby{width}")
+    log_in_as(page, f"lobby{width}")
     page.goto("/tables/")
     expect(page.get_by_label("Table name")).to_be_visible()
     expect(page.get_by_label("Decks in the shoe")).to_be_hidden()  # until House rules opens
@@ -148,12 +152,14 @@ def side_chip(page, bet: str, chip: str):
     return page.get_by_role("group", name=bet).get_by_role("button", name=chip, exact=True)
 
 
-def test_side_bets_at_a_shared_table_dice_extra_bet_and_parlay(two_players, axe_violations):
+def test_side_bets_at_a_shared_table_dice_extra_bet_and_parlay(
+    two_players, log_in_as, axe_violations
+):
     from playwright.sync_api import expect
 
     ana, ben = two_players
-    sign_up(ana, "ana")
-    sign_up(ben, "ben")
+    log_in_as(ana, "ana")
+    log_in_as(ben, "ben")
     ana.get_by_role("link", name="Tables").click()
     ana.get_by_label("Table name").fill("Side bet night")
     ana.get_by_role("button", name="Create Table").click()  # side bets on by default
@@ -212,7 +218,7 @@ def test_side_bets_at_a_shared_table_dice_extra_bet_and_parlay(two_players, axe_
     assert banks["ben"] == 100_000 - 1_000 - 2_400 + 2_000 + 6_000
 
 
-def test_betting_at_a_shared_table_fits_a_phone(page, settings, axe_violations) -> None:
+def test_betting_at_a_shared_table_fits_a_phone(page, log_in_as, settings, axe_violations) -> None:
     """390 px: the felt, the seats and the bet with its Side Bets drawer open fit the
     screen's width (nothing to scroll sideways) and pass axe."""
     from playwright.sync_api import expect
@@ -220,7 +226,7 @@ def test_betting_at_a_shared_table_fits_a_phone(page, settings, axe_violations) 
     settings.TABLE_CLOCK = "external"
     settings.TABLE_STREAM_SECONDS = 5
     page.set_viewport_size({"width": 390, "height": 844})
-    sign_up(page, "phone")
+    log_in_as(page, "phone")
     page.goto("/tables/")
     page.get_by_label("Table name").fill("Phone table")
     page.get_by_role("button", name="Create Table").click()
@@ -247,30 +253,18 @@ def player_pages(browser, live_server, settings):
     """``open_as(user, viewport)``: a browser context logged in as ``user`` (its session
     made by the test client, no sign-up form), clipboard allowed, and its table page's
     console errors and CSP reports collected; all checked empty at the end."""
-    from django.test import Client
-
     settings.TABLE_CLOCK = "external"  # the walk is faster than any deadline
     settings.TABLE_STREAM_SECONDS = 2  # a logged-out page is told within this
     contexts, problems = [], []
 
     def open_as(user, viewport):
-        client = Client()
-        client.force_login(user)
         context = browser.new_context(
             base_url=live_server.url,
             viewport=viewport,
             permissions=["clipboard-read", "clipboard-write"],
         )
         context.set_default_timeout(10_000)
-        context.add_cookies(
-            [
-                {
-                    "name": settings.SESSION_COOKIE_NAME,
-                    "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
-                    "url": live_server.url,
-                }
-            ]
-        )
+        add_session(context, user, live_server.url)
         contexts.append(context)
         page = context.new_page()
         problems.append(csp_violations(page))

@@ -34,14 +34,15 @@ EIGHTS = ["8S", "9C", "8D", "7H", "KD"]  # House Money pair 3:1; dealer busts on
 
 def start_round(
     page: Any,
+    log_in_as: Any,
     username: str,
     *,
     side_bets: dict[str, int] | None = None,
     extra_bet: bool = False,
     bet_cents: int = 1000,
 ) -> Game:
-    """Sign up, open a trivia-off game, deal with the given side bets and show the table."""
-    sign_up(page, username)
+    """Log in, open a trivia-off game, deal with the given side bets and show the table."""
+    log_in_as(page, username)
     game = open_game_for(username, trivia_mode=False)
     services.place_bet_and_deal(
         game_id=game.pk,
@@ -75,11 +76,11 @@ def overflows_at_phone_width(page: Any) -> bool:
         page.set_viewport_size(size)
 
 
-def test_win_house_money_and_parlay(page, stack, axe_violations) -> None:  # noqa: F811
+def test_win_house_money_and_parlay(page, log_in_as, stack, axe_violations) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(EIGHTS)
-    start_round(page, "hana", side_bets={"house_money": 1000})
+    start_round(page, log_in_as, "hana", side_bets={"house_money": 1000})
     expect(table(page)).to_have_attribute("data-phase", "house_money_parlay")
     panel = page.locator(".panel--house_money_parlay")
     expect(panel).to_contain_text("Pair pays 3 to 1: your $10.00 stake returns $40.00.")
@@ -102,11 +103,11 @@ def test_win_house_money_and_parlay(page, stack, axe_violations) -> None:  # noq
     assert axe_violations(page, "outcome after a parlay") == []
 
 
-def test_take_the_extra_bet(page, stack, axe_violations) -> None:  # noqa: F811
+def test_take_the_extra_bet(page, log_in_as, stack, axe_violations) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(TEN_FIRST)
-    start_round(page, "ezra", extra_bet=True)
+    start_round(page, log_in_as, "ezra", extra_bet=True)
     expect(table(page)).to_have_attribute("data-phase", "extra_bet")
     panel = page.locator(".panel--extra_bet")
     amount = page.get_by_label("Extra bet amount")
@@ -150,14 +151,14 @@ def test_take_the_extra_bet(page, stack, axe_violations) -> None:  # noqa: F811
     expect(table(page)).to_have_attribute("data-bank", "1055.00")
 
 
-def test_extra_bet_chips_work_with_javascript_off(browser, live_server, stack) -> None:  # noqa: F811
+def test_extra_bet_chips_work_with_javascript_off(browser, live_server, log_in_as, stack) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(TEN_FIRST)
     context = browser.new_context(java_script_enabled=False, base_url=live_server.url)
     page = context.new_page()
     try:
-        start_round(page, "nojs", extra_bet=True)
+        start_round(page, log_in_as, "nojs", extra_bet=True)
         page.get_by_role("button", name="$25", exact=True).click()
         expect(page.get_by_label("Extra bet amount")).to_have_value("35.00")
         expect(page.locator(".extra-fee")).to_contain_text("Fee: $7.00")
@@ -168,12 +169,12 @@ def test_extra_bet_chips_work_with_javascript_off(browser, live_server, stack) -
         context.close()
 
 
-def test_roll_the_dice(page, stack, axe_violations, monkeypatch) -> None:  # noqa: F811
+def test_roll_the_dice(page, log_in_as, stack, axe_violations, monkeypatch) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     monkeypatch.setattr(randomness, "make_rng", lambda: ScriptedDice([6, 6, 6]))
     stack(SUITED_11)
-    start_round(page, "dina", side_bets={"perfect_11s": 1000})
+    start_round(page, log_in_as, "dina", side_bets={"perfect_11s": 1000})
     expect(table(page)).to_have_attribute("data-phase", "dealing")
     expect(page.locator(".panel--dealing")).to_contain_text("Your suited 11 wins Perfect 11s")
     assert axe_violations(page, "Perfect 11s roll") == []
@@ -189,12 +190,17 @@ def test_roll_the_dice(page, stack, axe_violations, monkeypatch) -> None:  # noq
     assert not overflows_at_phone_width(page)
 
 
-def test_side_bet_results_after_the_deal_and_at_the_end(page, stack, axe_violations) -> None:  # noqa: F811
+def test_side_bet_results_after_the_deal_and_at_the_end(
+    page,
+    log_in_as,
+    stack,  # noqa: F811
+    axe_violations,
+) -> None:
     from playwright.sync_api import expect
 
     stack(FLUSH)
     stakes = {"21+3": 1000, "perfect_pair": 500, "lucky_ladies": 500}
-    start_round(page, "sami", side_bets=stakes)
+    start_round(page, log_in_as, "sami", side_bets=stakes)
     results = page.get_by_role("region", name="Side bet results")
     expect(results).to_be_visible()
     expect(result_row(page, "21+3")).to_contain_text("Flush, pays 5 to 1")

@@ -15,7 +15,7 @@ from game.tables import services as table_services
 from tests.browser import test_table_browser
 from tests.browser.table_flows import settle
 from tests.browser.test_round_flow_browser import watched_context
-from tests.browser.test_table_browser import open_game_for, sign_up, table
+from tests.browser.test_table_browser import open_game_for, table
 from tests.game.factories import PlayerFactory
 from tests.game.tables.helpers import stack_table_shoe
 
@@ -75,7 +75,7 @@ def look_at_both_sizes(page, name: str, top_bar: str) -> None:
 
 
 def test_sound_is_off_until_turned_on_then_plays_and_is_remembered(
-    browser, live_server, stack, settings
+    log_in_as, browser, live_server, stack, settings
 ) -> None:
     from playwright.sync_api import expect
 
@@ -85,7 +85,7 @@ def test_sound_is_off_until_turned_on_then_plays_and_is_remembered(
     context, page, problems = watched_context(browser, live_server, viewport=VIEWPORTS["desktop"])
     context.add_init_script(COUNT_THE_SOUNDS)
     try:
-        sign_up(page, "sol")
+        log_in_as(page, "sol")
         game = open_game_for("sol", trivia_mode=False)
         page.goto(f"/games/{game.pk}/")
 

@@ -15,9 +15,9 @@ import pytest
 
 from game.models import Game
 from tests.browser import test_table_browser
-from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, settle
+from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, finish_animations
 from tests.browser.test_round_flow_browser import watched_context
-from tests.browser.test_table_browser import answer_right, answer_wrong, open_game_for, sign_up
+from tests.browser.test_table_browser import answer_right, answer_wrong, open_game_for
 from tests.browser.test_table_browser import table as table_of
 from tests.game.helpers import stack_shoe
 
@@ -91,7 +91,7 @@ class Stage:
         self.phases: dict[str, dict] = {}
 
     def look(self, phase: str, primary: str = PRIMARY) -> dict:
-        settle(self.page)
+        finish_animations(self.page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         # The caret is left alone: hiding it puts a style attribute on the inputs.
         self.page.screenshot(
@@ -125,13 +125,13 @@ def click(page, name: str) -> None:
     page.get_by_role("button", name=name, exact=True).click()
 
 
-def play_every_phase(page, stage: Stage, username: str) -> None:
+def play_every_phase(page, log_in_as, stage: Stage, username: str) -> None:
     """Bet, player's turn, difficulty, question, wrong answer → outcome, Rebet, insurance,
     split hands, three boxes, game over: each phase looked at with the page at the top."""
     from playwright.sync_api import expect
 
     table = table_of(page)
-    sign_up(page, username)
+    log_in_as(page, username)
     game = open_game_for(username)
     stack_shoe(game, HIT_THEN_STAND_SHOE)
     page.goto(f"/games/{game.pk}/")
@@ -210,13 +210,13 @@ def play_every_phase(page, stage: Stage, username: str) -> None:
 
 @pytest.mark.parametrize("width", VIEWPORTS)
 def test_every_phase_plays_on_one_stage_that_never_scrolls(
-    browser, live_server, bank_of_questions, width: int
+    log_in_as, browser, live_server, bank_of_questions, width: int
 ) -> None:
     viewport = {"width": width, "height": VIEWPORTS[width]}
     context, page, problems = watched_context(browser, live_server, viewport=viewport)
     stage = Stage(page, width)
     try:
-        play_every_phase(page, stage, f"stage{width}")
+        play_every_phase(page, log_in_as, stage, f"stage{width}")
     finally:
         context.close()
     heights = {phase: round(m["feltHeight"]) for phase, m in stage.phases.items()}
@@ -229,7 +229,7 @@ def test_every_phase_plays_on_one_stage_that_never_scrolls(
 
 @pytest.mark.parametrize("width", VIEWPORTS)
 def test_a_round_with_one_right_hit_is_four_clicks_from_the_outcome(
-    browser, live_server, bank_of_questions, width: int
+    log_in_as, browser, live_server, bank_of_questions, width: int
 ) -> None:
     from playwright.sync_api import expect
 
@@ -237,7 +237,7 @@ def test_a_round_with_one_right_hit_is_four_clicks_from_the_outcome(
     context, page, problems = watched_context(browser, live_server, viewport=viewport)
     username = f"quick{width}"
     try:
-        sign_up(page, username)
+        log_in_as(page, username)
         game = open_game_for(username)
         stack_shoe(game, HIT_THEN_STAND_SHOE + HIT_THEN_STAND_SHOE)
         page.goto(f"/games/{game.pk}/")
@@ -250,7 +250,7 @@ def test_a_round_with_one_right_hit_is_four_clicks_from_the_outcome(
         answer_right(page)
         click(page, "Stand")
         expect(table).to_have_attribute("data-panel", "outcome")
-        settle(page)
+        finish_animations(page)
 
         clicks = 0
         click(page, "Rebet")
@@ -266,7 +266,7 @@ def test_a_round_with_one_right_hit_is_four_clicks_from_the_outcome(
         clicks += 1
         expect(table).to_have_attribute("data-panel", "outcome")
         expect(table).to_have_attribute("data-round", "2")
-        settle(page)
+        finish_animations(page)
         scrolled = page.evaluate("() => window.scrollY")
     finally:
         context.close()

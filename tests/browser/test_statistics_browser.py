@@ -41,11 +41,11 @@ def rebet(page, *, stand: bool) -> None:
     deal(page, stand=stand, button="Rebet")
 
 
-def test_statistics_after_three_rounds(page, stack, axe_violations) -> None:  # noqa: F811
+def test_statistics_after_three_rounds(page, log_in_as, stack, axe_violations) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
     stack(THREE_ROUNDS)
-    sign_up(page, "stats-ada")
+    log_in_as(page, "stats-ada")
     game = open_game_for("stats-ada", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     page.get_by_label("Bet amount").fill("10")

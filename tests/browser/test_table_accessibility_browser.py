@@ -14,10 +14,11 @@ from tests.browser.table_flows import (
     HIT_THEN_STAND_SHOE,
     INSURANCE_SHOE,
     deal,
+    finish_animations,
     settle,
     split_into_four_hands,
 )
-from tests.browser.test_table_browser import answer_right, open_game_for, sign_up, table
+from tests.browser.test_table_browser import answer_right, open_game_for, table
 
 # The shared fixtures of test_table_browser.py, found by pytest under these names.
 stack = test_table_browser.stack
@@ -45,17 +46,17 @@ def scan(page, axe_violations, panel: str) -> list[str]:
 
     if panel.startswith("table:"):
         expect(table(page)).to_have_attribute("data-panel", panel.removeprefix("table:"))
-    settle(page)
+    finish_animations(page)
     return axe_violations(page, panel)
 
 
 def test_trivia_round_options_and_game_over_panels_pass_axe(
-    page, stack, bank_of_questions, axe_violations
+    page, log_in_as, stack, bank_of_questions, axe_violations
 ) -> None:
     from playwright.sync_api import expect
 
     stack(HIT_THEN_STAND_SHOE)
-    sign_up(page, "ann")
+    log_in_as(page, "ann")
     page.get_by_role("button", name="New Game").click()
     problems = scan(page, axe_violations, "table:bet")
     deal(page)
@@ -84,10 +85,10 @@ def test_trivia_round_options_and_game_over_panels_pass_axe(
     assert problems == []
 
 
-def test_split_strip_and_offer_panels_pass_axe(page, stack, axe_violations) -> None:
+def test_split_strip_and_offer_panels_pass_axe(page, log_in_as, stack, axe_violations) -> None:
     from playwright.sync_api import expect
 
-    sign_up(page, "bo")
+    log_in_as(page, "bo")
     stack(FOUR_HANDS_SHOE)
     game = open_game_for("bo", trivia_mode=False, resplit=True)
     page.goto(f"/games/{game.pk}/")
@@ -118,12 +119,12 @@ def test_split_strip_and_offer_panels_pass_axe(page, stack, axe_violations) -> N
 
 
 def test_focus_follows_each_swap_to_the_control_the_player_needs(
-    page, stack, bank_of_questions
+    page, log_in_as, stack, bank_of_questions
 ) -> None:
     from playwright.sync_api import expect
 
     stack(HIT_THEN_STAND_SHOE)
-    sign_up(page, "cal")
+    log_in_as(page, "cal")
     page.get_by_role("button", name="New Game").click()
     # A chip keeps focus (press it again to add more); Clear Bet hands it to the empty field.
     page.get_by_role("button", name="$5", exact=True).click()
@@ -157,11 +158,11 @@ def test_focus_follows_each_swap_to_the_control_the_player_needs(
     expect_focus(button(page, "Rebet"))
 
 
-def test_keyboard_only_round_with_enter_and_shortcuts(page, stack) -> None:
+def test_keyboard_only_round_with_enter_and_shortcuts(page, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     stack(HIT_THEN_STAND_SHOE)
-    sign_up(page, "dee")
+    log_in_as(page, "dee")
     game = open_game_for("dee", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     shortcuts = page.get_by_role("region", name="Keyboard shortcuts")
@@ -217,9 +218,11 @@ FOCUS_RING = """() => {
 
 
 @pytest.mark.parametrize("panel", ["bet", "player_turn"])
-def test_every_table_control_is_reached_by_tab_with_a_visible_ring(page, stack, panel: str) -> None:
+def test_every_table_control_is_reached_by_tab_with_a_visible_ring(
+    page, log_in_as, stack, panel: str
+) -> None:
     stack(HIT_THEN_STAND_SHOE)
-    sign_up(page, f"eli-{panel.replace('_', '-')}")
+    log_in_as(page, f"eli-{panel.replace('_', '-')}")
     game = open_game_for(f"eli-{panel.replace('_', '-')}", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     if panel == "player_turn":
@@ -239,15 +242,15 @@ def test_every_table_control_is_reached_by_tab_with_a_visible_ring(page, stack, 
     assert all(width >= 3 for width in reached.values()), reached
 
 
-def test_the_reasons_for_disabled_actions_open_from_the_keyboard(page, stack) -> None:
+def test_the_reasons_for_disabled_actions_open_from_the_keyboard(page, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     stack(HIT_THEN_STAND_SHOE)  # 9 + 7 is no pair: Split is disabled
-    sign_up(page, "gus")
+    log_in_as(page, "gus")
     game = open_game_for("gus", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     deal(page)
-    settle(page)
+    finish_animations(page)
     split = button(page, "Split")
     expect(split).to_be_disabled()
     reason = page.locator("#why-not-split")
@@ -271,11 +274,11 @@ CARD_ANIMATION = """(selector) => Array.from(document.querySelectorAll(selector)
 })"""
 
 
-def test_new_cards_are_dealt_and_the_hole_card_flips(page, stack) -> None:
+def test_new_cards_are_dealt_and_the_hole_card_flips(page, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     stack(HIT_THEN_STAND_SHOE)
-    sign_up(page, "fox")
+    log_in_as(page, "fox")
     game = open_game_for("fox", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     deal(page)
@@ -303,12 +306,12 @@ def test_new_cards_are_dealt_and_the_hole_card_flips(page, stack) -> None:
     ]
 
 
-def test_reduced_motion_turns_the_card_animations_off(page, stack) -> None:
+def test_reduced_motion_turns_the_card_animations_off(page, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     page.emulate_media(reduced_motion="reduce")
     stack(HIT_THEN_STAND_SHOE)
-    sign_up(page, "gil")
+    log_in_as(page, "gil")
     game = open_game_for("gil", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     deal(page)

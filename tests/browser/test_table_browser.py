@@ -13,11 +13,10 @@ from game.models import Game
 from game.rules.cards import standard_deck
 from game.rules.shoe import Shoe
 from game.services import randomness
+from tests.browser.helpers import PASSWORD
 from tests.trivia.factories import QuestionFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PASSWORD = "felt-table-42-Aces"
 
 
 def stacked_shoe(cards: Sequence[str], deck_count: int = 6) -> Shoe:
@@ -139,12 +138,12 @@ def test_sign_up_play_a_trivia_round_and_start_the_next(page, stack, bank_of_que
     expect(page.locator("#message-line")).to_contain_text("Your bet $5.00 — Deal, or add chips.")
 
 
-def test_split_two_eights(page, stack) -> None:
+def test_split_two_eights(page, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     # 8S 8D against a 7C upcard (hole 0H); split: hand 1 gets 3H, hand 2 gets 2C.
     stack(["8S", "0H", "8D", "7C", "3H", "2C"])
-    sign_up(page, "bea")
+    log_in_as(page, "bea")
     game = open_game_for("bea", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     page.get_by_label("Bet amount").fill("25")
@@ -160,12 +159,12 @@ def test_split_two_eights(page, stack) -> None:
     expect(page.locator("table.outcome tbody tr")).to_have_count(2)
 
 
-def test_insurance_offered_and_declined(page, stack) -> None:
+def test_insurance_offered_and_declined(page, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     # Ace up (hole 6H: no blackjack); player 9S 7D stands on 16; dealer soft 17 stands.
     stack(["9S", "6H", "7D", "AC"])
-    sign_up(page, "cy")
+    log_in_as(page, "cy")
     game = open_game_for("cy", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     page.get_by_label("Bet amount").fill("10")
@@ -183,10 +182,10 @@ def test_insurance_offered_and_declined(page, stack) -> None:
     expect(table(page)).to_have_attribute("data-bank", "990.00")
 
 
-def test_options_applied_with_implied_options(page) -> None:
+def test_options_applied_with_implied_options(page, log_in_as) -> None:
     from playwright.sync_api import expect
 
-    sign_up(page, "dot")
+    log_in_as(page, "dot")
     page.get_by_role("button", name="New Game").click()
     page.get_by_role("link", name="Options").click()
     page.get_by_label("Double after splitting aces", exact=True).check()
@@ -205,11 +204,13 @@ def test_options_applied_with_implied_options(page) -> None:
     assert options["blackjack_payout"] == "6:5"
 
 
-def test_log_out_log_in_and_resume_on_the_same_question(page, stack, bank_of_questions) -> None:
+def test_log_out_log_in_and_resume_on_the_same_question(
+    page, log_in_as, stack, bank_of_questions
+) -> None:
     from playwright.sync_api import expect
 
     stack(["9S", "0H", "7D", "6C", "2H", "KD"])
-    sign_up(page, "eve")
+    log_in_as(page, "eve")
     page.get_by_role("button", name="New Game").click()
     page.get_by_label("Bet amount").fill("10")
     page.get_by_role("button", name="Deal").click()
@@ -260,12 +261,12 @@ def test_a_whole_round_with_javascript_off(browser, live_server, stack, bank_of_
         context.close()
 
 
-def test_keyboard_shortcuts_and_a_double_click_sends_one_post(page, stack) -> None:
+def test_keyboard_shortcuts_and_a_double_click_sends_one_post(page, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     # Player 9S 7D against 6C (hole 0H); the hit brings 2H, the dealer then draws KD.
     stack(["9S", "0H", "7D", "6C", "2H", "KD"])
-    sign_up(page, "gus")
+    log_in_as(page, "gus")
     game = open_game_for("gus", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     page.get_by_label("Bet amount").fill("10")
@@ -288,11 +289,11 @@ def test_keyboard_shortcuts_and_a_double_click_sends_one_post(page, stack) -> No
     assert game.rounds_played == 2 and game.bank_cents == 100_000
 
 
-def test_a_stale_page_gets_the_current_table_and_a_notice(page, stack) -> None:
+def test_a_stale_page_gets_the_current_table_and_a_notice(page, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     stack(["9S", "0H", "7D", "6C", "2H", "KD"])
-    sign_up(page, "hal")
+    log_in_as(page, "hal")
     game = open_game_for("hal", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
     page.get_by_label("Bet amount").fill("10")

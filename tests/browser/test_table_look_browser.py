@@ -15,12 +15,11 @@ import pytest
 
 from game.models import Game
 from tests.browser import test_table_browser
-from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, deal, settle
+from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, deal, finish_animations
 from tests.browser.test_table_browser import (
     answer_right,
     answer_wrong,
     open_game_for,
-    sign_up,
     table,
 )
 from tests.game.helpers import stack_shoe
@@ -117,7 +116,7 @@ def colour_problems(page, phase: str) -> list[str]:
 
 
 def check_phase(page, phase: str, width: int, primary: str, axe=None) -> list[str]:
-    settle(page)
+    finish_animations(page)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     # The caret is left alone: hiding it, Playwright injects a style the policy blocks.
     page.screenshot(path=str(SCREENSHOTS / f"{phase}-{width}.png"), caret="initial", full_page=True)
@@ -142,13 +141,13 @@ PRIMARY = "#table .felt button.primary:not(:disabled)"
 
 @pytest.mark.parametrize("width", VIEWPORTS)
 def test_every_phase_shows_its_primary_action_without_scrolling(
-    page, stack, bank_of_questions, axe_violations, width: int
+    page, log_in_as, stack, bank_of_questions, axe_violations, width: int
 ) -> None:
     from playwright.sync_api import expect
 
     page.set_viewport_size({"width": width, "height": VIEWPORTS[width]})
     username = f"look{width}"
-    sign_up(page, username)
+    log_in_as(page, username)
     stack(HIT_THEN_STAND_SHOE)
     game = open_game_for(username)
     page.goto(f"/games/{game.pk}/")
@@ -198,10 +197,10 @@ DEAL_ORDER = """() => Array.from(document.querySelectorAll("#table .playing-card
 RUNNING = "() => document.getAnimations().filter(a => a.playState === 'running').length"
 
 
-def test_cards_arrive_one_at_a_time_and_a_click_finishes_the_deal(page, stack) -> None:
+def test_cards_arrive_one_at_a_time_and_a_click_finishes_the_deal(page, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
-    sign_up(page, "pacing")
+    log_in_as(page, "pacing")
     stack(HIT_THEN_STAND_SHOE)
     game = open_game_for("pacing", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
@@ -220,11 +219,11 @@ def test_cards_arrive_one_at_a_time_and_a_click_finishes_the_deal(page, stack) -
     assert page.evaluate(RUNNING) == 0
 
 
-def test_reduced_motion_deals_at_once(page, stack) -> None:
+def test_reduced_motion_deals_at_once(page, log_in_as, stack) -> None:
     from playwright.sync_api import expect
 
     page.emulate_media(reduced_motion="reduce")
-    sign_up(page, "still")
+    log_in_as(page, "still")
     stack(HIT_THEN_STAND_SHOE)
     game = open_game_for("still", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
@@ -234,12 +233,14 @@ def test_reduced_motion_deals_at_once(page, stack) -> None:
     assert page.evaluate("() => document.getAnimations().length") == 0
 
 
-def test_a_question_is_answered_with_its_number_key(page, stack, bank_of_questions) -> None:
+def test_a_question_is_answered_with_its_number_key(
+    page, log_in_as, stack, bank_of_questions
+) -> None:
     from playwright.sync_api import expect
 
     from trivia.models import Question
 
-    sign_up(page, "keys")
+    log_in_as(page, "keys")
     stack(HIT_THEN_STAND_SHOE)
     game = open_game_for("keys")
     page.goto(f"/games/{game.pk}/")
@@ -256,10 +257,12 @@ def test_a_question_is_answered_with_its_number_key(page, stack, bank_of_questio
     expect(page.get_by_role("img", name="Two of Hearts")).to_be_visible()
 
 
-def test_the_bank_counts_to_its_new_value_and_chips_are_paid_into_the_circle(page, stack) -> None:
+def test_the_bank_counts_to_its_new_value_and_chips_are_paid_into_the_circle(
+    page, log_in_as, stack
+) -> None:
     from playwright.sync_api import expect
 
-    sign_up(page, "payday")
+    log_in_as(page, "payday")
     stack(["9S", "0H", "7D", "6C", "KD"])  # 16 stands against 16; the dealer draws KD: bust
     game = open_game_for("payday", trivia_mode=False)
     page.goto(f"/games/{game.pk}/")
@@ -287,7 +290,9 @@ def test_the_bank_counts_to_its_new_value_and_chips_are_paid_into_the_circle(pag
     expect(page.locator(".betting-circle .chip-stack--paid .stack-chip")).to_have_count(1)
 
 
-def test_a_touch_screen_shows_no_keyboard_shortcut_list(browser, live_server, stack) -> None:
+def test_a_touch_screen_shows_no_keyboard_shortcut_list(
+    browser, live_server, log_in_as, stack
+) -> None:
     """UI.md: the keyboard-shortcut list is not shown on touch screens (a phone has no keys)."""
     from playwright.sync_api import expect
 
@@ -300,13 +305,13 @@ def test_a_touch_screen_shows_no_keyboard_shortcut_list(browser, live_server, st
     desktop = browser.new_context(base_url=live_server.url, viewport={"width": 1280, "height": 800})
     try:
         phone_page, desktop_page = phone.new_page(), desktop.new_page()
-        sign_up(phone_page, "thumbs")
+        log_in_as(phone_page, "thumbs")
         game = open_game_for("thumbs", trivia_mode=False)
         phone_page.goto(f"/games/{game.pk}/")
         expect(phone_page.get_by_role("button", name="Deal")).to_be_visible()
         expect(phone_page.locator(".keyboard-shortcuts")).to_be_hidden()
         # The same page with a mouse and keyboard keeps the list: the rule is the device's.
-        sign_up(desktop_page, "keyboard")
+        log_in_as(desktop_page, "keyboard")
         desktop_game = open_game_for("keyboard", trivia_mode=False)
         desktop_page.goto(f"/games/{desktop_game.pk}/")
         expect(desktop_page.locator(".keyboard-shortcuts")).to_be_visible()
@@ -348,12 +353,12 @@ def distance(one: str, other: str) -> float:
 
 @pytest.mark.parametrize("width", VIEWPORTS)
 def test_pips_keep_clear_of_the_indices_and_no_chip_is_the_felts_colour(
-    page, stack, width: int
+    page, log_in_as, stack, width: int
 ) -> None:
     from playwright.sync_api import expect
 
     page.set_viewport_size({"width": width, "height": VIEWPORTS[width]})
-    sign_up(page, f"art{width}")
+    log_in_as(page, f"art{width}")
     # Player 7S 8D against the dealer's 9C (the hole card KH); the hit deals 0D: bust.
     stack(["7S", "KH", "8D", "9C", "0D"])
     game = open_game_for(f"art{width}", trivia_mode=False)
@@ -368,7 +373,7 @@ def test_pips_keep_clear_of_the_indices_and_no_chip_is_the_felts_colour(
     page.get_by_role("button", name="Hit").click()
     expect(table(page)).to_have_attribute("data-panel", "outcome")
     expect(page.get_by_role("img", name="King of Hearts")).to_be_visible()
-    settle(page)
+    finish_animations(page)
     gaps = page.evaluate(PIP_GAPS)
     assert sorted(code for code, _, _ in gaps) == ["0D", "7S", "8D", "9C"]
     assert all(gap >= 1 for _, _, gap in gaps), gaps

@@ -14,7 +14,7 @@ from game import clock as game_clock
 from game.rules.clock import system_clock
 from tests.browser import test_table_browser
 from tests.browser.table_flows import deal
-from tests.browser.test_table_browser import open_game_for, sign_up, table
+from tests.browser.test_table_browser import open_game_for, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,13 +37,13 @@ class MovedClock:
         return system_clock() + self.offset_ms
 
 
-def test_a_countdown_runs_out_and_the_hand_stands(page, stack, monkeypatch) -> None:
+def test_a_countdown_runs_out_and_the_hand_stands(page, log_in_as, stack, monkeypatch) -> None:
     from playwright.sync_api import expect
 
     clock = MovedClock()
     monkeypatch.setattr(game_clock, "CLOCK", clock)
     stack(SIXTEEN)
-    sign_up(page, "clocked")
+    log_in_as(page, "clocked")
     game = open_game_for("clocked", trivia_mode=False, turn_seconds=20)
     page.goto(f"/games/{game.pk}/")
     deal(page)
@@ -66,14 +66,14 @@ def test_a_countdown_runs_out_and_the_hand_stands(page, stack, monkeypatch) -> N
 
 
 def test_a_question_left_unanswered_counts_as_wrong(
-    page, stack, monkeypatch, bank_of_questions
+    page, log_in_as, stack, monkeypatch, bank_of_questions
 ) -> None:
     from playwright.sync_api import expect
 
     clock = MovedClock()
     monkeypatch.setattr(game_clock, "CLOCK", clock)
     stack(SIXTEEN)
-    sign_up(page, "slowpoke")
+    log_in_as(page, "slowpoke")
     game = open_game_for("slowpoke", answer_seconds=10)
     page.goto(f"/games/{game.pk}/")
     deal(page)

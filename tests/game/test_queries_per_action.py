@@ -10,20 +10,23 @@ BEGIN and COMMIT, which PostgreSQL's driver does not even send as statements):
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from django.db import connection
-from django.test import Client
+from django.db import connection, transaction
+from django.test import Client, override_settings
 from django.test.utils import CaptureQueriesContext
 
 from game import services
 from game.models import Game, TriviaAttempt
 from game.rules.options import Options
+from game.services import randomness
 from tests.game import scenarios
+from tests.game.factories import PlayerFactory
 from tests.game.helpers import post, stack_shoe
 from trivia.models import Category, Question, question_fingerprint
 from trivia.services import active_question_ids
@@ -31,6 +34,7 @@ from trivia.services import active_question_ids
 MAX_QUERIES = 5
 ROUNDS_BEFORE = 200
 BANK_SIZE = 20_000
+MD5_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"
 
 
 TRANSACTION_CONTROL = re.compile(r"^\s*(SAVEPOINT|RELEASE SAVEPOINT|ROLLBACK TO SAVEPOINT)\b", re.I)
@@ -49,8 +53,7 @@ def at_most_five_queries(what: str) -> Iterator[None]:
     assert len(queries) <= MAX_QUERIES, f"{what}: {len(queries)} queries\n" + "\n".join(queries)
 
 
-@pytest.fixture
-def big_bank(db) -> list[int]:
+def _build_big_bank() -> list[int]:
     category = Category.objects.create(name="Bulk")
     questions = Question.objects.bulk_create(
         Question(
@@ -71,8 +74,7 @@ def _act(game: Game, user: Any, service: Any, **kwargs: Any) -> Game:
     return service(game_id=game.pk, user=user, version=game.version, **kwargs)
 
 
-@pytest.fixture
-def long_game(player, big_bank) -> Game:
+def _build_long_game(player: Any, big_bank: list[int]) -> Game:
     """A game in trivia mode after ROUNDS_BEFORE rounds, with two questions asked a round."""
     game = services.new_game(user=player)
     bet = Options.from_dict(game.options).min_bet
@@ -105,11 +107,45 @@ def long_game(player, big_bank) -> Game:
         for number in range(2 * ROUNDS_BEFORE)
     )
     assert game.rounds.count() == ROUNDS_BEFORE
+    return stack_shoe(game, scenarios.PLAIN)
+
+
+@pytest.fixture(scope="module")
+def long_game_id(django_db_setup: None, django_db_blocker: Any) -> Iterator[int]:
+    """The long game and its 20,000 questions, built once for the module (200 rounds take
+    seconds) inside a transaction of the module's own. Each test runs in a savepoint of it
+    (pytest-django nests its atomic block), so each starts from this same game; the whole
+    is rolled back after the module's last test."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            with (
+                pytest.MonkeyPatch.context() as patch,
+                override_settings(PASSWORD_HASHERS=[MD5_HASHER]),
+            ):
+                # The game conftest's seeded shuffles and fast hashing are per test.
+                patch.setattr(randomness, "make_rng", lambda: random.Random(6))
+                player = PlayerFactory(username="alice")
+                game = _build_long_game(player, _build_big_bank())
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    yield game.pk
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        outer.__exit__(None, None, None)
+
+
+@pytest.fixture
+def long_game(long_game_id: int, player: Any) -> Game:
+    """The module's long game (``player`` is its owner, alice, found by her username)."""
     for difficulty in ("easy", "medium", "hard"):
         # Cached as by the first question any game asked (one query a difficulty, then
         # none until a question is added, (de)activated or deleted).
         active_question_ids(difficulty)
-    return stack_shoe(game, scenarios.PLAIN)
+    return Game.objects.get(pk=long_game_id, owner=player)
 
 
 def _post(client: Client, game: Game, action: str, **data: str) -> Any:
