@@ -282,7 +282,11 @@ def player_pages(browser, live_server, settings):
 
 
 def in_viewport(page, locator) -> None:
-    """``locator`` is wholly on screen, without scrolling."""
+    """``locator`` is wholly on screen, without scrolling (once shown: a live update may be
+    swapping the table in at that moment)."""
+    from playwright.sync_api import expect
+
+    expect(locator).to_be_visible()
     box = locator.bounding_box()
     size = page.viewport_size
     assert box is not None, "not shown"
