@@ -72,14 +72,9 @@ def _rendered_card(code: str | None, size: str) -> SafeString:
 
 @register.simple_tag(name="card_row")
 def card_row_tag(cards: Sequence[str | None], size: str = "") -> SafeString:
-    """``{% card_row cards size %}``: a hand's cards side by side, each drawn by the ``card``
-    partial (the ``card_row`` partial of templates/game/_cards.html says the same in
-    template terms; this tag spares a hand's row an include and a loop per render)."""
-    return _rendered_row(tuple(cards), size)
-
-
-@lru_cache(maxsize=4096)
-def _rendered_row(cards: tuple[str | None, ...], size: str) -> SafeString:
+    """``{% card_row cards size %}``: a hand's cards side by side, each the ``card`` partial
+    of templates/game/_cards.html as :func:`card_tag` keeps it (one tag a hand instead of an
+    include and a loop)."""
     # The cards' own output is safe (see _rendered_card); joined, it stays so.
     return mark_safe("".join(_rendered_card(code, size) for code in cards))  # noqa: S308
 
