@@ -188,6 +188,9 @@ def test_options_applied_with_implied_options(page, log_in_as) -> None:
     log_in_as(page, "dot")
     page.get_by_role("button", name="New Game").click()
     page.get_by_role("link", name="Options").click()
+    # The menu's script is deferred: it listens from DOMContentLoaded on, and a box ticked
+    # before that is only completed by the server when the form is sent.
+    page.wait_for_url("**/options/", wait_until="domcontentloaded")
     page.get_by_label("Double after splitting aces", exact=True).check()
     # The needed option goes from no ace splits to one (§10: max_ace_splits replaces the
     # old "Splitting aces allowed" box).
