@@ -58,7 +58,7 @@ from game.url_cache import cached_reverse, game_url, urls_in_use
 TABLE_TEMPLATE = "game/table.html"
 # An htmx answer: the table partial, then the status line out of band, rendered together
 # (one context, its processors run once).
-HTMX_TABLE_TEMPLATE = "game/_table_htmx.html"
+HTMX_TABLE_TEMPLATE = f"{TABLE_TEMPLATE}#htmx_answer"
 
 
 def _owned_game(request: AuthenticatedHttpRequest, game_id: int) -> Game:

@@ -11,6 +11,23 @@ import pytest
 from tests.redis_server import OUTAGE_RETRY_SECONDS, PrivateRedis
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """SQLite's WAL files left by a run that was killed, whose database file is gone: a new
+    test database of that name would read them and fail with "disk I/O error"."""
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        return
+    test_name = Path(str(database.get("TEST", {}).get("NAME") or ""))
+    if not test_name.name:
+        return
+    for stale in test_name.parent.glob(f"{test_name.name}*"):
+        main_file = stale.with_name(stale.name.removesuffix("-wal").removesuffix("-shm"))
+        if stale != main_file and not main_file.exists():
+            stale.unlink(missing_ok=True)
+
+
 @pytest.fixture
 def seeded_rng() -> random.Random:
     """A deterministic generator for tests; production uses secrets.SystemRandom."""

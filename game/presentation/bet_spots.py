@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property, lru_cache
 
 from django.http import QueryDict
 
@@ -124,6 +125,12 @@ class SideSpots(TemplateLookup):
     def current_label(self) -> str:
         return next((spot.line.label for spot in self.spots if spot.current), "")
 
+    @cached_property
+    def fragment_key(self) -> str:
+        """Everything the circles show, as one string: the key of their rendered fragment
+        ({% cache %} in game/table/felt.html), worked out once per set of circles."""
+        return repr(self)
+
 
 def side_spots(
     menu: SideBetMenu, focus: BetFocus, round_circles: Sequence[SideCircle] = ()
@@ -131,6 +138,19 @@ def side_spots(
     """The circles for the side bets in ``menu``; ``round_circles``: the round just
     played, whose results stay on their circles until the next bet starts."""
     settled = {circle.slug: circle for circle in round_circles if circle.result}
+    if not settled:
+        return _unsettled_side_spots(menu, focus)
+    return _side_spots(menu, focus, settled)
+
+
+# Circles with no result on them recur on every bet's render (menus are shared, see
+# side_bet_menu.menu_for): built once per process, with their fragment key.
+@lru_cache(maxsize=1024)
+def _unsettled_side_spots(menu: SideBetMenu, focus: BetFocus) -> SideSpots:
+    return _side_spots(menu, focus, {})
+
+
+def _side_spots(menu: SideBetMenu, focus: BetFocus, settled: dict[str, SideCircle]) -> SideSpots:
     return SideSpots(
         spots=tuple(
             SideSpot(

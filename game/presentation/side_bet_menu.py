@@ -9,6 +9,7 @@ staked, R-SB-20), Clear All and the side-bet total. The stakes live on the Game 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from game.models import Game
 from game.presentation.lookup import TemplateLookup
@@ -125,13 +126,27 @@ def menu_for(
 ) -> SideBetMenu:
     """The menu for these pending ``stakes`` (by name, in menu order) and Extra Bet
     activation; ``chips`` in dollars (a shared seat's: those its bank covers)."""
+    return _menu(tuple(stakes.items()), extra_bet_active, open, available, chips)
+
+
+# A menu is immutable and the same few recur on every table render (mostly: nothing
+# staked), so each is built once per process and shared.
+@lru_cache(maxsize=1024)
+def _menu(
+    stakes: tuple[tuple[str, int], ...],
+    extra_bet_active: bool,
+    open: bool,
+    available: bool,
+    chips: tuple[int, ...],
+) -> SideBetMenu:
+    by_name = dict(stakes)
     return SideBetMenu(
         available=available,
         open=open,
-        lines=side_bet_lines(stakes),
+        lines=side_bet_lines(by_name),
         extra_bet_active=extra_bet_active,
         extra_bet_summary=SIDE_BET_SUMMARIES[EXTRA_BET_BLACKJACK],
-        total=sum(stakes.values()),
+        total=sum(by_name.values()),
         chips=chips,
     )
 
