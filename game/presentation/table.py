@@ -413,6 +413,12 @@ class TableView(TemplateLookup):
         return not self.round_in_progress and not self.game.is_over
 
     @property
+    def version(self) -> int:
+        """The game's version the page is rendered from (every action form sends it back):
+        read by the templates from here, in one lookup rather than through the model."""
+        return self.game.version
+
+    @property
     def net(self) -> int:
         return self.round_paid - self.round_staked
 
