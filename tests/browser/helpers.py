@@ -29,23 +29,3 @@ def csp_violations(page) -> list[str]:
 
     page.on("console", on_console)
     return found
-
-
-def friday_night_table(host: Any, *, trivia: bool, seated: dict[Any, int] | None = None, **extra):
-    """The public five-seat table "Friday night" that ``host`` opens, made through the
-    services (the lobby's form is walked in test_shared_table_browser.py), with each player
-    of ``seated`` sitting in their seat number. ``extra``: more of create_table's settings
-    (e.g. ``intermission_seconds``)."""
-    from game.tables import services
-
-    table = services.create_table(
-        host=host,
-        name="Friday night",
-        public=True,
-        seat_count=5,
-        options={"trivia_mode": trivia},
-        **extra,
-    )
-    for user, number in (seated or {}).items():
-        services.sit(table_id=table.pk, user=user, version=services.NO_SEAT_VERSION, number=number)
-    return table

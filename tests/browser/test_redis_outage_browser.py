@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from game.tables import services
 from game.tables.presentation import LIVE_PAUSED_NOTICE
-from tests.browser.helpers import friday_night_table
 from tests.browser.test_table_browser import patient_expectations
 from tests.game.factories import PlayerFactory
 from tests.game.tables.helpers import bet_and_ready
@@ -26,7 +26,15 @@ def test_the_table_page_says_live_updates_are_paused_while_redis_is_down(
     settings.TABLE_STREAM_SECONDS = 5
     redis = site_on_private_redis
     ana = PlayerFactory(username="ana")
-    table = friday_night_table(ana, trivia=False, seated={ana: 1}, intermission_seconds=60)
+    table = services.create_table(
+        host=ana,
+        name="Friday night",
+        public=True,
+        seat_count=5,
+        intermission_seconds=60,
+        options={"trivia_mode": False},
+    )
+    services.sit(table_id=table.pk, user=ana, version=services.NO_SEAT_VERSION, number=1)
     log_in_as(page, "ben")
     page.goto(f"/tables/{table.pk}/")
     status = page.locator("#live-status")

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from game.rules.cards import card_name
+from game.tables import services
 from game.tables.models import Seat, SharedTable
-from tests.browser.helpers import add_session, csp_violations, friday_night_table
+from tests.browser.helpers import add_session, csp_violations
 from tests.browser.test_table_browser import patient_expectations
 from tests.game.tables.helpers import stack_table_shoe, table_version
 from tests.trivia.factories import QuestionFactory
@@ -315,9 +316,16 @@ def test_each_player_follows_the_shared_table_in_time(player_pages, axe_violatio
     width = viewport["width"]
     QuestionFactory.create_batch(2, difficulty="easy")
     ana_user, ben_user = PlayerFactory(username="ana"), PlayerFactory(username="ben")
-    table = friday_night_table(
-        ana_user, trivia=True, seated={ana_user: 1, ben_user: 3}, intermission_seconds=30
+    table = services.create_table(
+        host=ana_user,
+        name="Friday night",
+        public=True,
+        seat_count=5,
+        intermission_seconds=30,
+        options={"trivia_mode": True},
     )
+    for user, number in ((ana_user, 1), (ben_user, 3)):
+        services.sit(table_id=table.pk, user=user, version=services.NO_SEAT_VERSION, number=number)
     stack_table_shoe(table, CARDS)
     ana, ben = player_pages(ana_user, viewport), player_pages(ben_user, viewport)
     for page in (ana, ben):

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from game.tables import services as table_services
 from tests.browser import test_table_browser
-from tests.browser.helpers import friday_night_table
 from tests.browser.table_flows import settle
 from tests.browser.test_round_flow_browser import watched_context
 from tests.browser.test_table_browser import open_game_for, table
@@ -125,7 +125,10 @@ def test_sound_is_off_until_turned_on_then_plays_and_is_remembered(
 
         # And at a shared table, where the deal ticks and turning sound off silences it.
         host = PlayerFactory(username="ana")
-        shared = friday_night_table(host, trivia=False)
+        shared = table_services.create_table(
+            host=host, name="Friday night", public=True, seat_count=5,
+            options={"trivia_mode": False},
+        )  # fmt: skip
         # Sol's 0S 7D (17) against the dealer's 8C over the hole card 0H (18).
         stack_table_shoe(shared, ["0S", "0H", "7D", "8C"])
         page.goto(f"/tables/{shared.pk}/")
