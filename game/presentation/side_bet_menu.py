@@ -126,7 +126,7 @@ def menu_for(
 ) -> SideBetMenu:
     """The menu for these pending ``stakes`` (by name, in menu order) and Extra Bet
     activation; ``chips`` in dollars (a shared seat's: those its bank covers)."""
-    return _menu(tuple(stakes.items()), extra_bet_active, open, available, chips)
+    return _menu(tuple(stakes.items()), extra_bet_active, open, available, tuple(chips))
 
 
 # A menu is immutable and the same few recur on every table render (mostly: nothing
