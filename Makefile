@@ -45,10 +45,11 @@ run: $(VENV)/.installed-app
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The whole suite, browser tests included, with the rules engine's coverage gate; on every
-# core (pytest-xdist), each test file kept on one worker so its module fixtures are made once.
+# core (pytest-xdist). Tests are handed out one by one ("load"): when a worker dies, xdist
+# replaces it and goes on, where its per-file scheduling (3.8) can wait for ever instead.
 TEST_WORKERS ?= auto
 test: $(VENV)/.installed-test node_modules/.installed
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --cov=game/rules --cov-report=term:skip-covered \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load --cov=game/rules --cov-report=term:skip-covered \
 		--cov-fail-under=95 $(PYTEST_ARGS)
 
 # Style, the import contracts of pyproject.toml's [tool.importlinter] (the layers only point

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -432,6 +433,9 @@ def test_each_player_follows_the_shared_table_in_time(player_pages, axe_violatio
     other = ben.context.new_page()
     other.goto("/tables/")
     other.get_by_role("button", name="Log out").click()
+    # Closed only once the front door has loaded: Chromium can drop a close that races a
+    # navigation's commit, and Playwright's close() then waits for ever (crbug.com/536385539).
+    other.wait_for_url(lambda url: urlsplit(url).path == "/")
     other.close()
     notice = ben.locator("#live-ended")
     expect(notice).to_be_visible(timeout=8_000)
