@@ -45,11 +45,12 @@ run: $(VENV)/.installed-app
 	$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 # The whole suite, browser tests included, with the rules engine's coverage gate; on every
-# core (pytest-xdist). Tests are handed out one by one ("load"): when a worker dies, xdist
-# replaces it and goes on, where its per-file scheduling (3.8) can wait for ever instead.
+# core (pytest-xdist). "worksteal" gives each worker a run of consecutive tests (a file's
+# module fixtures are mostly made once) and rebalances at the end; when a worker dies it
+# hands the dead worker's tests on, where xdist 3.8's per-file scheduling can wait for ever.
 TEST_WORKERS ?= auto
 test: $(VENV)/.installed-test node_modules/.installed
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist load --cov=game/rules --cov-report=term:skip-covered \
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal --cov=game/rules --cov-report=term:skip-covered \
 		--cov-fail-under=95 $(PYTEST_ARGS)
 
 # Style, the import contracts of pyproject.toml's [tool.importlinter] (the layers only point
