@@ -52,7 +52,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -444,6 +444,8 @@ class Player:
         self.cookie = f"sessionid={prepared['session']}; csrftoken={self.csrf}"
         self.page = ""
         self.rng = random.Random(seed)
+        # What this player posted, by action (one thread per player: no lock needed).
+        self.posted: Counter[str] = Counter()
 
     def send(self, method: str, path: str, data: dict[str, str] | None = None):
         connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
@@ -495,9 +497,11 @@ class Player:
     def play(self) -> int:
         """One game request; a finished game is replaced by a new one."""
         if not self.page:
+            self.posted["(table page)"] += 1
             status, self.page, _ = self.send("GET", f"/games/{self.game}/")
             return status
         action, data = self.next_action()
+        self.posted[action or "(new game)"] += 1
         if not action:
             status, _, location = self.send("POST", "/games/new/")
             if location:
@@ -586,6 +590,7 @@ def load_run(repo: Path, args: argparse.Namespace, label: str) -> dict[str, Any]
             except subprocess.TimeoutExpired:
                 server.kill()
     seconds = args.seconds / 2
+    posted = sum((player.posted for player in players), Counter())
     bare_rate = totals["bare"]["ok"] / seconds
     game_rate = (totals["game"]["ok"] + totals["game"]["refused"]) / seconds
     result = {
@@ -597,6 +602,10 @@ def load_run(repo: Path, args: argparse.Namespace, label: str) -> dict[str, Any]
         "floor_per_s": totals[FLOOR]["ok"] / seconds,
         "game_refused": totals["game"]["refused"],
         "errors": totals["bare"]["errors"] + totals["game"]["errors"] + totals[FLOOR]["errors"],
+        # Rounds dealt per second: the same work in both checkouts, whatever requests a
+        # round takes (a checkout whose flow needs fewer requests a round serves fewer).
+        "rounds_per_s": posted["deal"] / seconds,
+        "posted": dict(posted.most_common()),
     }
     print(
         f"load ({label}; gunicorn {args.workers} "
@@ -610,6 +619,12 @@ def load_run(repo: Path, args: argparse.Namespace, label: str) -> dict[str, Any]
         f"  bare view {bare_rate:7.1f} requests/s; game {game_rate:7.1f} actions/s "
         f"= {result['ratio']:.2f}x bare (goal >= {GOALS['load']}x); "
         f"refused (409/422) {result['game_refused']}, errors {result['errors']}"
+    )
+    print(
+        f"  rounds dealt {result['rounds_per_s']:6.1f}/s = "
+        f"{result['rounds_per_s'] / bare_rate if bare_rate else 0.0:.3f}x bare; "
+        f"{sum(posted.values()) / max(posted['deal'], 1):.2f} requests a round; posted: "
+        + ", ".join(f"{name} {count}" for name, count in posted.most_common())
     )
     print(
         f"  (reference) lock + write the game row, raw SQL: {result['floor_per_s']:7.1f} "
