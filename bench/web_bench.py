@@ -234,6 +234,12 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
     queries: dict[str, list[tuple[int, int]]] = defaultdict(list)
     flip = [False]
 
+    # The table the last action answered with: Next round is posted only where it offers it
+    # (a checkout whose outcome panel takes the next bet at once has no such request).
+    last_page = [""]
+    # Per timed round: the time of every game request it took, the table page aside.
+    round_spent: list[float] = []
+
     def request(path: str, data: dict[str, str] | None, htmx: bool) -> tuple[float, int, int, int]:
         counter = StatementCounter()
         headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
@@ -246,6 +252,8 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
                 # multipart, costs the server more to parse than the page ever makes it).
                 response = client.post(path, urlencode(data), content_type=FORM, **headers)
             elapsed = clock() - start
+        if path.startswith("/games/"):
+            last_page[0] = response.content.decode()
         return elapsed, response.status_code, counter.queries, counter.control
 
     def bare() -> float:
@@ -280,6 +288,8 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
             action_s, status, count, control = request(path, payload, htmx)
             bare_s = bare()
         assert status == 200, (name, status)
+        if action not in (None, FLOOR):
+            round_spent[-1] += action_s
         render_times[name].append(rendering[0])
         pairs[name].append((action_s, bare_s))
         queries[name].append((count, control))
@@ -295,10 +305,9 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
         "answer, right (deals the card)",
         "answer, wrong",
         "stand",
-        "next round",
     ]
-    # A wrong answer's Continue only where the checkout still waits for it (answers are now
-    # carried into the round at once): measured when it comes, never waited for.
+    # Next round and a wrong answer's Continue only where the checkout still asks for them:
+    # measured when they come, never waited for.
     rounds = 0
     warmup = 5
     while rounds < 60 * samples and (
@@ -311,7 +320,10 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
             game_id = new_game()
             game = Game.objects.get(pk=game_id)
         state = game.state
-        if state.get("round") and state["round"]["phase"] == "round_over":
+        if timed:
+            round_spent.append(0.0)
+        offers_next_round = 'hx-post="/games/' + str(game_id) + '/next-round/"' in last_page[0]
+        if state.get("round") and state["round"]["phase"] == "round_over" and offers_next_round:
             act("next round", "next-round", timed=timed)
         act(FLOOR_NAME, FLOOR, timed=timed)
         act("chip", "chip", {"chip": "5"}, timed=timed)
@@ -379,7 +391,14 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
             "control_max": max(controls),
             "render_ms": statistics.median(render_times[name]) * 1000,
         }
-    return {"rounds": rounds, "actions": results}
+    bare_ms = statistics.median(b for measured in pairs.values() for _, b in measured) * 1000
+    spent_ms = statistics.mean(round_spent) * 1000 if round_spent else 0.0
+    return {
+        "rounds": rounds,
+        "actions": results,
+        # A round as the page plays it: its game requests' time, against one bare request.
+        "round": {"ms": spent_ms, "bare_ms": bare_ms, "ratio": spent_ms / bare_ms},
+    }
 
 
 def child_prepare(players: int) -> dict[str, Any]:
@@ -665,6 +684,11 @@ def print_in_process(label: str, database: str, result: dict[str, Any]) -> bool:
             f"({row['q1']:.2f}-{row['q3']:.2f}) {row['action_ms']:6.2f} {row['bare_ms']:7.2f} "
             f"{row['queries_max']:>4} +{row['control_max']} {row['render_ms']:9.2f}"
         )
+    spent = result["round"]
+    print(
+        f"  a round as the page plays it (its game requests): {spent['ms']:.2f} ms "
+        f"= {spent['ratio']:.2f}x one bare request ({spent['bare_ms']:.2f} ms)"
+    )
     return met
 
 
