@@ -16,14 +16,18 @@ template. Against it:
    the pairs' ratios with its quartiles, the medians in ms, the SQL statements the action
    ran (transaction control — BEGIN, SAVEPOINT, RELEASE — counted apart: they are not
    queries, and PostgreSQL issues none as statements), and the median time it spent in
-   ``game.views.render_table`` (the table's view model and template).
+   ``game.views.render_table`` (the table's view model and template). Next round is posted
+   only where the table offers it, as the page would; beside the actions, a round as the
+   page plays it (the time of its game requests) is reported against one bare request.
 2. **Under load** (PostgreSQL, gunicorn with ``--workers`` sync workers on 127.0.0.1 —
    2 × cores + 1 by default, as the README advises; ``--threads`` > 1 for gthread workers —
    ``--players`` simulated players, each a thread posting as fast as answers come):
    ``--seconds`` split into six windows that alternate bare posts and game play, so both
    rates are measured in the same run; reported: game actions/s against bare requests/s,
-   refusals (409/422) and errors (5xx, failed connections). Everything stops by itself.
-   Three more windows of the same length post to ``/bench/floor/`` (below).
+   rounds dealt/s (the same work whatever requests a checkout's round takes), what the
+   players posted by action, refusals (409/422) and errors (5xx, failed connections).
+   Everything stops by itself. Three more windows of the same length post to
+   ``/bench/floor/`` (below).
 
 Beside the actions, both runs measure a reference that is not a game action:
 ``/bench/floor/``, the least an action's database work can be — the player's game row read
