@@ -326,7 +326,7 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
         state = game.state
         if timed:
             round_spent.append(0.0)
-        offers_next_round = 'hx-post="/games/' + str(game_id) + '/next-round/"' in last_page[0]
+        offers_next_round = "next-round" in FORM_ACTIONS.findall(last_page[0])
         if state.get("round") and state["round"]["phase"] == "round_over" and offers_next_round:
             act("next round", "next-round", timed=timed)
         act(FLOOR_NAME, FLOOR, timed=timed)
