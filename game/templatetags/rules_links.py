@@ -11,7 +11,6 @@ names (``perfect_pair``, ``21+3``, ``perfect_11s``, ``extra_bet_blackjack``,
 from __future__ import annotations
 
 from django import template
-from django.utils.html import format_html
 
 from game.rules_pages.content import rules_url as _rules_url
 from game.rules_pages.content import term_url
@@ -38,8 +37,7 @@ def rules_url(topic: str) -> str:
     return _rules_url(str(topic))
 
 
-@register.simple_tag(takes_context=True)
-def term(context: template.Context, slug: str, text: str) -> str:
+@register.inclusion_tag("rules/_term.html", takes_context=True)
+def term(context: template.Context, slug: str, text: str) -> dict[str, str]:
     """A keyword linked to its Terminology entry: ``{% term "hole-card" "hole card" %}``."""
-    url = term_url(slug, context.get("rules_game_id"))
-    return format_html('<a class="term" href="{}">{}</a>', url, text)
+    return {"url": term_url(slug, context.get("rules_game_id")), "text": text}
