@@ -282,15 +282,24 @@ def player_pages(browser, live_server, settings):
     assert not found, "Console errors or CSP reports:\n" + "\n".join(found)
 
 
-def in_viewport(page, locator) -> None:
-    """``locator`` is wholly on screen, without scrolling (once shown: a live update may be
-    swapping the table in at that moment)."""
+def box_of(page, locator) -> dict:
+    """Where ``locator`` is on screen, once shown. A live update may swap the table in
+    between finding the element and measuring it; a box lost to the swap is measured again."""
     from playwright.sync_api import expect
 
-    expect(locator).to_be_visible()
-    box = locator.bounding_box()
+    for _ in range(20):
+        expect(locator).to_be_visible()
+        box = locator.bounding_box()
+        if box is not None:
+            return box
+        page.wait_for_timeout(50)
+    raise AssertionError(f"not shown: {locator}")
+
+
+def in_viewport(page, locator) -> None:
+    """``locator`` is wholly on screen, without scrolling."""
+    box = box_of(page, locator)
     size = page.viewport_size
-    assert box is not None, "not shown"
     assert box["y"] >= 0 and box["y"] + box["height"] <= size["height"], f"below the fold: {box}"
     assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], f"off the side: {box}"
 
@@ -400,7 +409,7 @@ def test_each_player_follows_the_shared_table_in_time(player_pages, axe_violatio
     in_viewport(ana, ana.get_by_test_id("headline"))
     card = seat(ana, 1).get_by_role("img", name=card_name("7D"))
     if width >= 1024:
-        assert card.bounding_box()["width"] >= 44
+        assert box_of(ana, card)["width"] >= 44
     shot(ana, f"your-turn-{width}")
     shot(ben, f"their-turn-{width}")
 
