@@ -360,7 +360,7 @@ def test_each_player_follows_the_shared_table_in_time(player_pages, axe_violatio
             ("link", "Lobby"),
         )
     ]
-    boxes = [tool.bounding_box() for tool in tools]
+    boxes = [box_of(ana, tool) for tool in tools]
     assert len({round(box["y"]) for box in boxes}) == 1 and max(b["height"] for b in boxes) < 48
     assert boxes[-1]["x"] + boxes[-1]["width"] <= width
     shot(ana, f"betting-{width}")
