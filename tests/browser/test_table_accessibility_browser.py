@@ -126,6 +126,9 @@ def test_focus_follows_each_swap_to_the_control_the_player_needs(
     stack(HIT_THEN_STAND_SHOE)
     log_in_as(page, "cal")
     page.get_by_role("button", name="New Game").click()
+    # The click returns once the table page has started loading; a chip pressed before its
+    # scripts run posts the plain form and reloads the page, which moves no focus.
+    page.wait_for_load_state()
     # A chip keeps focus (press it again to add more); Clear Bet hands it to the empty field.
     page.get_by_role("button", name="$5", exact=True).click()
     expect(page.get_by_label("Bet amount")).to_have_value("5.00")
