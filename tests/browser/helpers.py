@@ -19,6 +19,15 @@ def add_session(context: Any, user: Any, url: str) -> None:
     context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": url}])
 
 
+def start_new_game(page) -> None:
+    """Press New Game and wait for the new table's page to load. The click returns once the
+    page has started loading; a control pressed before its scripts run posts its plain form
+    and reloads the page (the game still plays, without JavaScript), so nothing a script does
+    (focus, animations, sounds) would follow."""
+    page.get_by_role("button", name="New Game").click()
+    page.wait_for_load_state()
+
+
 def csp_violations(page) -> list[str]:
     """Collect what Chromium reports as blocked by the Content-Security-Policy."""
     found: list[str] = []

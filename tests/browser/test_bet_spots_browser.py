@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser.helpers import start_new_game
 from tests.browser.test_table_browser import (  # noqa: F401 - fixtures used by name
     open_game_for,
     patient_expectations,
@@ -57,7 +58,7 @@ def test_place_three_side_bets_on_their_circles_and_rebet_them(page, log_in_as, 
     # The same cards twice: the Rebet round is the first one again.
     stack(TWENTY_ONE_PLUS_THREE_WINS * 2)
     log_in_as(page, "sid")
-    page.get_by_role("button", name="New Game").click()
+    start_new_game(page)
     expect(table(page)).to_have_attribute("data-phase", "betting")
 
     # No drawer: the side bets are circles on the felt, each with its top payout and an (i).
@@ -143,7 +144,7 @@ def test_the_bet_spots_pass_axe(
     from playwright.sync_api import expect
 
     log_in_as(page, "axel")
-    page.get_by_role("button", name="New Game").click()
+    start_new_game(page)
     rack_chip(page, "$25").click()
     press_spot(page, "Lucky Ladies")
     expect(page.get_by_test_id("stake-lucky-ladies")).to_have_text("$25.00")
@@ -173,7 +174,7 @@ def test_the_chip_rack_and_the_circles_without_javascript(
     page = context.new_page()
     try:
         log_in_as(page, "nojs")
-        page.get_by_role("button", name="New Game").click()
+        start_new_game(page)
         page.get_by_label("Bet amount").fill("20")
         rack_chip(page, "$10").click()
         # Plain post, redirect, get: the typed base bet came along, the chip went on it and

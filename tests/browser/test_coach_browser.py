@@ -8,6 +8,7 @@ import pytest
 
 from game.models import CoachDeviation, Game
 from tests.browser import test_table_browser
+from tests.browser.helpers import start_new_game
 from tests.browser.test_table_browser import open_game_for, table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -56,7 +57,7 @@ def test_coach_option_marks_a_deviating_move(page, log_in_as, stack, axe_violati
 
     stack(HARD_16_V_6)
     log_in_as(page, "ivo")
-    page.get_by_role("button", name="New Game").click()
+    start_new_game(page)
     page.get_by_role("link", name="Options").click()
     coach = page.get_by_role("checkbox", name="Coach")
     expect(coach).not_to_be_checked()
@@ -82,7 +83,7 @@ def test_house_edge_updates_live_in_the_options_menu(page, log_in_as, axe_violat
     from playwright.sync_api import expect
 
     log_in_as(page, "jun")
-    page.get_by_role("button", name="New Game").click()
+    start_new_game(page)
     page.get_by_role("link", name="Options").click()
     # htmx wires the form's hx-get on DOMContentLoaded: a change before that sends nothing.
     page.wait_for_load_state()

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from game.models import Game
+from tests.browser.helpers import start_new_game
 from tests.browser.test_table_browser import (  # noqa: F401 - stack, bank_of_questions: fixtures
     answer_right,
     bank_of_questions,
@@ -26,7 +27,7 @@ def test_rules_then_back_shows_the_current_table(page, log_in_as, stack, bank_of
 
     stack(HIT_SHOE)
     log_in_as(page, "nav")
-    page.get_by_role("button", name="New Game").click()
+    start_new_game(page)
     page.get_by_label("Bet amount").fill("10")
     page.get_by_role("button", name="Deal").click()
     page.get_by_role("button", name="Hit").click()
@@ -58,7 +59,7 @@ def test_a_refused_bet_is_shown_in_place(page, log_in_as, settings, debug: bool)
 
     settings.DEBUG = debug
     log_in_as(page, f"bet{int(debug)}")
-    page.get_by_role("button", name="New Game").click()
+    start_new_game(page)
     expect(table(page)).to_have_attribute("data-phase", "betting")
     assert ("django-htmx.js" in page.content()) is debug
     for typed, message in (("abc", "Enter an amount in dollars"), ("99999", "The maximum bet")):

@@ -8,6 +8,7 @@ import pytest
 
 from game.models import Game
 from tests.browser import test_table_browser
+from tests.browser.helpers import start_new_game
 from tests.browser.table_flows import (
     EVEN_MONEY_SHOE,
     FOUR_HANDS_SHOE,
@@ -57,7 +58,7 @@ def test_trivia_round_options_and_game_over_panels_pass_axe(
 
     stack(HIT_THEN_STAND_SHOE)
     log_in_as(page, "ann")
-    page.get_by_role("button", name="New Game").click()
+    start_new_game(page)
     problems = scan(page, axe_violations, "table:bet")
     deal(page)
     problems += scan(page, axe_violations, "table:player_turn")
@@ -125,10 +126,7 @@ def test_focus_follows_each_swap_to_the_control_the_player_needs(
 
     stack(HIT_THEN_STAND_SHOE)
     log_in_as(page, "cal")
-    page.get_by_role("button", name="New Game").click()
-    # The click returns once the table page has started loading; a chip pressed before its
-    # scripts run posts the plain form and reloads the page, which moves no focus.
-    page.wait_for_load_state()
+    start_new_game(page)
     # A chip keeps focus (press it again to add more); Clear Bet hands it to the empty field.
     page.get_by_role("button", name="$5", exact=True).click()
     expect(page.get_by_label("Bet amount")).to_have_value("5.00")

@@ -13,7 +13,7 @@ from game.models import Game
 from game.rules.cards import standard_deck
 from game.rules.shoe import Shoe
 from game.services import randomness
-from tests.browser.helpers import PASSWORD
+from tests.browser.helpers import PASSWORD, start_new_game
 from tests.trivia.factories import QuestionFactory
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -97,7 +97,7 @@ def test_sign_up_play_a_trivia_round_and_start_the_next(page, stack, bank_of_que
     # Player 9S 7D, dealer hole 0H, upcard 6C; the hit brings 2H; the dealer draws KD.
     stack(["9S", "0H", "7D", "6C", "2H", "KD"])
     sign_up(page, "ada")
-    page.get_by_role("button", name="New Game").click()
+    start_new_game(page)
     expect(table(page)).to_have_attribute("data-phase", "betting")
     expect(table(page)).to_have_attribute("data-bank", "1000.00")
     expect(table(page)).to_have_attribute("data-credits", "10")
@@ -186,7 +186,7 @@ def test_options_applied_with_implied_options(page, log_in_as) -> None:
     from playwright.sync_api import expect
 
     log_in_as(page, "dot")
-    page.get_by_role("button", name="New Game").click()
+    start_new_game(page)
     page.get_by_role("link", name="Options").click()
     # The menu's script is deferred: it listens from DOMContentLoaded on, and a box ticked
     # before that is only completed by the server when the form is sent.
@@ -214,7 +214,7 @@ def test_log_out_log_in_and_resume_on_the_same_question(
 
     stack(["9S", "0H", "7D", "6C", "2H", "KD"])
     log_in_as(page, "eve")
-    page.get_by_role("button", name="New Game").click()
+    start_new_game(page)
     page.get_by_label("Bet amount").fill("10")
     page.get_by_role("button", name="Deal").click()
     page.get_by_role("button", name="Hit").click()
@@ -242,7 +242,7 @@ def test_a_whole_round_with_javascript_off(browser, live_server, stack, bank_of_
     page = context.new_page()
     try:
         sign_up(page, "fay")
-        page.get_by_role("button", name="New Game").click()
+        start_new_game(page)
         # Sound is made by a script: without one its toggle is not offered.
         expect(page.get_by_role("button", name="Sound")).to_be_hidden()
         page.get_by_role("button", name="$10", exact=True).click()
