@@ -222,6 +222,11 @@ class SideBetPanels(TemplateLookup):
         """The rows of the round-outcome table: every side bet that was played."""
         return [row for row in self.results if row.status != NOT_PLAYED]
 
+    @property
+    def won_count(self) -> int:
+        """How many of the round's side bets have won so far (the results' summary line)."""
+        return sum(1 for row in self.results if row.status == WON)
+
 
 def build_side_bet_panels(
     round_: Mapping[str, Any] | None,

@@ -50,6 +50,10 @@ ACTION_LABELS = {
     "surrender": "Surrender",
 }
 ACTION_KEYS = {"hit": "h", "stand": "s", "double": "d", "split": "p", "surrender": "r"}
+# The turn's two main choices, drawn with equal weight.
+MAIN_CHOICES = frozenset({"hit", "stand"})
+# Why Deal waits (its title, and the line under it) while nothing is bet.
+DEAL_NEEDS_A_BET = "Deal: place a bet first (a chip, or an amount)."
 RESULT_LABELS = {
     "win": "Win",
     "natural": "Blackjack!",
@@ -115,7 +119,8 @@ class ActionButton(TemplateLookup):
     key: str
     allowed: bool
     reason: str
-    # The brightest button of the turn: the first play the player may make.
+    # Drawn as one of the turn's two main choices. Hit and Stand, never one of them alone:
+    # highlighting never advises (the coach's Hint is the only advice).
     primary: bool = False
 
 
@@ -369,6 +374,30 @@ class TableView(TemplateLookup):
         if options.get("insurance"):
             lines.append("Insurance pays 2 to 1")
         return " · ".join(lines)
+
+    @property
+    def side_bet_spots(self) -> bool:
+        """Whether the felt rings the main circle with side-bet spots in this game (one box,
+        side bets on): the circles' row keeps their height all game long."""
+        options = self.options
+        return bool(options.get("side_bets")) and not options.get("simple") and not self.boxes
+
+    @property
+    def stake_total(self) -> int:
+        """What is bet, in cents, for the status bar: every cent the round on the felt took
+        from the bank (bets, side bets, fees), or between rounds the bet being built."""
+        if self.hands:
+            return self.round_staked
+        return rebet_total(self.game, int(self.options.get("seats", 1)))
+
+    @property
+    def deal_refusal(self) -> str:
+        """Why Deal is disabled, or "" when it is not: nothing is bet yet. On a round's
+        outcome the next bet starts from zero (Rebet repeats the last one)."""
+        if self.panel == "outcome":
+            return DEAL_NEEDS_A_BET
+        bets = [box.bet for box in self.boxes] if self.boxes else [self.bet]
+        return "" if any(bets) else DEAL_NEEDS_A_BET
 
     @property
     def stake_chips(self) -> list[int]:
@@ -696,9 +725,8 @@ def _fill_round(view: TableView, round_: dict[str, Any], engine: EngineGame) -> 
         )
         for name in PLAY_ACTIONS
     ]
-    first_allowed = next((action for action in view.actions if action.allowed), None)
-    if first_allowed is not None:
-        first_allowed.primary = True
+    for action in view.actions:
+        action.primary = action.name in MAIN_CHOICES
     if not in_play:
         view.panel = "outcome"
     elif view.attempt is not None:

@@ -117,8 +117,10 @@
 
   function cardSlots(table) {
     var slots = {};
-    table.querySelectorAll(".dealer-area, .player-area").forEach(function (area) {
-      var owner = area.classList.contains("dealer-area") ? "dealer" : "hand" + (area.dataset.hand || "");
+    table.querySelectorAll(".dealer-area, .player-area, .box-hand").forEach(function (area) {
+      var box = area.closest("[data-box]");
+      var owner = area.classList.contains("dealer-area") ? "dealer"
+        : (box ? "box" + box.dataset.box : "") + "hand" + (area.dataset.hand || "");
       area.querySelectorAll(".cards .playing-card").forEach(function (card, index) {
         slots[owner + ":" + index] = {
           card: card, code: card.dataset.card || "", faceDown: card.classList.contains("playing-card--back")
@@ -178,7 +180,9 @@
     { selector: ".side-circle", compare: "classes", mark: "side-circle--held" },
     { selector: ".message-line", compare: "text", mark: "headline" },
     { selector: ".round-details, .side-bet-results", compare: "presence", mark: "result-held" },
-    { selector: ".chip-stack--paid, .betting-circle--taken", compare: "presence", mark: "chips-held" }
+    { selector: ".chip-stack--paid, .betting-circle--taken", compare: "presence", mark: "chips-held" },
+    // The game's end comes after the round's last card and its badges, not over them.
+    { selector: ".game-over", compare: "presence", mark: "game-over--held" }
   ];
 
   function ownerOf(element) {
@@ -415,6 +419,16 @@
       queuedKey = null;
       pressKey(table, key, null);
     }
+  });
+
+  // Deal waits, disabled with its reason, while nothing is bet; a typed amount is a bet too
+  // (without this script Enter in the field deals it, through the form's default Deal).
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (!field || field.id !== "bet-amount" || !field.form) { return; }
+    field.form.querySelectorAll("button[data-waits-for-bet]").forEach(function (button) {
+      button.disabled = field.value.trim() === "";
+    });
   });
 
   // The shortcuts list is useful only where this script runs.

@@ -102,7 +102,7 @@ def test_the_table_element_carries_the_state_scripts_read(alice, player) -> None
     assert root.one("h1").text() == "Blackjack table"
     terms, values = root.select(".stats dt"), root.select(".stats dd")
     stats = {dt.text(): dd.text() for dt, dd in zip(terms, values, strict=True)}
-    assert stats == {"Bank": "$990.00", "Credits": "10"}
+    assert stats == {"Bank": "$990.00", "Credits": "10", "Bet": "$10.00"}
 
 
 def test_without_trivia_the_table_has_no_credits(alice, player) -> None:
@@ -400,7 +400,8 @@ def test_the_turns_buttons_post_each_to_its_action_and_say_why_one_is_off(alice,
     urls = [f"/games/{game.pk}/{action}/" for action in ("hit", "stand", "double", "split")]
     assert [b["formaction"] for b in buttons][:4] == urls
     assert [b["data-key"] for b in buttons] == ["h", "s", "d", "p", "r"]
-    assert buttons[0].classes == ["primary"]  # the first play the player may make
+    # Highlighting never advises: Hit and Stand have equal weight, the rest are quieter.
+    assert [b.classes for b in buttons] == [["primary"], ["primary"], [], [], []]
     split = button(group, "Split")
     assert split.has("disabled") and split["aria-describedby"] == "why-not-split"
     why = root.one("details.unavailable-actions")
@@ -728,7 +729,11 @@ def test_the_outcome_offers_rebet_and_chips_at_once(alice, player) -> None:
     assert rebet["formaction"] == f"/games/{game.pk}/rebet/"
     assert panel.one(f"#{rebet['aria-describedby']}").text() == "$10.00 again"
     deals = [b for b in panel.select("button") if b.text() == "Deal" and not b.has("aria-hidden")]
-    assert [deal.classes for deal in deals] == [["secondary"]]
+    assert [deal.classes for deal in deals] == [["secondary", "deal-button"]]
+    # Nothing is bet yet for the next round: Deal waits, disabled, and says why.
+    (deal,) = deals
+    assert deal.has("disabled") and deal["title"].startswith("Deal: place a bet first")
+    assert panel.one(f"#{deal['aria-describedby']}").text() == deal["title"]
     assert [chip.text() for chip in panel.select(".chips button")][:2] == ["$1", "$5"]
     assert panel.one("#bet-amount")["value"] == ""
     assert not [b for b in panel.select("button") if b.text() == "Next Round"]
@@ -789,3 +794,33 @@ def test_the_status_line_announces_the_notice_or_what_the_table_says(player) -> 
         f"{HOSTILE} Saved & done Note. Stand. Player's turn."
     )
     assert "<script>" not in said
+
+
+def test_deal_waits_with_its_reason_while_nothing_is_bet(alice, player) -> None:
+    """Deal is disabled, saying why, until a chip or an amount makes a bet (UI.md "Steady
+    controls"); the typed amount enables it in the browser (table.js)."""
+    game = scenarios.betting(player)
+    Game.objects.filter(pk=game.pk).update(pending_bet_cents=0)
+    form = table(alice, game).one("form.bet-form")
+    deal = button(form, "Deal")
+    assert deal.has("disabled") and deal.has("data-waits-for-bet")
+    assert form.one(f"#{deal['aria-describedby']}").text() == deal["title"]
+    assert deal["title"] == "Deal: place a bet first (a chip, or an amount)."
+
+    Game.objects.filter(pk=game.pk).update(pending_bet_cents=1000)
+    deal = button(table(alice, game).one("form.bet-form"), "Deal")
+    assert not deal.has("disabled") and deal.classes == ["primary", "deal-button"]
+
+
+def test_the_status_bar_shows_the_bank_the_credits_and_what_is_bet(alice, player) -> None:
+    """One slim bar at the top of the table: between rounds the bet being built, in a round
+    everything it took from the bank."""
+    game = scenarios.betting(player)
+    Game.objects.filter(pk=game.pk).update(pending_bet_cents=2500)
+    root = table(alice, game)
+    bar = root.one("dl.status-bar")
+    # Above the felt, not inside it: the bar stays in view (sticky) however the felt scrolls.
+    assert bar.parent is root
+    assert bar.one('[data-testid="stake"]').text() == "$25.00"
+    dealt = table(alice, _refreshed(scenarios.dealt(player)))
+    assert dealt.one('.status-bar [data-testid="stake"]').text() == "$10.00"
