@@ -176,7 +176,7 @@
   var RESULT_PARTS = [
     { selector: ".total, .strip-total", compare: "text", mark: "result-held" },
     { selector: ".badge, .hand-message, .strip-message, .side-circle__result", compare: "text", mark: "result-held" },
-    { selector: ".side-bet-results .side-bet", compare: "text", mark: "result-held" },
+    { selector: ".side-bet-results .side-bet, .side-bet-results__won", compare: "text", mark: "result-held" },
     { selector: ".side-circle", compare: "classes", mark: "side-circle--held" },
     { selector: ".message-line", compare: "text", mark: "headline" },
     { selector: ".round-details, .side-bet-results", compare: "presence", mark: "result-held" },
@@ -421,15 +421,27 @@
     }
   });
 
-  // Deal waits, disabled with its reason, while nothing is bet; a typed amount is a bet too
-  // (without this script Enter in the field deals it, through the form's default Deal).
-  document.addEventListener("input", function (event) {
-    var field = event.target;
-    if (!field || field.id !== "bet-amount" || !field.form) { return; }
-    field.form.querySelectorAll("button[data-waits-for-bet]").forEach(function (button) {
-      button.disabled = field.value.trim() === "";
+  // Deal waits, disabled with its reason, while nothing is bet (the server marks it
+  // data-waits-for-bet and names the reason with aria-describedby); a typed amount is a bet
+  // too. Without this script the button stays pressable, so a typed amount can be dealt.
+  function waitForBet(root) {
+    var field = document.getElementById("bet-amount");
+    var empty = !field || field.value.trim() === "";
+    (root || document).querySelectorAll("button[data-waits-for-bet]").forEach(function (button) {
+      var reason = document.getElementById(button.getAttribute("aria-describedby") || "");
+      button.disabled = empty;
+      if (empty && reason) { button.title = reason.textContent; } else { button.removeAttribute("title"); }
     });
+  }
+  document.addEventListener("input", function (event) {
+    if (event.target && event.target.id === "bet-amount") { waitForBet(); }
   });
+  document.addEventListener("htmx:afterSwap", function () { waitForBet(); });
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", function () { waitForBet(); });
+  } else {
+    waitForBet();
+  }
 
   // The shortcuts list is useful only where this script runs.
   function showShortcuts() {

@@ -78,7 +78,7 @@ def test_play_now_as_a_guest_sign_up_and_the_game_stays(page, stack) -> None:
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
     page.wait_for_url(re.compile(r"/games/$"))
-    expect(page.get_by_text("Signed in as grace")).to_be_attached()
+    expect(page.locator(".nav-list").get_by_text("Signed in as grace")).to_be_visible()
     rows = page.locator("table.games tbody tr")
     expect(rows).to_have_count(1)
     expect(rows.first).to_have_attribute("data-game", str(game.pk))

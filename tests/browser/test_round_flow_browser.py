@@ -97,7 +97,12 @@ READ_THE_FELT = """() => {
     sideBetResult: seen(".side-circle__result"),
     paidChips: seen(".chip-stack--paid"),
     roundDetails: seen(".round-details") === null ? null : seen(".round-details") !== "hidden",
-    sideBetRow: seen(".side-bet-results .side-bet"),
+    // Inside a disclosure, closed: what counts is whether its result is held back.
+    sideBetRow: (() => {
+      const row = document.querySelector(".side-bet-results .side-bet");
+      if (!row) { return null; }
+      return row.classList.contains("result-held") ? "hidden" : row.textContent.trim();
+    })(),
     bank: seen('[data-testid="bank"]'),
     announced: document.getElementById("status-live").textContent.trim(),
   };

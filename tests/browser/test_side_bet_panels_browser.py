@@ -201,6 +201,8 @@ def test_side_bet_results_after_the_deal_and_at_the_end(
     stack(FLUSH)
     stakes = {"21+3": 1000, "perfect_pair": 500, "lucky_ladies": 500}
     start_round(page, log_in_as, "sami", side_bets=stakes)
+    # The details are a disclosure beside the controls (each circle says its result).
+    page.locator(".side-bet-results > summary").click()
     results = page.get_by_role("region", name="Side bet results")
     expect(results).to_be_visible()
     expect(result_row(page, "21+3")).to_contain_text("Flush, pays 5 to 1")

@@ -151,7 +151,11 @@ def test_every_phase_shows_its_primary_action_without_scrolling(
     stack(HIT_THEN_STAND_SHOE)
     game = open_game_for(username)
     page.goto(f"/games/{game.pk}/")
-    problems = check_phase(page, "bet", width, PRIMARY, axe_violations)
+    # Nothing is bet yet: Deal is the phase's primary control, disabled, with its reason.
+    deal_button = page.get_by_role("button", name="Deal", exact=True)
+    expect(deal_button).to_be_disabled()
+    expect(deal_button).to_have_attribute("title", re.compile("place a bet first"))
+    problems = check_phase(page, "bet", width, "#table .deal-button", axe_violations)
     deal(page)
     problems += check_phase(page, "player-turn", width, PRIMARY, axe_violations)
     page.get_by_role("button", name="Hit").click()

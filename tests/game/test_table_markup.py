@@ -730,10 +730,10 @@ def test_the_outcome_offers_rebet_and_chips_at_once(alice, player) -> None:
     assert panel.one(f"#{rebet['aria-describedby']}").text() == "$10.00 again"
     deals = [b for b in panel.select("button") if b.text() == "Deal" and not b.has("aria-hidden")]
     assert [deal.classes for deal in deals] == [["secondary", "deal-button"]]
-    # Nothing is bet yet for the next round: Deal waits, disabled, and says why.
+    # Nothing is bet yet for the next round: Deal waits (table.js disables it) and says why.
     (deal,) = deals
-    assert deal.has("disabled") and deal["title"].startswith("Deal: place a bet first")
-    assert panel.one(f"#{deal['aria-describedby']}").text() == deal["title"]
+    assert deal.has("data-waits-for-bet")
+    assert panel.one(f"#{deal['aria-describedby']}").text().startswith("Deal: place a bet first")
     assert [chip.text() for chip in panel.select(".chips button")][:2] == ["$1", "$5"]
     assert panel.one("#bet-amount")["value"] == ""
     assert not [b for b in panel.select("button") if b.text() == "Next Round"]
@@ -797,19 +797,22 @@ def test_the_status_line_announces_the_notice_or_what_the_table_says(player) -> 
 
 
 def test_deal_waits_with_its_reason_while_nothing_is_bet(alice, player) -> None:
-    """Deal is disabled, saying why, until a chip or an amount makes a bet (UI.md "Steady
-    controls"); the typed amount enables it in the browser (table.js)."""
+    """Deal waits, saying why, until a chip or an amount makes a bet (UI.md "Steady
+    controls"): the page marks it and names the reason; table.js keeps it disabled until a
+    bet is made (test_stage_browser.py), without JavaScript a Deal of nothing is refused."""
     game = scenarios.betting(player)
     Game.objects.filter(pk=game.pk).update(pending_bet_cents=0)
     form = table(alice, game).one("form.bet-form")
     deal = button(form, "Deal")
-    assert deal.has("disabled") and deal.has("data-waits-for-bet")
-    assert form.one(f"#{deal['aria-describedby']}").text() == deal["title"]
-    assert deal["title"] == "Deal: place a bet first (a chip, or an amount)."
+    assert deal.has("data-waits-for-bet")
+    reason = form.one(f"#{deal['aria-describedby']}").text()
+    assert reason == "Deal: place a bet first (a chip, or an amount)."
 
     Game.objects.filter(pk=game.pk).update(pending_bet_cents=1000)
-    deal = button(table(alice, game).one("form.bet-form"), "Deal")
-    assert not deal.has("disabled") and deal.classes == ["primary", "deal-button"]
+    form = table(alice, game).one("form.bet-form")
+    deal = button(form, "Deal")
+    assert not deal.has("data-waits-for-bet") and deal.classes == ["primary", "deal-button"]
+    assert form.select_one("#deal-refusal") is None
 
 
 def test_the_status_bar_shows_the_bank_the_credits_and_what_is_bet(alice, player) -> None:
