@@ -56,12 +56,13 @@ MEASURE = """(primarySelector) => {
   const describe = (element) => element.outerHTML.slice(0, 90);
   const primary = Array.from(document.querySelectorAll(primarySelector)).find(visible);
   const status = document.querySelector("#table .status-bar");
-  const controls = Array.from(document.querySelectorAll(
-    "#table .action-area button, #table .action-area input:not([type=hidden]), #table .action-area select"))
+  const controls = Array.from(document.querySelectorAll(["button", "input:not([type=hidden])",
+    "select"].map((kind) => "#table .action-area " + kind).join()))
     .filter(visible).filter((control) => !control.closest("details:not([open]) > :not(summary)"));
   const scrollers = Array.from(document.querySelectorAll("#table, #table *")).filter((element) => {
     const overflow = getComputedStyle(element).overflowY;
-    return (overflow === "auto" || overflow === "scroll") && element.scrollHeight > element.clientHeight + 1;
+    const scrolls = overflow === "auto" || overflow === "scroll";
+    return scrolls && element.scrollHeight > element.clientHeight + 1;
   });
   const cards = Array.from(document.querySelectorAll("#table .playing-card")).filter(visible)
     .map((card) => card.getBoundingClientRect());
@@ -89,7 +90,8 @@ MEASURE = """(primarySelector) => {
       if (otherIndex === index) { return; }
       const area = other.getBoundingClientRect();
       parts.filter((part) => meets(part.getBoundingClientRect(), area))
-        .forEach((part) => crossings.push(`box ${index + 1} ${describe(part)} meets box ${otherIndex + 1}`));
+        .forEach((part) => crossings.push(
+          `box ${index + 1} ${describe(part)} meets box ${otherIndex + 1}`));
     });
     if (dock && visible(dock)) {
       const area = dock.getBoundingClientRect();
@@ -101,7 +103,8 @@ MEASURE = """(primarySelector) => {
     parts.filter((part) => {
       const rect = part.getBoundingClientRect();
       return rect.width > 0 && (rect.left < column.left - 1 || rect.right > column.right + 1);
-    }).forEach((part) => crossings.push(`box ${index + 1} ${describe(part)} sticks out of its column`));
+    }).forEach((part) => crossings.push(
+      `box ${index + 1} ${describe(part)} sticks out of its column`));
   });
   const box = primary ? primary.getBoundingClientRect() : null;
   return {
