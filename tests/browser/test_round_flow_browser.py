@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from game.models import Game
+
 from tests.browser import test_table_browser
 from tests.browser.table_flows import deal, settle
-from tests.browser.test_table_browser import open_game_for, table
+from tests.browser.test_table_browser import answer_wrong, open_game_for, table
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots" / "round-flow"
 
@@ -104,6 +106,8 @@ READ_THE_FELT = """() => {
       return row.classList.contains("result-held") ? "hidden" : row.textContent.trim();
     })(),
     bank: seen('[data-testid="bank"]'),
+    gameOver: seen('[data-testid="game-over"]') === null ? null
+      : seen('[data-testid="game-over"]') !== "hidden",
     announced: document.getElementById("status-live").textContent.trim(),
   };
 }"""
@@ -194,6 +198,7 @@ def test_the_result_shows_after_the_last_dealer_card_and_rounds_raise_no_console
         "roundDetails": False,
         "sideBetRow": "hidden",
         "bank": "$985.00",
+        "gameOver": None,
         "announced": "",
     }, during
     assert after["badge"] == "WIN +$10.00"
@@ -287,3 +292,44 @@ def test_with_javascript_off_the_round_plays_to_its_result(
         expect(page.get_by_test_id("bank")).to_have_text("$1,010.00")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS.values(), ids=VIEWPORTS.keys())
+def test_game_over_comes_after_the_round_s_last_dealer_card(
+    browser, live_server, log_in_as, stack, viewport
+) -> None:
+    """The last credit spent on a wrong answer ends the game, but the round plays out first
+    (UI.md "Steady controls"): the hole card turns, each draw lands, the badges and the bank
+    show, and only then the game over moment."""
+    from playwright.sync_api import expect
+
+    from tests.trivia.factories import QuestionFactory
+
+    QuestionFactory.create_batch(2, difficulty="easy")
+    stack(DEALER_DRAWS_THREE_SHOE)
+    context, page, problems = watched_context(browser, live_server, viewport=viewport)
+    width = viewport["width"]
+    try:
+        username = f"last{width}"
+        log_in_as(page, username)
+        game = open_game_for(username)
+        state = {**game.state, "credits": 1}
+        Game.objects.filter(pk=game.pk).update(credits=1, state=state)
+        page.goto(f"/games/{game.pk}/")
+        deal(page)
+        page.get_by_role("button", name="Hit", exact=True).click()
+        page.get_by_role("button", name="Easy", exact=True).click()
+        answer_wrong(page)  # the hand stands, the last credit is gone: the dealer plays
+        during = felt_at_the_last_draw(page)
+        screenshot(page, f"last-round-dealer-turn-{width}")
+        resume_animations(page)
+        expect(page.get_by_test_id("game-over")).to_be_visible()
+        settle(page)
+        after = page.evaluate(READ_THE_FELT)
+        screenshot(page, f"game-over-after-the-last-card-{width}")
+    finally:
+        context.close()
+    assert during["gameOver"] is False, during
+    assert during["badge"] in ("hidden", None) and during["bank"] == "$990.00", during
+    assert after["gameOver"] is True and after["badge"] == "WIN +$10.00", after
+    assert problems == [], "console errors or policy reports:\n" + "\n".join(problems)
