@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from game.models import Game
-
 from tests.browser import test_table_browser
 from tests.browser.table_flows import deal, settle
 from tests.browser.test_table_browser import answer_wrong, open_game_for, table
