@@ -23,7 +23,15 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game.errors import REFUSED, ActionRefused, StaleVersion, TableNotFound, http_status
+from game import once_keys
+from game.errors import (
+    REFUSED,
+    ActionRefused,
+    FormExpired,
+    StaleVersion,
+    TableNotFound,
+    http_status,
+)
 from game.forms import parse_bet, parse_chip_dollars, parse_version
 from game.http import AuthenticatedHttpRequest
 from game.presentation.notices import STALE_NOTICE
@@ -123,6 +131,13 @@ def _render_lobby(
 @login_required
 @require_POST
 def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Create Table: once per form (its one-time key), at most TABLES_HOSTED_PER_PLAYER
+    open tables a host (429 with the form and the reason)."""
+    try:
+        key = once_keys.read(once_keys.Kind.TABLE, request.POST.get(once_keys.FIELD))
+    except FormExpired as error:
+        context = {"kind": once_keys.Kind.TABLE}
+        return render(request, "form_expired.html", context, status=http_status(error))
     form = CreateTableForm(request.POST)
     if not form.is_valid():
         return _render_lobby(request, form, status=REFUSED)
@@ -134,10 +149,14 @@ def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
             seat_count=form.cleaned_data["seat_count"],
             intermission_seconds=form.cleaned_data["intermission_seconds"],
             options=form.to_options(),
+            once_key=key,
         )
+    except FormExpired as error:
+        context = {"kind": once_keys.Kind.TABLE}
+        return render(request, "form_expired.html", context, status=http_status(error))
     except ActionRefused as error:
         form.add_error(None, refusal_text(error))
-        return _render_lobby(request, form, status=REFUSED)
+        return _render_lobby(request, form, status=http_status(error))
     return redirect("tables:table", table_id=table.pk)
 
 
