@@ -35,8 +35,10 @@ from django.utils import timezone
 from blackjack_site.auth import ACCOUNT_BACKEND
 from blackjack_site.throttle import client_address, within_hourly_limit
 from game import once_keys
-from game.errors import FormExpired
+from game.errors import FormExpired, LimitReached
 from game.models import Game, OnceKey
+from game.services.locking import lock_player
+from game.services.starting import games_in_progress_limit
 from game.tables.models import Seat, SharedTable
 
 if TYPE_CHECKING:
@@ -102,6 +104,42 @@ def _guest_for(key: str, address: str) -> User:
     if not once_keys.within_repeat_window(made):
         raise FormExpired("a guest key used too long ago")
     return known
+
+
+def games_to_offer(guest_id: int) -> list[Game]:
+    """A guest's games in progress, newest first: what logging in to an account from the
+    guest's session offers to move into it (none: nothing to offer, or no guest)."""
+    guest = get_user_model().objects.filter(pk=guest_id).first()
+    if guest is None or not is_guest(guest):
+        return []
+    return list(Game.objects.filter(owner=guest, status=Game.Status.IN_PROGRESS))
+
+
+def move_guest_games(*, guest_id: int, account: User) -> list[Game]:
+    """Give ``account`` the guest's games (in progress and ended, as signing up would keep
+    them); the games in progress moved, newest first. Under both rows' locks, so a second
+    press finds nothing left to move. The guest, whose session ended with the login, is
+    then deleted, unless it sits at or hosts a shared table (the idle-guest clean-up will
+    see to it): never a table another player sits at. LimitReached when the account would
+    hold more games in progress than GAMES_IN_PROGRESS_PER_PLAYER."""
+    with transaction.atomic():
+        lock_player(account)
+        lock_player(guest_id)
+        guest = get_user_model().objects.filter(pk=guest_id).first()
+        if guest is None or not is_guest(guest) or guest.pk == account.pk:
+            return []
+        in_progress = Game.objects.filter(status=Game.Status.IN_PROGRESS)
+        moving = list(in_progress.filter(owner=guest))
+        limit = games_in_progress_limit()
+        if moving and in_progress.filter(owner=account).count() + len(moving) > limit:
+            raise LimitReached("too_many_games", limit=limit)
+        Game.objects.filter(owner=guest).update(owner=account)
+        if not (
+            Seat.objects.filter(player=guest).exists()
+            or SharedTable.objects.filter(host=guest).exists()
+        ):
+            guest.delete()
+        return moving
 
 
 def idle_guests(*, days: int = IDLE_DAYS, now: datetime | None = None) -> QuerySet[User]:

@@ -11,22 +11,31 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from blackjack_site import accounts, guests
 from blackjack_site.auth import ACCOUNT_BACKEND
-from blackjack_site.forms import SignUpForm
+from blackjack_site.forms import LoginForm, SignUpForm
 from blackjack_site.throttle import client_address
 from game import once_keys, services
-from game.errors import FormExpired
+from game.errors import FormExpired, LimitReached, http_status
+from game.http import AuthenticatedHttpRequest
+from game.presentation.notices import refusal_text
 from game.selectors import games_for_player
 from game.tables.views import INVITES_SESSION_KEY
 
+# The guest a login came from, while the offer to move its game is open.
+GUEST_TO_MOVE_SESSION_KEY = "guest_to_move"
 
+
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever the page links; send them to the SVG icon.
 
@@ -124,6 +133,59 @@ def log_in_keeping_invitations(request: HttpRequest, account: Any) -> None:
         request.session[INVITES_SESSION_KEY] = invitations
 
 
+class SiteLoginView(LoginView):
+    """Django's login with the bounded form (forms.py), GET and POST only. Logging in from
+    a guest session that has a game in progress goes on to the offer to move it into the
+    account (``move_guest_games``); the private tables' invitations are kept either way."""
+
+    authentication_form = LoginForm
+    http_method_names = ["get", "head", "post"]
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        request = self.request
+        guest_id = request.user.pk if guests.is_guest(request.user) else None
+        invitations = request.session.get(INVITES_SESSION_KEY)
+        response = super().form_valid(form)
+        if invitations and INVITES_SESSION_KEY not in request.session:
+            request.session[INVITES_SESSION_KEY] = invitations
+        if guest_id is None or not guests.games_to_offer(guest_id):
+            return response
+        request.session[GUEST_TO_MOVE_SESSION_KEY] = guest_id
+        query = urlencode({"next": self.get_success_url()})
+        return redirect(f"{reverse('move_guest_games')}?{query}")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def move_guest_games(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """After logging in from a guest session: "Move your guest game into <account>?"
+    Move gives the account the guest's games; Leave it leaves them (the guest, whose session
+    is over, goes with the idle-guest clean-up). Either way, on to where the login was
+    going (Move: the moved game, unless the login named a page)."""
+    stored = request.session.get(GUEST_TO_MOVE_SESSION_KEY)
+    guest_id = stored if isinstance(stored, int) else 0
+    onward = _safe_next(request)
+    offered = guests.games_to_offer(guest_id) if guest_id else []
+    if not offered:
+        request.session.pop(GUEST_TO_MOVE_SESSION_KEY, None)
+        return redirect(onward or "my_games")
+    if request.method != "POST":
+        context = {"game": offered[0], "more": len(offered) - 1, "next": onward}
+        return render(request, "registration/move_guest_games.html", context)
+    if request.POST.get("choice") == "move":
+        try:
+            moved = guests.move_guest_games(guest_id=guest_id, account=request.user)
+        except LimitReached as error:
+            context = {"notice": refusal_text(error)}
+            return render(request, "too_many_games.html", context, status=http_status(error))
+        request.session.pop(GUEST_TO_MOVE_SESSION_KEY, None)
+        if moved and onward is None:
+            return redirect("game:table", game_id=moved[0].pk)
+    else:
+        request.session.pop(GUEST_TO_MOVE_SESSION_KEY, None)
+    return redirect(onward or "my_games")
+
+
 @require_safe
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
@@ -140,3 +202,12 @@ def locked_out(
         "wait": "1 minute" if minutes == 1 else f"{minutes} minutes",
     }
     return render(request, "registration/locked_out.html", context, status=429)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refused before any view (handler400): a body over
+    DATA_UPLOAD_MAX_MEMORY_SIZE is 413 with a page that says so, the rest a plain 400 page
+    (rather than Django's bare "Bad Request (400)")."""
+    if isinstance(exception, RequestDataTooBig):
+        return render(request, "413.html", status=413)
+    return render(request, "400.html", status=400)
