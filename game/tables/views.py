@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -36,7 +37,7 @@ from game.forms import parse_bet, parse_chip_dollars, parse_version
 from game.http import AuthenticatedHttpRequest
 from game.presentation.notices import STALE_NOTICE
 from game.rules.money import parse_whole_number
-from game.tables import clock_runner, live, services
+from game.tables import clock_runner, live, services, stream_limits
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
@@ -55,6 +56,7 @@ from game.tables.sse import (
     ENDED_CLOSED,
     SseMessage,
     StreamEnded,
+    busy_stream_response,
     ended_stream_response,
     event_stream_response,
     last_event_id,
@@ -466,6 +468,19 @@ def table_events(
     cannot follow a redirect to the login page: told, the page says so and offers Reload)."""
     if not request.user.is_authenticated:
         return ended_stream_response()
+    places = stream_limits.admit(request.user.pk, asgi=isinstance(request, ASGIRequest))
+    if places is None:
+        return busy_stream_response()
+    try:
+        return _event_stream(request, table_id, places)
+    except BaseException:
+        places.give_back()
+        raise
+
+
+def _event_stream(
+    request: AuthenticatedHttpRequest, table_id: int, places: stream_limits.StreamPlaces
+) -> StreamingHttpResponse:
     clock_runner.ensure_in_process_clock()
     table = _visible_table(request, table_id)
 
@@ -505,7 +520,11 @@ def table_events(
     # pool, or closed), not when the response ends; each of the stream's reads takes one.
     release_connections()
     return event_stream_response(
-        request, table_id=table.pk, after_seq=last_event_id(request), messages_after=messages_after
+        request,
+        table_id=table.pk,
+        after_seq=last_event_id(request),
+        messages_after=messages_after,
+        on_end=places.give_back,
     )
 
 
