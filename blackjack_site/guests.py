@@ -15,7 +15,8 @@ session cookie the first answer set, all end logged in as that one guest.
 
 Guests are made at most ``GUESTS_PER_ADDRESS_PER_HOUR`` times per client address and
 hour (throttle.py; repeats of one form count once). A guest idle for 30 days is removed,
-with its games, by ``manage.py remove_idle_guests`` (:func:`idle_guests` says which).
+with its games and the tables it hosted that nobody uses, by ``manage.py
+remove_idle_guests`` (:func:`idle_guests` says which).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
@@ -143,11 +144,18 @@ def move_guest_games(*, guest_id: int, account: User) -> list[Game]:
 
 
 def idle_guests(*, days: int = IDLE_DAYS, now: datetime | None = None) -> QuerySet[User]:
-    """Guests with no play for ``days``: made, last logged in and last played at a game
-    before then. Never a staff account, nor a guest seated at a shared table or hosting
-    one (removing the host would close the table on its other players)."""
+    """Guests with no play for ``days``: made, last logged in, last played at a game and
+    last sat down at a table before then. Never a staff account, nor a guest seated at a
+    shared table, nor the host of a table in use: removing a host deletes its tables, so a
+    guest hosting an open table with anyone seated, or empty for less than ``days``, stays.
+    Its closed tables (nobody can sit at one) and an open one empty for longer (the table
+    clock closes an empty table within 30 minutes; only a site without one keeps it open)
+    go with it."""
     cutoff = (now or timezone.now()) - timedelta(days=days)
     model = get_user_model()
+    tables_in_use = SharedTable.objects.exclude(phase=SharedTable.Phase.CLOSED).filter(
+        Q(empty_since__isnull=True) | Q(empty_since__gte=cutoff) | Q(seats__number__isnull=False)
+    )
     return (
         model.objects.filter(
             username__startswith=GUEST_PREFIX,
@@ -160,11 +168,12 @@ def idle_guests(*, days: int = IDLE_DAYS, now: datetime | None = None) -> QueryS
         .exclude(pk__in=Game.objects.filter(last_played__gte=cutoff).values("owner"))
         .exclude(pk__in=Seat.objects.filter(number__isnull=False).values("player"))
         .exclude(pk__in=Seat.objects.filter(joined__gte=cutoff).values("player"))
-        .exclude(pk__in=SharedTable.objects.values("host"))
+        .exclude(pk__in=tables_in_use.values("host"))
     )
 
 
 def remove_idle_guests(*, days: int = IDLE_DAYS, now: datetime | None = None) -> tuple[int, int]:
-    """Delete the idle guests and everything theirs; how many guests and games went."""
+    """Delete the idle guests and everything theirs (games, the tables they hosted that
+    were not in use); how many guests and games went."""
     _, removed = idle_guests(days=days, now=now).delete()
     return removed.get(get_user_model()._meta.label, 0), removed.get(Game._meta.label, 0)
