@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from blackjack_site import accounts, guests
@@ -45,7 +46,10 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 @require_safe
+@never_cache
 def home(request: HttpRequest) -> HttpResponse:
+    # never_cache: Play now's one-time key is the visitor's own (a repeat of it logs in
+    # as the guest it made), never one a shared cache hands to the next visitor.
     return render(request, "home.html")
 
 
@@ -83,6 +87,7 @@ def _safe_next(request: HttpRequest) -> str | None:
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
+@never_cache  # the form's one-time key is this browser's own (see home)
 def signup(request: HttpRequest) -> HttpResponse:
     """A new account; from a guest session, the guest's own account given a name and a
     password, so that its games stay in My games. Once per form (blackjack_site/accounts.py):

@@ -175,3 +175,8 @@ def test_the_database_refuses_names_differing_only_in_case(django_user_model: An
     with pytest.raises(IntegrityError), transaction.atomic():
         django_user_model.objects.create_user("Grace")
     assert django_user_model.objects.count() == 1
+
+
+def test_pages_with_a_key_that_logs_in_are_never_stored(client: Client) -> None:
+    for url in ("/", "/accounts/signup/"):
+        assert "no-store" in client.get(url)["Cache-Control"], url
