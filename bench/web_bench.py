@@ -201,6 +201,7 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
     from django.db import connection
     from django.test import Client
 
+    from game import once_keys
     from game.models import Game, TriviaAttempt
     from game.rules.no_random import NoRandom
     from game.rules.records import ALLOWED
@@ -266,7 +267,7 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
         return elapsed
 
     def new_game() -> int:
-        response = client.post("/games/new/")
+        response = client.post("/games/new/", {once_keys.FIELD: once_keys.issue("new_game")})
         return int(response["Location"].rstrip("/").rsplit("/", 1)[1])
 
     game_id = new_game()
@@ -455,6 +456,8 @@ FORM_ACTIONS = re.compile(r'hx-post="/games/\d+/([a-z-]+)/"')
 VERSION = re.compile(r'name="version" value="(\d+)"')
 ANSWERS = re.compile(r'name="answer" value="([^"]*)"')
 PLAY_BUTTONS = re.compile(r'<button[^>]*formaction="/games/\d+/(hit|stand)/"[^>]*>')
+# New Game's one-time key (game/once_keys.py), as the game-over moment renders it.
+ONCE_KEY = re.compile(r'name="once_key" value="([^"]+)"')
 
 
 class Player:
@@ -526,7 +529,9 @@ class Player:
         action, data = self.next_action()
         self.posted[action or "(new game)"] += 1
         if not action:
-            status, _, location = self.send("POST", "/games/new/")
+            key = ONCE_KEY.search(self.page)
+            form = {"once_key": html_lib.unescape(key.group(1))} if key else {}
+            status, _, location = self.send("POST", "/games/new/", form)
             if location:
                 self.game = int(location.rstrip("/").rsplit("/", 1)[1])
             self.page = ""

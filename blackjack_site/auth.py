@@ -29,6 +29,10 @@ from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
 
 KEY_PREFIX = "auth:user:"
+# The backend an account made by the site (a guest, a sign-up) is logged in with: it was
+# not authenticated, so login() is told which backend loads it on later requests
+# (django-axes' backend sits in front of this one).
+ACCOUNT_BACKEND = "blackjack_site.auth.CachedModelBackend"
 
 
 def user_cache_key(user_id: Any) -> str:

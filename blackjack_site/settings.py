@@ -213,6 +213,15 @@ TABLE_CLOCK_INTERVAL = float(os.environ.get("TABLE_CLOCK_INTERVAL", "0.2"))
 TABLE_STREAM_SECONDS = float(os.environ.get("TABLE_STREAM_SECONDS", "60"))
 # Threads a process reads its streams' news in (game/tables/sse.py: stream_reads).
 TABLE_STREAM_READ_THREADS = int(os.environ.get("TABLE_STREAM_READ_THREADS", "2"))
+# Live streams a player may hold open at once, across every process (counted in the cache,
+# each one expiring with its stream, so a crashed process cannot hold them for ever), and
+# streams one process serves at once: under WSGI each holds a request thread, so keep
+# TABLE_STREAMS_PER_WSGI_PROCESS below the server's threads per process; under ASGI a
+# stream holds no thread. A stream refused by either cap is told to come back later
+# (game/tables/sse.py): the page reconnects and catches up, nothing is lost.
+TABLE_STREAMS_PER_PLAYER = int(os.environ.get("TABLE_STREAMS_PER_PLAYER", "4"))
+TABLE_STREAMS_PER_PROCESS = int(os.environ.get("TABLE_STREAMS_PER_PROCESS", "1000"))
+TABLE_STREAMS_PER_WSGI_PROCESS = int(os.environ.get("TABLE_STREAMS_PER_WSGI_PROCESS", "8"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -242,6 +251,15 @@ AXES_LOCKOUT_CALLABLE = "blackjack_site.views.locked_out"
 # Play now makes a guest account (blackjack_site/guests.py): at most this many per client
 # address and hour, counted in the cache; past it the page says so (429).
 GUESTS_PER_ADDRESS_PER_HOUR = int(os.environ.get("GUESTS_PER_ADDRESS_PER_HOUR", "20"))
+# Accounts Sign up makes (a guest's own included) per client address and hour, counted the
+# same way; past it the form says so (429).
+SIGNUPS_PER_ADDRESS_PER_HOUR = int(os.environ.get("SIGNUPS_PER_ADDRESS_PER_HOUR", "10"))
+
+# Per-player limits, each refusal a page or a form error that says so (429): games in
+# progress (ended ones do not count; New Game past it is refused) and open shared tables
+# hosted (Create Table past it is refused).
+GAMES_IN_PROGRESS_PER_PLAYER = int(os.environ.get("GAMES_IN_PROGRESS_PER_PLAYER", "20"))
+TABLES_HOSTED_PER_PLAYER = int(os.environ.get("TABLES_HOSTED_PER_PLAYER", "3"))
 
 # Content-Security-Policy (django-csp 4; Django 5.2 has none built in): this site's own
 # files only. No inline script or style, no eval (htmx runs with allowEval off, see

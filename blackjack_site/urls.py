@@ -1,9 +1,8 @@
 from django.contrib import admin
-from django.contrib.auth.views import LoginView
 from django.urls import include, path
 
 from blackjack_site import views
-from blackjack_site.forms import AdminLoginForm, LoginForm
+from blackjack_site.forms import AdminLoginForm
 
 # The admin's login refuses impossible credentials as the site's does (forms.py).
 admin.site.login_form = AdminLoginForm
@@ -13,7 +12,8 @@ urlpatterns = [
     path("play/", views.play_now, name="play_now"),
     path("accounts/signup/", views.signup, name="signup"),
     # Before Django's account URLs, so that /accounts/login/ uses the bounded form.
-    path("accounts/login/", LoginView.as_view(authentication_form=LoginForm), name="login"),
+    path("accounts/login/", views.SiteLoginView.as_view(), name="login"),
+    path("accounts/move-guest-game/", views.move_guest_games, name="move_guest_games"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/", views.my_games, name="my_games"),
     path("rules/", include("game.rules_pages.urls")),
@@ -22,3 +22,6 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("favicon.ico", views.favicon, name="favicon"),
 ]
+
+# A request refused before any view (a body too big, unreadable data): a page of the site.
+handler400 = "blackjack_site.views.bad_request"

@@ -1,28 +1,42 @@
-"""Site-wide pages: home and Play now, sign up and the player's "My games" list."""
+"""Site-wide pages: home and Play now, sign up, log in, and the player's "My games" list.
+
+Every page answers only the methods it has a use for (405 otherwise). Play now and Sign up
+carry a one-time key (game/once_keys.py): a double click makes one guest, one game, one
+account; a form without a valid key is answered 400 with the form again."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import LoginView
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from blackjack_site import guests
-from blackjack_site.forms import SignUpForm
-from game import services
-from game.selectors import games_for_player, latest_game_in_progress
+from blackjack_site import accounts, guests
+from blackjack_site.auth import ACCOUNT_BACKEND
+from blackjack_site.forms import LoginForm, SignUpForm
+from blackjack_site.throttle import client_address
+from game import once_keys, services
+from game.errors import FormExpired, LimitReached, http_status
+from game.http import AuthenticatedHttpRequest
+from game.presentation.notices import refusal_text
+from game.selectors import games_for_player
+from game.tables.views import INVITES_SESSION_KEY
 
-# The account just made (sign-up, a guest) was not authenticated: name the backend that
-# will load it on later requests (django-axes' backend sits in front of it).
-ACCOUNT_BACKEND = "blackjack_site.auth.CachedModelBackend"
+# The guest a login came from, while the offer to move its game is open.
+GUEST_TO_MOVE_SESSION_KEY = "guest_to_move"
 
 
+@require_safe
 def favicon(request: HttpRequest) -> HttpResponse:
     """Browsers ask for /favicon.ico whatever the page links; send them to the SVG icon.
 
@@ -31,22 +45,35 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("img/favicon.svg"), permanent=True)
 
 
+@require_safe
+@never_cache
 def home(request: HttpRequest) -> HttpResponse:
+    # never_cache: Play now's one-time key is the visitor's own (a repeat of it logs in
+    # as the guest it made), never one a shared cache hands to the next visitor.
     return render(request, "home.html")
+
+
+def form_expired(request: HttpRequest, kind: str) -> HttpResponse:
+    """A form that creates something came without a valid one-time key (or as a repeat
+    that cannot be answered as the first): the page says so and offers the form again."""
+    return render(request, "form_expired.html", {"kind": kind}, status=400)
 
 
 @require_POST
 def play_now(request: HttpRequest) -> HttpResponse:
-    """Straight to a table: a visitor becomes a guest with a new game; a player (guest or
-    not) resumes their newest game in progress, or starts one."""
+    """Straight to a table: a visitor becomes a guest (once per form: its one-time key)
+    with a new game; a player (guest or not) resumes their newest game in progress, or
+    starts one (under their row's lock: twenty presses make one game)."""
     user = request.user
     if not user.is_authenticated:
-        if not guests.may_make_guest(guests.client_address(request)):
+        try:
+            user = guests.enter_as_guest(request, request.POST.get(once_keys.FIELD))
+        except guests.TooManyGuests:
             context = {"limit": settings.GUESTS_PER_ADDRESS_PER_HOUR}
             return render(request, "registration/too_many_guests.html", context, status=429)
-        user = guests.create_guest()
-        login(request, user, backend=ACCOUNT_BACKEND)
-    game = latest_game_in_progress(user) or services.new_game(user=user)
+        except FormExpired:
+            return form_expired(request, once_keys.Kind.GUEST)
+    game = services.resume_or_new_game(user=user)
     return redirect("game:table", game_id=game.pk)
 
 
@@ -59,30 +86,112 @@ def _safe_next(request: HttpRequest) -> str | None:
     return None
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
+@never_cache  # the form's one-time key is this browser's own (see home)
 def signup(request: HttpRequest) -> HttpResponse:
     """A new account; from a guest session, the guest's own account given a name and a
-    password, so that its games stay in My games."""
-    user, instance = request.user, None
-    if user.is_authenticated:
-        if not guests.is_guest(user):
-            return redirect("my_games")
-        # A fresh copy of the guest's row: a refused form must not rename the session's user.
-        instance = get_user_model().objects.get(pk=user.pk)
-    form = SignUpForm(request.POST or None, instance=instance)
-    if request.method == "POST" and form.is_valid():
-        user = form.save()
-        # A new password no longer matches the session's: log in again either way.
-        login(request, user, backend=ACCOUNT_BACKEND)
-        return redirect(_safe_next(request) or "my_games")
-    status = 400 if request.method == "POST" else 200
-    return render(
-        request,
-        "registration/signup.html",
-        {"form": form, "next": _safe_next(request), "guest": instance is not None},
-        status=status,
-    )
+    password, so that its games stay in My games. Once per form (blackjack_site/accounts.py):
+    a repeat of the same form is logged in to the account the first one made."""
+    user = request.user
+    guest = guests.is_guest(user)
+    if user.is_authenticated and not guest:
+        return redirect("my_games")
+    if request.method != "POST":
+        return _signup_page(request, SignUpForm(), guest=guest)
+    try:
+        account = accounts.sign_up(
+            data=request.POST,
+            key=once_keys.read(once_keys.Kind.SIGN_UP, request.POST.get(once_keys.FIELD)),
+            guest_id=user.pk if guest else None,
+            address=client_address(request),
+        )
+    except accounts.SignUpRefused as refused:
+        return _signup_page(request, refused.form, guest=guest, status=refused.status)
+    except FormExpired:
+        # The form again, with the name typed: a page kept too long, or its key already
+        # used for something else.
+        form = SignUpForm(initial={"username": str(request.POST.get("username", ""))[:150]})
+        return _signup_page(request, form, guest=guest, status=400, expired=True)
+    log_in_keeping_invitations(request, account)
+    return redirect(_safe_next(request) or "my_games")
 
 
+def _signup_page(
+    request: HttpRequest,
+    form: SignUpForm,
+    *,
+    guest: bool,
+    status: int = 200,
+    expired: bool = False,
+) -> HttpResponse:
+    context = {"form": form, "next": _safe_next(request), "guest": guest, "expired": expired}
+    return render(request, "registration/signup.html", context, status=status)
+
+
+def log_in_keeping_invitations(request: HttpRequest, account: Any) -> None:
+    """Log ``request`` in to ``account``. Logging in to another account (or with a new
+    password) starts a new session: the private tables' invitations the browser opened
+    are carried into it, so a guest invited to a table still reaches it."""
+    invitations = request.session.get(INVITES_SESSION_KEY)
+    login(request, account, backend=ACCOUNT_BACKEND)
+    if invitations and INVITES_SESSION_KEY not in request.session:
+        request.session[INVITES_SESSION_KEY] = invitations
+
+
+class SiteLoginView(LoginView):
+    """Django's login with the bounded form (forms.py), GET and POST only. Logging in from
+    a guest session that has a game in progress goes on to the offer to move it into the
+    account (``move_guest_games``); the private tables' invitations are kept either way."""
+
+    authentication_form = LoginForm
+    http_method_names = ["get", "head", "post"]
+
+    def form_valid(self, form: Any) -> HttpResponse:
+        request = self.request
+        guest_id = request.user.pk if guests.is_guest(request.user) else None
+        invitations = request.session.get(INVITES_SESSION_KEY)
+        response = super().form_valid(form)
+        if invitations and INVITES_SESSION_KEY not in request.session:
+            request.session[INVITES_SESSION_KEY] = invitations
+        if guest_id is None or not guests.games_to_offer(guest_id):
+            return response
+        request.session[GUEST_TO_MOVE_SESSION_KEY] = guest_id
+        query = urlencode({"next": self.get_success_url()})
+        return redirect(f"{reverse('move_guest_games')}?{query}")
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@login_required
+def move_guest_games(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """After logging in from a guest session: "Move your guest game into <account>?"
+    Move gives the account the guest's games; Leave it leaves them (the guest, whose session
+    is over, goes with the idle-guest clean-up). Either way, on to where the login was
+    going (Move: the moved game, unless the login named a page)."""
+    stored = request.session.get(GUEST_TO_MOVE_SESSION_KEY)
+    guest_id = stored if isinstance(stored, int) else 0
+    onward = _safe_next(request)
+    offered = guests.games_to_offer(guest_id) if guest_id else []
+    if not offered:
+        request.session.pop(GUEST_TO_MOVE_SESSION_KEY, None)
+        return redirect(onward or "my_games")
+    if request.method != "POST":
+        context = {"game": offered[0], "more": len(offered) - 1, "next": onward}
+        return render(request, "registration/move_guest_games.html", context)
+    if request.POST.get("choice") == "move":
+        try:
+            moved = guests.move_guest_games(guest_id=guest_id, account=request.user)
+        except LimitReached as error:
+            context = {"notice": refusal_text(error)}
+            return render(request, "too_many_games.html", context, status=http_status(error))
+        request.session.pop(GUEST_TO_MOVE_SESSION_KEY, None)
+        if moved and onward is None:
+            return redirect("game:table", game_id=moved[0].pk)
+    else:
+        request.session.pop(GUEST_TO_MOVE_SESSION_KEY, None)
+    return redirect(onward or "my_games")
+
+
+@require_safe
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
     return render(request, "my_games.html", {"games": games_for_player(request.user)})
@@ -98,3 +207,12 @@ def locked_out(
         "wait": "1 minute" if minutes == 1 else f"{minutes} minutes",
     }
     return render(request, "registration/locked_out.html", context, status=429)
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """A request Django refused before any view (handler400): a body over
+    DATA_UPLOAD_MAX_MEMORY_SIZE is 413 with a page that says so, the rest a plain 400 page
+    (rather than Django's bare "Bad Request (400)")."""
+    if isinstance(exception, RequestDataTooBig):
+        return render(request, "413.html", status=413)
+    return render(request, "400.html", status=400)

@@ -36,6 +36,20 @@ class TimeRanOut(ActionRefused):
         super().__init__("time_ran_out")
 
 
+class LimitReached(ActionRefused):
+    """A per-player limit stops the action (games in progress, open tables hosted): nothing
+    was made (HTTP 429). ``limit`` is in the details, for the sentence that words it."""
+
+    def __init__(self, reason: str, *, limit: int) -> None:
+        super().__init__(reason, limit=limit)
+
+
+class FormExpired(Exception):
+    """A form that creates something came without a one-time key this site made for it, or
+    with one whose first submission this request may not be answered with (another
+    player's, or too old): nothing was made (HTTP 400). See game/once_keys.py."""
+
+
 class GameNotFound(Exception):
     """No such game of this player's (HTTP 404): another player's game looks the same."""
 
@@ -49,6 +63,8 @@ REFUSED = HTTPStatus.UNPROCESSABLE_ENTITY
 STALE = HTTPStatus.CONFLICT
 
 HTTP_STATUS: dict[type[Exception], HTTPStatus] = {
+    LimitReached: HTTPStatus.TOO_MANY_REQUESTS,
+    FormExpired: HTTPStatus.BAD_REQUEST,
     GameNotFound: HTTPStatus.NOT_FOUND,
     TableNotFound: HTTPStatus.NOT_FOUND,
     StaleVersion: STALE,

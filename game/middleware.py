@@ -4,8 +4,11 @@
   passed, a PostgreSQL lock timeout, serialization failure or deadlock) is the stale post
   it is: 409 with the current table, never a 500. Nothing was written: the transaction
   that raised it was rolled back.
-* Game pages and every htmx answer say ``Cache-Control: no-store``: a table shown from
-  a cache (the Back button, the back/forward cache) would show a hand that is over.
+* Game pages, shared tables' pages (a live table, the lobby's seats taken, the host's
+  invitation link: a secret) and every htmx answer say ``Cache-Control: no-store``: a
+  table shown from a cache (the Back button, the back/forward cache) would show a hand
+  that is over, and a stored page would keep the secret where the next user of the
+  browser could find it.
 """
 
 from __future__ import annotations
@@ -27,9 +30,9 @@ from game.views import render_table
 
 logger = logging.getLogger(__name__)
 
-# Namespaces and URL names whose pages show a game's live state.
-LIVE_NAMESPACES = frozenset({"game"})
-LIVE_URL_NAMES = frozenset({"my_games"})
+# Namespaces and URL names whose pages show a game's or a table's live state, or a secret.
+LIVE_NAMESPACES = frozenset({"game", "tables"})
+LIVE_URL_NAMES = frozenset({"my_games", "move_guest_games"})
 _LOCK_MESSAGES = ("database is locked", "database table is locked")
 # PostgreSQL SQLSTATEs of a lost race: lock_not_available, serialization_failure,
 # deadlock_detected.

@@ -263,3 +263,43 @@ class CoachDeviation(models.Model):
 
     def __str__(self) -> str:
         return f"Coach: {self.move} for {self.advised} in game {self.game_id}"
+
+
+class OnceKey(models.Model):
+    """A form's one-time key and what its first submission made (game/once_keys.py).
+
+    The forms that create something (Play now's guest, New Game, Create Table, Sign up)
+    carry a random key made when the page was rendered. The first submission stores it
+    here, in the transaction that creates; the unique key makes every repeat of the same
+    submission (a double click, twenty parallel posts) find what the first made and answer
+    the same, instead of making another."""
+
+    class Kind(models.TextChoices):
+        GUEST = "guest", "Guest account"
+        NEW_GAME = "new_game", "New game"
+        TABLE = "table", "Shared table"
+        SIGN_UP = "sign_up", "Sign-up"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    # The key's random part (its signature is checked before it gets here).
+    key = models.CharField(max_length=64)
+    # The player who submitted (New Game, Create Table) or the account made (guest,
+    # sign-up); empty only inside the transaction that makes that account.
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # The game or shared table made (its id), for the kinds that make one.
+    made_id = models.BigIntegerField(null=True, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "key"], name="once_key_used_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key[:8]}…"

@@ -27,8 +27,16 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game import services
-from game.errors import REFUSED, ActionRefused, GameNotFound, StaleVersion, http_status
+from game import once_keys, services
+from game.errors import (
+    REFUSED,
+    ActionRefused,
+    FormExpired,
+    GameNotFound,
+    LimitReached,
+    StaleVersion,
+    http_status,
+)
 from game.forms import (
     OptionsForm,
     default_options,
@@ -132,7 +140,16 @@ def table(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def new_game(request: AuthenticatedHttpRequest) -> HttpResponse:
-    game = services.new_game(user=request.user)
+    """New Game (My games, the game-over moment): once per form, by its one-time key."""
+    try:
+        key = once_keys.read(once_keys.Kind.NEW_GAME, request.POST.get(once_keys.FIELD))
+        game = services.start_new_game(user=request.user, once_key=key)
+    except FormExpired as error:
+        context = {"kind": str(once_keys.Kind.NEW_GAME)}
+        return render(request, "form_expired.html", context, status=http_status(error))
+    except LimitReached as error:
+        context = {"notice": refusal_text(error)}
+        return render(request, "too_many_games.html", context, status=http_status(error))
     return redirect("game:table", game_id=game.pk)
 
 

@@ -36,18 +36,22 @@ def seeded_rng() -> random.Random:
 
 @pytest.fixture(autouse=True)
 def empty_cache():
-    """Each test starts with an empty cache and no question pools kept: sessions, or the
-    trivia ids a process keeps, from another test's rolled-back rows must not leak into it
-    (SQLite reuses a rolled-back row's id)."""
+    """Each test starts with an empty cache, no question pools kept and no live stream
+    counted: sessions, or the trivia ids a process keeps, from another test's rolled-back
+    rows must not leak into it (SQLite reuses a rolled-back row's id), nor a stream another
+    test left unread take a place of the process's."""
     from django.core.cache import cache
 
+    from game.tables.stream_limits import PROCESS
     from trivia.services import forget_question_pools
 
     cache.clear()
     forget_question_pools()
+    PROCESS.forget_all()
     yield
     cache.clear()
     forget_question_pools()
+    PROCESS.forget_all()
 
 
 @pytest.fixture

@@ -11,3 +11,11 @@ CSRF_TOKEN = re.compile(r"[A-Za-z0-9]{64}")
 
 def without_csrf_tokens(html: str) -> str:
     return CSRF_TOKEN.sub("<csrf-token>", html)
+
+
+def once_key(kind: str) -> dict[str, str]:
+    """The hidden one-time key a form that creates something carries (game/once_keys.py:
+    ``guest``, ``new_game``, ``table``, ``sign_up``), as its page renders a new one."""
+    from game import once_keys
+
+    return {once_keys.FIELD: once_keys.issue(kind)}

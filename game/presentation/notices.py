@@ -28,6 +28,10 @@ REFUSALS: dict[str, str] = {
     "not_allowed": "{action} is not allowed now",
     "trivia_open": "Answer the trivia question first.",
     "game_over": "The game is over; start a new game.",
+    "too_many_games": (
+        "You have {limit} games in progress, the most one player may have: finish one, or "
+        "end one from its table, before starting another."
+    ),
     "bad_options": "{text}",
     "no_such_chip": "There is no such chip.",
     "bank_short": "Your bank of {bank} does not cover that.",

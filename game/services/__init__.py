@@ -42,6 +42,7 @@ from game.services.side_bets import (
     roll,
     toggle_side_bet_menu,
 )
+from game.services.starting import resume_or_new_game, start_new_game
 from game.services.trivia import answer_question, choose_difficulty, continue_after_reveal
 
 __all__ = [
@@ -72,11 +73,13 @@ __all__ = [
     "parlay",
     "place_bet_and_deal",
     "place_extra_bet",
+    "resume_or_new_game",
     "roll",
     "same_bet_on_every_box",
     "select_box",
     "split",
     "stand",
+    "start_new_game",
     "surrender",
     "toggle_side_bet_menu",
 ]

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
+from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from game.errors import GameNotFound, StaleVersion, TimeRanOut
@@ -108,3 +109,19 @@ def catch_up_deadlines(*, game: Game) -> Game:
         table = lock_game(game_id=game.pk, user=game.owner_id)
         apply_deadlines(table)
     return table.game
+
+
+def lock_player(user: Player | int) -> None:
+    """Lock the player's account row until the transaction ends (call inside atomic): what
+    creates something for a player (a game, a table) checks and creates under it, so two
+    posts at once queue instead of both finding room. PostgreSQL's FOR NO KEY UPDATE: rows
+    that only refer to the account (a game, a seat) are still inserted meanwhile. SQLite
+    has no row locks; its transactions take the write lock at BEGIN (IMMEDIATE) and queue
+    the same way."""
+    user_id = user if isinstance(user, int) else user.pk
+    list(
+        get_user_model()
+        .objects.select_for_update(no_key=True)
+        .filter(pk=user_id)
+        .values_list("pk", flat=True)
+    )

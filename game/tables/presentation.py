@@ -137,6 +137,9 @@ LIVE_PAUSED_NOTICE = (
 # The refusals only a shared table makes; every other reason is one the single-player
 # game makes too, worded once there (game/presentation/notices.py).
 TABLE_REFUSALS = {
+    "too_many_tables": (
+        "You host {limit} open tables, the most one player may: close one before creating another."
+    ),
     "not_seated": "Take a seat first.",
     "already_seated": "You already have a seat at this table.",
     "seat_taken": "That seat is taken.",

@@ -25,10 +25,13 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from django.db import connection, transaction
+from django.conf import settings
+from django.db import IntegrityError, connection, transaction
 
+from game import once_keys
 from game.clock import epoch_ms, from_epoch_ms, now_ms
-from game.errors import ActionRefused, StaleVersion, TableNotFound
+from game.errors import ActionRefused, FormExpired, LimitReached, StaleVersion, TableNotFound
+from game.models import OnceKey
 from game.rules import sidebets as sb
 from game.rules.bets import check_bets_being_built
 from game.rules.engine import Game as EngineGame
@@ -44,6 +47,7 @@ from game.rules.records import (
 )
 from game.rules.storage import game_from_json, game_to_json
 from game.services import randomness
+from game.services.locking import lock_player
 from game.tables import live
 from game.tables.models import (
     SEATS_MAX,
@@ -390,8 +394,14 @@ def create_table(
     seat_count: int,
     intermission_seconds: int = 30,
     options: dict[str, Any] | None = None,
+    once_key: str | None = None,
 ) -> SharedTable:
-    """T-1: a new table; its host sits down later like anyone else."""
+    """T-1: a new table; its host sits down later like anyone else.
+
+    Made under the host's row lock: a host has at most ``TABLES_HOSTED_PER_PLAYER`` open
+    tables (LimitReached past it). With ``once_key`` (Create Table's one-time key,
+    game/once_keys.py) a repeat of the same form answers the table the first one made
+    (FormExpired when the key was another player's or its table is gone)."""
     name = name.strip()
     if not name:
         raise ActionRefused("table_name_missing")
@@ -402,19 +412,49 @@ def create_table(
         raise ActionRefused("intermission_out_of_range")
     engine_options = table_options(options)
     engine = EngineGame(engine_options, rng=randomness.make_rng(), clock=now_ms)
-    with transaction.atomic():
-        table = SharedTable.objects.create(
-            name=name[:60],
-            host=host,
-            public=public,
-            seat_count=seat_count,
-            intermission_seconds=intermission_seconds,
-            empty_since=from_epoch_ms(now_ms()),  # T-2: nobody seated yet
-        )
-        locked = LockedTable(table, [], engine)
-        locked.announce("table_opened", name=table.name)
-        _save(locked)
+    try:
+        with transaction.atomic():
+            lock_player(host)
+            made = None if once_key is None else once_keys.used(OnceKey.Kind.TABLE, once_key)
+            if made is not None:
+                return _table_made_for(made, host)
+            _check_room_for_a_table(host)
+            table = SharedTable.objects.create(
+                name=name[:60],
+                host=host,
+                public=public,
+                seat_count=seat_count,
+                intermission_seconds=intermission_seconds,
+                empty_since=from_epoch_ms(now_ms()),  # T-2: nobody seated yet
+            )
+            locked = LockedTable(table, [], engine)
+            locked.announce("table_opened", name=table.name)
+            _save(locked)
+            if once_key is not None:
+                OnceKey.objects.create(
+                    kind=OnceKey.Kind.TABLE, key=once_key, user=host, made_id=table.pk
+                )
+    except IntegrityError:
+        # Stored meanwhile by a post that did not queue behind this host's lock: another
+        # player's, with this player's key.
+        raise FormExpired("a table key used by another player") from None
     return table
+
+
+def _table_made_for(made: OnceKey, host: Player) -> SharedTable:
+    table = None
+    if made.made_id is not None and made.user_id == host.pk:
+        table = SharedTable.objects.filter(pk=made.made_id, host=host).first()
+    if table is None:
+        raise FormExpired("a table key of another player's, or of a table since removed")
+    return table
+
+
+def _check_room_for_a_table(host: Player) -> None:
+    limit = int(settings.TABLES_HOSTED_PER_PLAYER)
+    hosted = SharedTable.objects.filter(host=host).exclude(phase=SharedTable.Phase.CLOSED)
+    if hosted.count() >= limit:
+        raise LimitReached("too_many_tables", limit=limit)
 
 
 def _host_only(locked: LockedTable, user: Player) -> None:

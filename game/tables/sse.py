@@ -20,6 +20,10 @@ reads the database and returns what this viewer must be sent for everything afte
   process cannot hear Redis (the stream goes on, polling the database) and ``flowing``
   otherwise, sent first and then whenever it changes (the page shows a notice meanwhile).
 
+A stream refused by the caps of game/tables/stream_limits.py gets ``busy_stream_response``:
+a ``retry:`` of a few seconds and nothing else, so the browser's EventSource reconnects then
+from its last event (Last-Event-ID), as after any stream's end: nothing is lost.
+
 Django buffers a sync iterator under ASGI and an async one under WSGI, so there are two
 drivers, chosen by the request: an async generator for ASGIRequest (uvicorn), a sync
 generator otherwise (runserver, the test Client, live_server).
@@ -27,6 +31,7 @@ generator otherwise (runserver, the test Client, live_server).
 
 from __future__ import annotations
 
+import random
 import re
 import threading
 import time
@@ -153,17 +158,102 @@ def event_stream_response(
     table_id: int,
     after_seq: int | None,
     messages_after: MessagesAfter,
+    on_end: Callable[[], None] | None = None,
 ) -> StreamingHttpResponse:
-    """The SSE response for one viewer of one table (see the module's docstring)."""
+    """The SSE response for one viewer of one table (see the module's docstring);
+    ``on_end`` is called once the stream is over, however it ends."""
     timing = _Timing.from_settings()
     content: AsyncIterator[bytes] | Iterator[bytes]
     if isinstance(request, ASGIRequest):
         content = _async_stream(table_id, after_seq, messages_after, timing)
+        if on_end is not None:
+            content = _AsyncThen(content, on_end)
     else:
         content = _sync_stream(table_id, after_seq, messages_after, timing)
+        if on_end is not None:
+            content = _SyncThen(content, on_end)
     response = StreamingHttpResponse(content, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"
+    return response
+
+
+class _Ending:
+    """Calls ``on_end`` once, when the stream runs out or the response is closed (Django
+    closes it when the server is done with it, the client gone included), whether or not
+    the stream ever started: a generator's own ``finally`` would not run then."""
+
+    def __init__(self, on_end: Callable[[], None]) -> None:
+        self._on_end: Callable[[], None] | None = on_end
+
+    def end(self) -> None:
+        on_end, self._on_end = self._on_end, None
+        if on_end is not None:
+            on_end()
+
+
+class _SyncThen(_Ending):
+    def __init__(self, content: Iterator[bytes], on_end: Callable[[], None]) -> None:
+        super().__init__(on_end)
+        self._content = content
+
+    def __iter__(self) -> Iterator[bytes]:
+        return self
+
+    def __next__(self) -> bytes:
+        try:
+            return next(self._content)
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        try:
+            close = getattr(self._content, "close", None)
+            if close is not None:
+                close()
+        finally:
+            self.end()
+
+
+class _AsyncThen(_Ending):
+    def __init__(self, content: AsyncIterator[bytes], on_end: Callable[[], None]) -> None:
+        super().__init__(on_end)
+        self._content = content
+
+    def __aiter__(self) -> AsyncIterator[bytes]:
+        return self
+
+    async def __anext__(self) -> bytes:
+        try:
+            return await anext(self._content)
+        except BaseException:
+            self.end()
+            raise
+
+    def close(self) -> None:
+        # Django's ASGI handler closes the response when it is done (a sync close); a
+        # client gone cancels the stream, mostly while it waits in __anext__ above (else
+        # its places expire by themselves: stream_limits.py). The generator, not started or
+        # interrupted, is finalised by the event loop.
+        self.end()
+
+
+# A refused stream comes back after this, plus up to BUSY_JITTER_MS so that refused
+# browsers do not all come back at once.
+BUSY_RETRY_MS = 5000
+BUSY_JITTER_MS = 3000
+
+
+def busy_stream_response() -> HttpResponse:
+    """A stream refused for now (too many open: stream_limits.py): a ``retry:`` of a few
+    seconds and a comment, then the end. The browser's EventSource reconnects after it
+    with its Last-Event-ID, as it does after every stream's end, and catches up."""
+    retry_ms = BUSY_RETRY_MS + random.randint(0, BUSY_JITTER_MS)
+    response = HttpResponse(
+        f"retry: {retry_ms}\n\n: busy\n\n".encode(), content_type="text/event-stream"
+    )
+    response["Cache-Control"] = "no-cache"
     return response
 
 

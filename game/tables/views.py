@@ -16,6 +16,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
@@ -23,12 +24,20 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game.errors import REFUSED, ActionRefused, StaleVersion, TableNotFound, http_status
+from game import once_keys
+from game.errors import (
+    REFUSED,
+    ActionRefused,
+    FormExpired,
+    StaleVersion,
+    TableNotFound,
+    http_status,
+)
 from game.forms import parse_bet, parse_chip_dollars, parse_version
 from game.http import AuthenticatedHttpRequest
 from game.presentation.notices import STALE_NOTICE
 from game.rules.money import parse_whole_number
-from game.tables import clock_runner, live, services
+from game.tables import clock_runner, live, services, stream_limits
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
@@ -47,6 +56,7 @@ from game.tables.sse import (
     ENDED_CLOSED,
     SseMessage,
     StreamEnded,
+    busy_stream_response,
     ended_stream_response,
     event_stream_response,
     last_event_id,
@@ -123,6 +133,13 @@ def _render_lobby(
 @login_required
 @require_POST
 def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Create Table: once per form (its one-time key), at most TABLES_HOSTED_PER_PLAYER
+    open tables a host (429 with the form and the reason)."""
+    try:
+        key = once_keys.read(once_keys.Kind.TABLE, request.POST.get(once_keys.FIELD))
+    except FormExpired as error:
+        context = {"kind": once_keys.Kind.TABLE}
+        return render(request, "form_expired.html", context, status=http_status(error))
     form = CreateTableForm(request.POST)
     if not form.is_valid():
         return _render_lobby(request, form, status=REFUSED)
@@ -134,10 +151,14 @@ def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
             seat_count=form.cleaned_data["seat_count"],
             intermission_seconds=form.cleaned_data["intermission_seconds"],
             options=form.to_options(),
+            once_key=key,
         )
+    except FormExpired as error:
+        context = {"kind": once_keys.Kind.TABLE}
+        return render(request, "form_expired.html", context, status=http_status(error))
     except ActionRefused as error:
         form.add_error(None, refusal_text(error))
-        return _render_lobby(request, form, status=REFUSED)
+        return _render_lobby(request, form, status=http_status(error))
     return redirect("tables:table", table_id=table.pk)
 
 
@@ -447,6 +468,19 @@ def table_events(
     cannot follow a redirect to the login page: told, the page says so and offers Reload)."""
     if not request.user.is_authenticated:
         return ended_stream_response()
+    places = stream_limits.admit(request.user.pk, asgi=isinstance(request, ASGIRequest))
+    if places is None:
+        return busy_stream_response()
+    try:
+        return _event_stream(request, table_id, places)
+    except BaseException:
+        places.give_back()
+        raise
+
+
+def _event_stream(
+    request: AuthenticatedHttpRequest, table_id: int, places: stream_limits.StreamPlaces
+) -> StreamingHttpResponse:
     clock_runner.ensure_in_process_clock()
     table = _visible_table(request, table_id)
 
@@ -486,7 +520,11 @@ def table_events(
     # pool, or closed), not when the response ends; each of the stream's reads takes one.
     release_connections()
     return event_stream_response(
-        request, table_id=table.pk, after_seq=last_event_id(request), messages_after=messages_after
+        request,
+        table_id=table.pk,
+        after_seq=last_event_id(request),
+        messages_after=messages_after,
+        on_end=places.give_back,
     )
 
 

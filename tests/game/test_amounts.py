@@ -13,6 +13,7 @@ from game.models import Game
 from game.rules.money import MAX_AMOUNT_CENTS
 from tests.game.helpers import post, stack_shoe
 from tests.game.test_options_house_edge import form_data
+from tests.pages import once_key
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +48,7 @@ def test_a_20_digit_starting_bank_is_refused_and_new_games_still_start(
     assert response.status_code == 422
     assert CEILING in response.text
     assert saved(game) == before
-    assert alice.post("/games/new/").status_code == 302
+    assert alice.post("/games/new/", once_key("new_game")).status_code == 302
 
 
 def test_the_largest_starting_bank_is_accepted_and_a_win_settles(
@@ -59,7 +60,7 @@ def test_the_largest_starting_bank_is_accepted_and_a_win_settles(
         {**form_data(starting_bank="1,000,000,000.00"), "version": str(game.version)},
     )
     assert response.status_code == 302
-    assert alice.post("/games/new/").status_code == 302
+    assert alice.post("/games/new/", once_key("new_game")).status_code == 302
     rich = Game.objects.filter(owner=player).order_by("-id").first()
     assert rich is not None and rich.bank_cents == MAX_AMOUNT_CENTS
     stack_shoe(rich, ["AS", "7H", "KD", "9C"])  # a natural: paid at once, 3:2

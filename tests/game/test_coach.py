@@ -18,7 +18,7 @@ from game.rules.storage import game_from_json
 from game.selectors import coach_deviation_count
 from tests.game import scenarios
 from tests.game.helpers import post, stack_shoe
-from tests.pages import without_csrf_tokens
+from tests.pages import once_key, without_csrf_tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -275,7 +275,7 @@ def test_coach_setting_in_the_options_menu_and_carried_to_new_games(alice, playe
     menu = alice.get(f"/games/{game.pk}/options/").text
     assert re.search(r'<input type="checkbox" name="coach"[^>]* checked>', menu)
     assert 'id="id_coach_helptext"' in menu
-    alice.post("/games/new/")
+    alice.post("/games/new/", once_key("new_game"))
     assert Game.objects.filter(owner=player).order_by("-id").first().coach is True
 
 

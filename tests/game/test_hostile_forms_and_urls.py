@@ -43,6 +43,7 @@ from tests.game import scenarios
 from tests.game.factories import PASSWORD, PlayerFactory
 from tests.game.helpers import GAME_ROUTES, TABLE_ROUTES
 from tests.game.test_options_house_edge import form_data
+from tests.pages import once_key
 
 pytestmark = pytest.mark.django_db
 
@@ -253,7 +254,12 @@ FORMS: dict[str, Form] = {
     "sign-up": Form(
         "anonymous",
         lambda w: "/accounts/signup/",
-        lambda w: {"username": "newcomer", "password1": PASSWORD, "password2": PASSWORD},
+        lambda w: {
+            "username": "newcomer",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            **once_key("sign_up"),
+        },
         {"username": Text(USERNAME_MAX), "password1": Text(4096), "password2": Text(4096)},
     ),
     "admin import": Form(
@@ -307,7 +313,7 @@ FORMS: dict[str, Form] = {
     "create table": Form(
         "player",
         lambda w: "/tables/new/",
-        lambda w: _create_table(),
+        lambda w: {**_create_table(), **once_key("table")},
         {
             "name": Text(60),
             "public": Number(),

@@ -10,7 +10,7 @@ from game import services
 from game.models import Game
 from tests.game import scenarios
 from tests.game.helpers import post
-from tests.pages import without_csrf_tokens
+from tests.pages import once_key, without_csrf_tokens
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +27,7 @@ def test_my_games_lists_only_mine_newest_first(alice, player, other_player) -> N
 
 def test_new_game_uses_the_last_used_options(alice, player) -> None:
     services.new_game(user=player, options={"trivia_mode": False, "blackjack_payout": "6:5"})
-    response = alice.post("/games/new/")
+    response = alice.post("/games/new/", once_key("new_game"))
     game = Game.objects.filter(owner=player).order_by("-id").first()
     assert response["Location"] == f"/games/{game.pk}/"
     assert game.options["trivia_mode"] is False and game.options["blackjack_payout"] == "6:5"

@@ -7,7 +7,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from tests.pages import without_csrf_tokens
+from tests.pages import once_key, without_csrf_tokens
 from tests.site.helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,7 @@ def test_htmx_is_served_from_our_own_static_files(client: Client) -> None:
 def test_sign_up_creates_the_account_and_logs_in(client: Client) -> None:
     response = client.post(
         reverse("signup"),
-        {"username": "grace", "password1": PASSWORD, "password2": PASSWORD},
+        {"username": "grace", "password1": PASSWORD, "password2": PASSWORD, **once_key("sign_up")},
     )
     assert response.status_code == 302
     assert response["Location"] == reverse("my_games")
@@ -42,7 +42,13 @@ def test_sign_up_creates_the_account_and_logs_in(client: Client) -> None:
 
 def test_sign_up_applies_django_password_validators(client: Client) -> None:
     response = client.post(
-        reverse("signup"), {"username": "grace", "password1": "password", "password2": "password"}
+        reverse("signup"),
+        {
+            "username": "grace",
+            "password1": "password",
+            "password2": "password",
+            **once_key("sign_up"),
+        },
     )
     assert response.status_code == 400
     assert "too common" in response.content.decode()
@@ -52,7 +58,13 @@ def test_sign_up_applies_django_password_validators(client: Client) -> None:
 def test_sign_up_returns_to_next_when_it_is_local(client: Client) -> None:
     response = client.post(
         reverse("signup") + "?next=/games/",
-        {"username": "grace", "password1": PASSWORD, "password2": PASSWORD, "next": "/games/"},
+        {
+            "username": "grace",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": "/games/",
+            **once_key("sign_up"),
+        },
     )
     assert response["Location"] == "/games/"
 
@@ -65,6 +77,7 @@ def test_sign_up_ignores_an_offsite_next(client: Client) -> None:
             "password1": PASSWORD,
             "password2": PASSWORD,
             "next": "https://evil.example/",
+            **once_key("sign_up"),
         },
     )
     assert response["Location"] == reverse("my_games")
@@ -111,7 +124,8 @@ def test_csrf_is_enforced_on_log_in_and_sign_up(player) -> None:
         strict.post(reverse("login"), {"username": "ada", "password": PASSWORD}).status_code == 403
     )
     response = strict.post(
-        reverse("signup"), {"username": "x1", "password1": PASSWORD, "password2": PASSWORD}
+        reverse("signup"),
+        {"username": "x1", "password1": PASSWORD, "password2": PASSWORD, **once_key("sign_up")},
     )
     assert response.status_code == 403
     assert not get_user_model().objects.filter(username="x1").exists()

@@ -17,6 +17,7 @@ from game.models import Game
 from game.rules.options import Options
 from tests.game.helpers import stack_shoe
 from tests.game.html_tree import parse
+from tests.pages import once_key
 from tests.site.helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +32,7 @@ def fast_hashing(settings: Any) -> None:
 
 def play_now(address: str = "10.0.0.1") -> tuple[Client, Any]:
     client = Client(REMOTE_ADDR=address)
-    return client, client.post(PLAY_NOW)
+    return client, client.post(PLAY_NOW, once_key("guest"))
 
 
 def session_user(client: Client) -> Any:
@@ -82,7 +83,7 @@ def test_a_player_resumes_their_newest_game_in_progress_or_gets_a_new_one(player
 
 def test_a_guest_pressing_play_now_again_keeps_playing_the_same_game() -> None:
     client, first = play_now()
-    again = client.post(PLAY_NOW)
+    again = client.post(PLAY_NOW, once_key("guest"))
     assert again["Location"] == first["Location"]
     assert get_user_model().objects.count() == 1
 
@@ -121,7 +122,8 @@ def test_signing_up_as_a_guest_keeps_the_games_in_the_new_account() -> None:
     form = parse(client.get(reverse("signup")).text)
     assert form.one("h1").text() == "Save your game"
     answer = client.post(
-        reverse("signup"), {"username": "grace", "password1": PASSWORD, "password2": PASSWORD}
+        reverse("signup"),
+        {"username": "grace", "password1": PASSWORD, "password2": PASSWORD, **once_key("sign_up")},
     )
     assert answer.status_code == 302 and answer["Location"] == reverse("my_games")
 
@@ -141,7 +143,8 @@ def test_a_refused_sign_up_leaves_the_guest_as_it_was() -> None:
     client, _ = play_now()
     guest = session_user(client)
     answer = client.post(
-        reverse("signup"), {"username": "grace", "password1": PASSWORD, "password2": "other"}
+        reverse("signup"),
+        {"username": "grace", "password1": PASSWORD, "password2": "other", **once_key("sign_up")},
     )
     assert answer.status_code == 400
     page = parse(answer.text)
@@ -154,7 +157,12 @@ def test_a_refused_sign_up_leaves_the_guest_as_it_was() -> None:
 def test_the_guest_names_are_kept_for_guests(client: Client) -> None:
     answer = client.post(
         reverse("signup"),
-        {"username": "Guest-ada", "password1": PASSWORD, "password2": PASSWORD},
+        {
+            "username": "Guest-ada",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            **once_key("sign_up"),
+        },
     )
     assert answer.status_code == 400
     assert "kept for guest players" in parse(answer.text).one(".has-error").text()

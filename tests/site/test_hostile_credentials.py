@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from blackjack_site.passwords import PASSWORD_MAX_LENGTH
+from tests.pages import once_key
 from tests.site.helpers import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -100,7 +101,12 @@ def test_the_longest_password_an_account_may_have_logs_in(url: str) -> None:
 
 def sign_up(username: str, password1: str, password2: str | None = None) -> Any:
     client = Client(raise_request_exception=False)
-    data = {"username": username, "password1": password1, "password2": password2 or password1}
+    data = {
+        "username": username,
+        "password1": password1,
+        "password2": password2 or password1,
+        **once_key("sign_up"),
+    }
     return client.post("/accounts/signup/", data)
 
 

@@ -91,15 +91,43 @@ def test_players_and_staff_are_never_removed_however_idle() -> None:
     assert Game.objects.count() == 3
 
 
-def test_a_guest_at_a_shared_table_stays() -> None:
+def test_a_guest_seated_at_a_shared_table_stays() -> None:
     host = get_user_model().objects.create_user("host", password="felt-table-42-Aces")
-    table = SharedTable.objects.create(name="Friday", host=host)
+    table = SharedTable.objects.create(name="Friday", host=host, empty_since=None)
     seated = guest_made(60)
     Seat.objects.create(table=table, player=seated, number=1, bank_cents=100_000, credits=10)
-    hosting = guest_made(60)
-    SharedTable.objects.create(name="Mine", host=hosting, phase=SharedTable.Phase.CLOSED)
     assert remove() == "Removed 0 idle guest(s) and 0 game(s)."
-    assert remaining() == {host.pk, seated.pk, hosting.pk}
+    assert remaining() == {host.pk, seated.pk}
+
+
+def test_a_guest_who_hosted_only_closed_tables_goes_with_them() -> None:
+    hosting = guest_made(60)
+    closed = SharedTable.objects.create(name="Mine", host=hosting, phase=SharedTable.Phase.CLOSED)
+    player = get_user_model().objects.create_user("ada", password="felt-table-42-Aces")
+    Seat.objects.create(table=closed, player=player, number=None, bank_cents=5_000, credits=3)
+    assert remove() == "Removed 1 idle guest(s) and 0 game(s)."
+    assert remaining() == {player.pk}
+    assert not SharedTable.objects.exists() and not Seat.objects.exists()
+
+
+def test_a_guest_hosting_a_table_someone_sits_at_stays_with_it() -> None:
+    hosting = guest_made(60)
+    table = SharedTable.objects.create(name="Busy", host=hosting, empty_since=None)
+    player = get_user_model().objects.create_user("ada", password="felt-table-42-Aces")
+    Seat.objects.create(table=table, player=player, number=2, bank_cents=100_000, credits=10)
+    assert remove() == "Removed 0 idle guest(s) and 0 game(s)."
+    assert remaining() == {hosting.pk, player.pk}
+    assert Seat.objects.get().table == table
+
+
+def test_an_open_table_empty_for_less_than_the_idle_days_keeps_its_host() -> None:
+    recent = guest_made(60)
+    SharedTable.objects.create(name="Lately", host=recent, empty_since=days_ago(2))
+    forgotten = guest_made(60)
+    SharedTable.objects.create(name="Long ago", host=forgotten, empty_since=days_ago(45))
+    assert remove() == "Removed 1 idle guest(s) and 0 game(s)."
+    assert remaining() == {recent.pk}
+    assert list(SharedTable.objects.values_list("name", flat=True)) == ["Lately"]
 
 
 def test_the_idle_days_can_be_chosen_but_not_below_one() -> None:

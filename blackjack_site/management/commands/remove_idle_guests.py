@@ -2,9 +2,10 @@
 
 A guest (Play now, blackjack_site/guests.py) has no password, so once its session is gone
 nobody can ever reach its games again. Those with no play for ``--days`` days (made, last
-logged in and last played before then) are deleted with their games; players who signed
-up, staff, and guests seated at or hosting a shared table are never touched. Meant to run
-daily (cron); running it twice removes nothing more.
+logged in, last played and last seated before then) are deleted with their games and the
+tables they hosted that nobody uses (closed, or open and empty for as long); players who
+signed up, staff, guests seated at a shared table and hosts of a table in use are never
+touched. Meant to run daily (cron); running it twice removes nothing more.
 """
 
 from __future__ import annotations

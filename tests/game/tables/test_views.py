@@ -16,6 +16,7 @@ from game.tables.models import Seat, SharedTable
 from tests.game.html_tree import parse
 from tests.game.tables.helpers import bet_and_ready, seat_version, table_version
 from tests.game.tables.test_services import PLAIN
+from tests.pages import once_key
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +54,7 @@ def test_the_betting_time_is_one_of_the_fields_choices(ana, seconds):
     form = CreateTableForm(data={**data, "intermission_seconds": seconds})
     assert not form.is_valid() and list(form.errors) == ["intermission_seconds"]
     response = client_of(ana).post(
-        reverse("tables:create"), {**data, "intermission_seconds": seconds}
+        reverse("tables:create"), {**data, "intermission_seconds": seconds, **once_key("table")}
     )
     assert response.status_code in (200, 422) and not SharedTable.objects.exists()
 
@@ -72,6 +73,7 @@ def test_create_table_from_the_lobby(ana):
             "public": "0",
             "seat_count": "4",
             "intermission_seconds": "20",
+            **once_key("table"),
         },
     )
     table = SharedTable.objects.get()
@@ -102,7 +104,7 @@ def _default_form() -> dict[str, str]:
 
 
 def test_a_bad_create_form_is_refused_with_422(ana):
-    response = client_of(ana).post(reverse("tables:create"), {"name": ""})
+    response = client_of(ana).post(reverse("tables:create"), {"name": "", **once_key("table")})
     assert response.status_code == 422
     assert not SharedTable.objects.exists()
 
