@@ -310,9 +310,9 @@
   // An action's own answer may have shown a later version already (data-version), or this
   // very one: the stream's table of the same version and the same seat version is the one
   // on screen (swapped again, it would cut short the cards still arriving).
-  function isOlderThanShown(target, html) {
+  function isOlderThanShown(target, html, id) {
     var shown = parseInt(target.getAttribute("data-version") || "", 10);
-    var incoming = parseInt(lastId, 10);
+    var incoming = parseInt(id, 10);
     if (isNaN(shown) || isNaN(incoming) || incoming > shown) { return false; }
     if (incoming < shown) { return true; }
     var shownSeat = parseInt(target.getAttribute("data-seat-version") || "", 10);
@@ -334,6 +334,54 @@
     var incoming = seatVersionOf(html);
     return !isNaN(shown) && !isNaN(incoming) && incoming < shown;
   }
+
+  function showTable(html, id) {
+    var target = document.getElementById("shared-table");
+    if (!target || isOlderThanShown(target, html, id) || isOlderSeat(target, html)) {
+      if (!(sequences && sequences.playing())) { flushLog(); }
+      return;
+    }
+    var dialog = dialogState();
+    var before = lookBefore(target);
+    swapInto(target, html, "outerHTML");
+    if (!playAfter(before)) { flushLog(); }
+    enhance();
+    restoreDialog(dialog);
+  }
+
+  // While the viewer's own post is on its way, a table from the stream waits for its
+  // answer: swapped in meanwhile, it would take the place of the element the answer is
+  // meant for, and the answer (the chip just pressed) would be lost. Once the answer is in,
+  // the table waiting is shown only if it is newer than the answer.
+  var posting = 0;
+  var heldTable = null;
+  var postingTimer = null;
+
+  function showHeldTable() {
+    var held = heldTable;
+    heldTable = null;
+    if (held) { showTable(held.html, held.id); }
+  }
+
+  function postDone() {
+    posting = Math.max(0, posting - 1);
+    if (posting === 0) {
+      if (postingTimer) { window.clearTimeout(postingTimer); postingTimer = null; }
+      showHeldTable();
+    }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var table = document.getElementById("shared-table");
+    if (!table || !event.target || !table.contains(event.target)) { return; }
+    posting += 1;
+    // An answer that never comes (a request cancelled unseen) holds nothing for long.
+    if (postingTimer) { window.clearTimeout(postingTimer); }
+    postingTimer = window.setTimeout(function () { postingTimer = null; posting = 1; postDone(); }, 10000);
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (posting > 0 && event.detail && event.detail.elt) { postDone(); }
+  });
 
   function handled(name, apply) {
     return function (event) {
@@ -410,17 +458,11 @@
       showStatus();
     });
     source.addEventListener("table", handled("table", function (html) {
-      var target = document.getElementById("shared-table");
-      if (!target || isOlderThanShown(target, html) || isOlderSeat(target, html)) {
-        if (!(sequences && sequences.playing())) { flushLog(); }
+      if (posting > 0) {
+        heldTable = { html: html, id: lastId };
         return;
       }
-      var dialog = dialogState();
-      var before = lookBefore(target);
-      swapInto(target, html, "outerHTML");
-      if (!playAfter(before)) { flushLog(); }
-      enhance();
-      restoreDialog(dialog);
+      showTable(html, lastId);
     }));
     source.addEventListener("log", handled("log", queueLog));
     source.addEventListener("end", function (event) {
