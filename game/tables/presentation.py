@@ -123,6 +123,14 @@ SIDE_BET_TO_BE_PAID = ", payout to come"
 # the page's live region), everyone else the player's name.
 YOUR_TURN = "Your turn"
 THEIR_TURN = "{name}'s turn"
+# What an invitation link says to whoever opens it (UI.md "Shared tables").
+INVITATION_LINE = "{host} invited you to their table"
+
+
+def invitation_line(host: str) -> str:
+    return INVITATION_LINE.format(host=host)
+
+
 # Shown above the table once its live stream has ended for good (table_live.js), by the
 # reason the stream gave ("closed") or none (refused: logged out, no longer allowed in).
 LIVE_ENDED_NOTICES = {
@@ -537,14 +545,21 @@ def _seat_views(
     return seat_views, own_seat_views
 
 
-def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTableView:
-    """The table as ``viewer`` may see it (a watcher when not seated): the scene, the
-    viewer's own seat marked, the time left now, and the viewer's own controls."""
+def view_for(
+    scene: TableScene, viewer: Any, *, log_size: int = 12, may_sit: bool = True
+) -> SharedTableView:
+    """The table as ``viewer`` may see it (a watcher when not seated; None: a visitor not
+    logged in, ``may_sit`` False, who has no Sit Here to press): the scene, the viewer's
+    own seat marked, the time left now, and the viewer's own controls."""
     table = scene.table
     viewer_pk = getattr(viewer, "pk", None)
-    viewer_seat = next((s for s in scene.seats if s.player_id == viewer_pk), None)
+    viewer_seat = (
+        next((s for s in scene.seats if s.player_id == viewer_pk), None) if viewer_pk else None
+    )
     seated_at = viewer_seat.number if viewer_seat is not None else None
     seat_views = [_as_seen_by(scene, seat_view, seated_at) for seat_view in scene.seat_views]
+    if not may_sit:
+        seat_views = [replace(seat, can_sit=False) if seat.empty else seat for seat in seat_views]
     view = SharedTableView(
         table=table,
         seats=seat_views,
