@@ -63,6 +63,9 @@ def test_a_guest_invited_to_a_private_table_plays_a_round_from_the_link(screens)
     expect(visitor.get_by_role("link", name="Log in", exact=True).last).to_be_visible()
     expect(visitor.get_by_role("link", name="Sign up", exact=True).last).to_be_visible()
     shot(visitor, "invitation-390")
+    visitor.set_viewport_size(DESKTOP)
+    shot(visitor, "invitation-1280")
+    visitor.set_viewport_size(PHONE)
     play_as_guest.click()
 
     # A guest now, at the table: Sit Here, their guest name on the seat, live for Ana too.
