@@ -1,7 +1,9 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from blackjack_site import views
+# Registers the <invite_token:…> converter the table's Play as guest path uses.
+import game.converters  # noqa: F401
+from blackjack_site import table_guests, views
 from blackjack_site.forms import AdminLoginForm
 
 # The admin's login refuses impossible credentials as the site's does (forms.py).
@@ -17,6 +19,12 @@ urlpatterns = [
     path("accounts/", include("django.contrib.auth.urls")),
     path("games/", views.my_games, name="my_games"),
     path("rules/", include("game.rules_pages.urls")),
+    # Play as guest from an invitation link: here, as guests are the site's, not the app's.
+    path(
+        "tables/invite/<invite_token:token>/guest/",
+        table_guests.play_as_guest,
+        name="table_guest",
+    ),
     path("tables/", include("game.tables.urls")),
     path("", include("game.urls")),
     path("admin/", admin.site.urls),

@@ -30,7 +30,7 @@ from game.errors import FormExpired, LimitReached, http_status
 from game.http import AuthenticatedHttpRequest
 from game.presentation.notices import refusal_text
 from game.selectors import games_for_player
-from game.tables.views import INVITES_SESSION_KEY
+from game.tables import invitations
 
 # The guest a login came from, while the offer to move its game is open.
 GUEST_TO_MOVE_SESSION_KEY = "guest_to_move"
@@ -132,10 +132,8 @@ def log_in_keeping_invitations(request: HttpRequest, account: Any) -> None:
     """Log ``request`` in to ``account``. Logging in to another account (or with a new
     password) starts a new session: the private tables' invitations the browser opened
     are carried into it, so a guest invited to a table still reaches it."""
-    invitations = request.session.get(INVITES_SESSION_KEY)
-    login(request, account, backend=ACCOUNT_BACKEND)
-    if invitations and INVITES_SESSION_KEY not in request.session:
-        request.session[INVITES_SESSION_KEY] = invitations
+    with invitations.kept_through_login(request.session):
+        login(request, account, backend=ACCOUNT_BACKEND)
 
 
 class SiteLoginView(LoginView):
@@ -149,10 +147,8 @@ class SiteLoginView(LoginView):
     def form_valid(self, form: Any) -> HttpResponse:
         request = self.request
         guest_id = request.user.pk if guests.is_guest(request.user) else None
-        invitations = request.session.get(INVITES_SESSION_KEY)
-        response = super().form_valid(form)
-        if invitations and INVITES_SESSION_KEY not in request.session:
-            request.session[INVITES_SESSION_KEY] = invitations
+        with invitations.kept_through_login(request.session):
+            response = super().form_valid(form)
         if guest_id is None or not guests.games_to_offer(guest_id):
             return response
         request.session[GUEST_TO_MOVE_SESSION_KEY] = guest_id

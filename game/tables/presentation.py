@@ -34,6 +34,7 @@ from game.presentation.table import (
     ACTION_KEYS,
     ACTION_LABELS,
     DEALER_RULE_LINES,
+    ActionButton,
     AnswerButton,
     answer_buttons,
     describe,
@@ -44,7 +45,7 @@ from game.rules.cards import card_name
 from game.rules.engine import Game as EngineGame
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, CHIP_CENTS, display_cents
 from game.rules.public import public_view
-from game.rules.records import DEALING, HOUSE_MONEY_PARLAY, PLAYER_TURN
+from game.rules.records import ALLOWED, DEALING, HOUSE_MONEY_PARLAY, PLAYER_TURN
 from game.rules.storage import game_from_json
 from game.rules_pages.content import ratio_text
 from game.tables import services
@@ -122,6 +123,14 @@ SIDE_BET_TO_BE_PAID = ", payout to come"
 # the page's live region), everyone else the player's name.
 YOUR_TURN = "Your turn"
 THEIR_TURN = "{name}'s turn"
+# What an invitation link says to whoever opens it (UI.md "Shared tables").
+INVITATION_LINE = "{host} invited you to their table"
+
+
+def invitation_line(host: str) -> str:
+    return INVITATION_LINE.format(host=host)
+
+
 # Shown above the table once its live stream has ended for good (table_live.js), by the
 # reason the stream gave ("closed") or none (refused: logged out, no longer allowed in).
 LIVE_ENDED_NOTICES = {
@@ -207,6 +216,8 @@ class SeatView(TemplateLookup):
     bank: int = 0
     credits: int | None = None
     bet: int = 0
+    # What rides on the seat's hands now (a double and a split included), else its bet.
+    stake: int = 0
     status: str = ""
     hands: list[HandView] = field(default_factory=list)
     in_turn: bool = False
@@ -256,8 +267,9 @@ class SharedTableView(TemplateLookup):
     betting: bool = False
     offer_question: str = ""
     offer_buttons: tuple[tuple[str, str], ...] = ()
-    # The turn's plays: (action, label, keyboard key), as in the single-player game.
-    play_buttons: list[tuple[str, str, str]] = field(default_factory=list)
+    # The turn's plays, as in the single-player game: all five in one order, each disabled
+    # with its reason when not allowed, so none moves when another comes or goes.
+    play_buttons: list[ActionButton] = field(default_factory=list)
     choosing_difficulty: bool = False
     question: QuestionView | None = None
     last_version: int = 0
@@ -286,6 +298,16 @@ class SharedTableView(TemplateLookup):
             or self.offer_buttons
             or self.play_buttons
         )
+
+    @property
+    def seats_taken(self) -> int:
+        return sum(1 for seat in self.seats if not seat.empty)
+
+    @property
+    def my_seat(self) -> SeatView | None:
+        """The viewer's own seat as the felt shows it to them (the status bar's bank,
+        credits and stake), None for a watcher."""
+        return next((seat for seat in self.seats if seat.is_viewer), None)
 
     @property
     def seat_version(self) -> int:
@@ -508,26 +530,39 @@ def _seat_views(
                     view.hands.append(_hand_view(hand, view.in_turn and index == current))
             boxes = round_.get("boxes")
             view.bet = boxes[box]["bet"] if boxes else round_["bet"]
+            if in_round:
+                view.stake = sum(
+                    int(hand["bet"]) for hand in round_["hands"] if hand.get("box", 1) - 1 == box
+                )
             view.reveal = reveals.get(seat.pk)
         view.side_bets = seat_side_bet_lines(round_, box, seat, offered=side_bets_on)
+        if not view.stake:  # between rounds: the bet being made for the next deal
+            view.stake = seat.bet_cents
         own_seat_views[number] = replace(view, is_viewer=True)
         if not (dealt or seat.ready):
             # A bet still being built is its player's own until Ready places it: a chip
             # writes no event, so the others' felt, live or reloaded, shows it alike from
             # its Ready on (T-5, T-10).
-            view = replace(view, bet=0, side_bets=[])
+            view = replace(view, bet=0, stake=0, side_bets=[])
         seat_views.append(view)
     return seat_views, own_seat_views
 
 
-def view_for(scene: TableScene, viewer: Any, *, log_size: int = 12) -> SharedTableView:
-    """The table as ``viewer`` may see it (a watcher when not seated): the scene, the
-    viewer's own seat marked, the time left now, and the viewer's own controls."""
+def view_for(
+    scene: TableScene, viewer: Any, *, log_size: int = 12, may_sit: bool = True
+) -> SharedTableView:
+    """The table as ``viewer`` may see it (a watcher when not seated; None: a visitor not
+    logged in, ``may_sit`` False, who has no Sit Here to press): the scene, the viewer's
+    own seat marked, the time left now, and the viewer's own controls."""
     table = scene.table
     viewer_pk = getattr(viewer, "pk", None)
-    viewer_seat = next((s for s in scene.seats if s.player_id == viewer_pk), None)
+    viewer_seat = (
+        next((s for s in scene.seats if s.player_id == viewer_pk), None) if viewer_pk else None
+    )
     seated_at = viewer_seat.number if viewer_seat is not None else None
     seat_views = [_as_seen_by(scene, seat_view, seated_at) for seat_view in scene.seat_views]
+    if not may_sit:
+        seat_views = [replace(seat, can_sit=False) if seat.empty else seat for seat in seat_views]
     view = SharedTableView(
         table=table,
         seats=seat_views,
@@ -664,9 +699,14 @@ def _fill_controls(view: SharedTableView, scene: TableScene, seat: Seat) -> None
         return
     legal = engine.legal_actions()
     view.play_buttons = [
-        (name, label, ACTION_KEYS[name])
+        ActionButton(
+            name=name,
+            label=label,
+            key=ACTION_KEYS[name],
+            allowed=legal.get(name) == ALLOWED,
+            reason="" if legal.get(name) == ALLOWED else str(legal.get(name) or NOT_ALLOWED),
+        )
         for name, label in ACTION_LABELS.items()
-        if legal.get(name) == "allowed"
     ]
 
 

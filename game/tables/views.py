@@ -18,10 +18,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Count, Q
-from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from game import once_keys
@@ -37,7 +38,7 @@ from game.forms import parse_bet, parse_chip_dollars, parse_version
 from game.http import AuthenticatedHttpRequest
 from game.presentation.notices import STALE_NOTICE
 from game.rules.money import parse_whole_number
-from game.tables import clock_runner, live, services, stream_limits
+from game.tables import clock_runner, invitations, live, services, stream_limits
 from game.tables.forms import CreateTableForm, TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
@@ -46,6 +47,7 @@ from game.tables.presentation import (
     TableScene,
     event_text,
     in_log,
+    invitation_line,
     refusal_text,
     rules_text,
     view_for,
@@ -65,7 +67,6 @@ from game.tables.sse import (
 
 TABLE_TEMPLATE = "tables/table.html"
 TABLE_PARTIAL = f"{TABLE_TEMPLATE}#shared_table"
-INVITES_SESSION_KEY = "table_invites"
 LOG_BATCH = 200  # log lines a stream sends at once when catching up
 
 
@@ -80,7 +81,7 @@ def _may_see(
     the old one's access). ``seats``: the table's seats when already read, else asked for."""
     if table.public or table.host_id == request.user.pk:
         return True
-    if table.invite_token in request.session.get(INVITES_SESSION_KEY, []):
+    if invitations.grants(request.session, table.invite_token):
         return True
     if seats is not None:
         return any(seat.player_id == request.user.pk for seat in seats)
@@ -162,16 +163,40 @@ def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
     return redirect("tables:table", table_id=table.pk)
 
 
-@login_required
+@never_cache
 @require_GET
-def invitation(request: AuthenticatedHttpRequest, token: str) -> HttpResponse:
-    """T-1: the invitation link opens a private table (the token is remembered)."""
-    table = SharedTable.objects.filter(invite_token=token).first()
+def invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """T-1: the invitation link opens the table (the token is remembered by the browser's
+    session). A player goes to it, told who invited them; anyone else sees it there as a
+    watcher does, who invited them, and Play as guest, Log in and Sign up, each of which
+    comes back to the table (UI.md "Shared tables")."""
+    table = _invited_table(token)
+    invitations.remember(request.session, token)
+    if request.user.is_authenticated:
+        if table.host_id != request.user.pk:
+            messages.info(request, invitation_line(table.host.get_username()))
+        return redirect("tables:table", table_id=table.pk)
+    scene = scene_of(table)
+    context = {
+        "view": view_for(scene, None, may_sit=False),
+        "table": scene.table,
+        "notice": "",
+        "invite_url": "",
+        "urls": table_urls(table.pk),
+        "invitation": {
+            "token": token,
+            "line": invitation_line(table.host.get_username()),
+            "url": reverse("tables:invitation", args=[token]),
+        },
+    }
+    return render(request, "tables/invitation.html", context)
+
+
+def _invited_table(token: str) -> SharedTable:
+    table = SharedTable.objects.select_related("host").filter(invite_token=token).first()
     if table is None or table.is_closed:
         raise Http404("This invitation link is no longer valid")
-    invites = [t for t in request.session.get(INVITES_SESSION_KEY, []) if t != token]
-    request.session[INVITES_SESSION_KEY] = [*invites[-19:], token]
-    return redirect("tables:table", table_id=table.pk)
+    return table
 
 
 # --------------------------------------------------------------------- the table

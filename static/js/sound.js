@@ -8,12 +8,12 @@
 // an earlier visit, the context waits for the page's first click or key press the same way.
 //
 // Hooks (nothing here re-binds a handler after a swap; all listen on document):
-//   cards  — the single-player table animates each new card (table.js: card-deal, card-flip,
-//            0.4 s apart): a tick at each animation's end. Where cards do not move (the
-//            shared table, reduced motion) a swap that brings more cards ticks once per card.
+//   cards  — both tables animate each new card (table.js, deal_sequence.js: card-deal,
+//            card-flip, 0.4 s apart): a tick at each animation's end. Where cards do not
+//            move (reduced motion) a swap that brings more cards ticks once per card.
 //   chips  — a chip or a betting spot submitting its form.
-//   a win  — single-player: #table[data-round-won] once table.js says the result is shown
-//            (table:revealed); shared: the viewer's own seat's badges netting a gain.
+//   a win  — once the table says its result is shown (table:revealed): single-player,
+//            #table[data-round-won]; shared, the viewer's own seat's badges netting a gain.
 (function () {
   "use strict";
   var STORAGE_KEY = "blackjack-trivia:sound";
@@ -212,22 +212,22 @@
     return regions;
   }
 
-  // The single-player table's won round chimes once, when its result is shown.
+  // The single-player table's won round chimes once, when its result is shown; so does the
+  // shared table's, once the swap that brought it has shown it (deal_sequence.js).
   var chimedRound = null;
+  var sharedWinPending = false;
 
   function arrived(region) {
     var before = shown[region.id];
     var now = look(region);
     shown[region.id] = now;
     if (!before) { return; }
-    var animated = region.id === "table" && !(still && still.matches);
+    var animated = !(still && still.matches);
     var dealt = Math.max(now.cards - before.cards, now.faces - before.faces, 0);
     if (!animated) {
       for (var i = 0; i < Math.min(dealt, 4); i++) { tick(i * 0.09); }
     }
-    if (region.id === "shared-table" && now.won && !before.won) {
-      play(winChime, dealt ? 0.4 : 0);
-    }
+    if (region.id === "shared-table") { sharedWinPending = now.won && !before.won; }
   }
 
   document.addEventListener("htmx:afterSwap", function (event) {
@@ -238,6 +238,10 @@
 
   document.addEventListener("table:revealed", function (event) {
     var table = event.detail && event.detail.table;
+    if (table && table.id === "shared-table") {
+      if (sharedWinPending) { sharedWinPending = false; play(winChime); }
+      return;
+    }
     if (!table || !table.hasAttribute("data-round-won")) { return; }
     var round = table.dataset.round || "";
     if (round === chimedRound) { return; }

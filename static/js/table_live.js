@@ -28,13 +28,112 @@
 // Also here, for the table's page and the invitation's own page: the headline said through
 // #turn-live when it changes ("Your turn"), Invite Link's dialog and its Copy button, and
 // the keys of the viewer's controls (H S D P R, N Ready, A–D / 1–4 and T / F answers).
+//
+// The cards of every swap, the viewer's own answer's and the stream's alike, arrive as at
+// the single-player table (deal_sequence.js, loaded before this file): dealt 0.4 s apart,
+// the hole card turned, each draw landing, and only then the totals, badges, headline,
+// banks and the viewer's new controls; a click finishes it at once. The log's lines of a
+// swap wait for its cards too (they would tell the result first), and a stream's table that
+// only repeats the one on screen (the viewer's own answer, come back) is not swapped again.
 (function () {
   "use strict";
+
+  // ------------------------------------------------------------ the cards, in order
+
+  var sequences = window.DealSequence || null;
+
+  function ownerOf(element) {
+    if (element.closest(".dealer-area")) { return "dealer"; }
+    var seat = element.closest(".seat");
+    if (!seat) { return "table"; }
+    var hand = element.closest(".box-hand");
+    var index = hand ? Array.prototype.indexOf.call(seat.querySelectorAll(".box-hand"), hand) : -1;
+    return "seat " + seat.getAttribute("data-seat") + (hand ? " hand " + index : "");
+  }
+
+  function headlineOf(head) {
+    var line = head.querySelector(".headline");
+    return line ? line.textContent : "";
+  }
+
+  // What the shared table's result changes (deal_sequence.js's layout): the totals, the
+  // seats' money keep their old figures; badges, statuses, side-bet lines, the headline with
+  // its clock and the viewer's new controls wait hidden; the viewer's bank counts.
+  var LAYOUT = {
+    areas: function (root) {
+      var areas = [];
+      root.querySelectorAll(".seat").forEach(function (seat) {
+        seat.querySelectorAll(".box-hand .cards").forEach(function (cards, index) {
+          areas.push({ owner: "seat " + seat.getAttribute("data-seat") + " hand " + index, element: cards });
+        });
+      });
+      var dealer = root.querySelector(".dealer-area .cards");
+      if (dealer) { areas.push({ owner: "dealer", element: dealer }); }
+      return areas;
+    },
+    parts: [
+      { selector: ".total", hold: "keep" },
+      { selector: ".seat__money", hold: "keep" },
+      { selector: ".my-status [data-held]", hold: "keep" },
+      { selector: ".badge, .hand-message, .seat__status, .seat__side-bets", hold: "hide" },
+      { selector: ".felt-head", compare: headlineOf, hold: "hide" },
+      { selector: ".my-controls, .watching", hold: "hide" }
+    ],
+    ownerOf: ownerOf,
+    bank: {
+      selector: '#shared-table [data-testid="my-bank"]',
+      value: function (element) { return Number(element.getAttribute("data-bank")); }
+    }
+  };
+
+  function lookBefore(target) {
+    return sequences && target ? sequences.look(target, LAYOUT) : null;
+  }
+
+  function playAfter(before) {
+    var table = document.getElementById("shared-table");
+    if (!sequences || !before || !table) { return false; }
+    return sequences.play(table, before, LAYOUT);
+  }
+
+  // The log's new lines, waiting for the table they came with to be shown whole.
+  var pendingLog = [];
+  var logTimer = null;
+
+  function flushLog() {
+    if (logTimer) { window.clearTimeout(logTimer); logTimer = null; }
+    var log = document.getElementById("table-log");
+    var lines = pendingLog;
+    pendingLog = [];
+    if (log) { lines.forEach(function (html) { swapInto(log, html, "afterbegin"); }); }
+  }
+
+  function queueLog(html) {
+    pendingLog.push(html);
+    // A stream sends a table after its lines; should it not come, the lines go in anyway.
+    if (logTimer) { window.clearTimeout(logTimer); }
+    logTimer = window.setTimeout(function () {
+      logTimer = null;
+      if (!(sequences && sequences.playing())) { flushLog(); }
+    }, 2000);
+  }
+
+  function swapInto(target, html, style) {
+    if (window.htmx && typeof window.htmx.swap === "function") {
+      window.htmx.swap(target, html, { swapStyle: style, swapDelay: 0, settleDelay: 0 },
+        { contextElement: target });
+    } else if (style === "afterbegin") {
+      target.insertAdjacentHTML(style, html);
+    } else {
+      target.outerHTML = html;
+    }
+  }
 
   // ------------------------------------------------------------ what every update redoes
 
   // The headline, said once when it changes (the region is outside the swapped table).
   function announce() {
+    if (sequences && sequences.playing()) { return; }  // said once the result is shown
     var table = document.getElementById("shared-table");
     var region = document.getElementById("turn-live");
     if (!table || !region) { return; }
@@ -152,13 +251,29 @@
     }
   });
 
-  // htmx answers to the viewer's own posts.
+  // htmx answers to the viewer's own posts (the stream's swaps, also made by htmx, are
+  // looked at before and played after by the stream's own handler).
   var heldDialog = null;
-  document.addEventListener("htmx:beforeSwap", function () { heldDialog = dialogState(); });
-  document.addEventListener("htmx:afterSwap", function () {
+  var beforeAnswer = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    heldDialog = dialogState();
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "shared-table") { beforeAnswer = lookBefore(target); }
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.target && event.target.id === "shared-table" && beforeAnswer) {
+      var before = beforeAnswer;
+      beforeAnswer = null;
+      playAfter(before);
+    }
     enhance();
     restoreDialog(heldDialog);
     heldDialog = null;
+  });
+  // Once a swap's result is shown: its log lines and its headline, said.
+  document.addEventListener("table:revealed", function (event) {
+    var table = event.detail && event.detail.table;
+    if (table && table.id === "shared-table") { announce(); flushLog(); }
   });
 
   if (document.readyState === "loading") {
@@ -192,22 +307,17 @@
     return baseUrl + (baseUrl.indexOf("?") === -1 ? "?" : "&") + "after=" + encodeURIComponent(lastId);
   }
 
-  function swapInto(target, html, style) {
-    if (window.htmx && typeof window.htmx.swap === "function") {
-      window.htmx.swap(target, html, { swapStyle: style, swapDelay: 0, settleDelay: 0 },
-        { contextElement: target });
-    } else if (style === "afterbegin") {
-      target.insertAdjacentHTML(style, html);
-    } else {
-      target.outerHTML = html;
-    }
-  }
-
-  // An action's own answer may have shown a later version already (data-version).
-  function isOlderThanShown(target) {
+  // An action's own answer may have shown a later version already (data-version), or this
+  // very one: the stream's table of the same version and the same seat version is the one
+  // on screen (swapped again, it would cut short the cards still arriving).
+  function isOlderThanShown(target, html, id) {
     var shown = parseInt(target.getAttribute("data-version") || "", 10);
-    var incoming = parseInt(lastId, 10);
-    return !isNaN(shown) && !isNaN(incoming) && incoming < shown;
+    var incoming = parseInt(id, 10);
+    if (isNaN(shown) || isNaN(incoming) || incoming > shown) { return false; }
+    if (incoming < shown) { return true; }
+    var shownSeat = parseInt(target.getAttribute("data-seat-version") || "", 10);
+    var incomingSeat = seatVersionOf(html);
+    return !isNaN(shownSeat) && !isNaN(incomingSeat) && incomingSeat <= shownSeat;
   }
 
   // The viewer's own chips, side bets and Ready change their seat's version, not the
@@ -224,6 +334,54 @@
     var incoming = seatVersionOf(html);
     return !isNaN(shown) && !isNaN(incoming) && incoming < shown;
   }
+
+  function showTable(html, id) {
+    var target = document.getElementById("shared-table");
+    if (!target || isOlderThanShown(target, html, id) || isOlderSeat(target, html)) {
+      if (!(sequences && sequences.playing())) { flushLog(); }
+      return;
+    }
+    var dialog = dialogState();
+    var before = lookBefore(target);
+    swapInto(target, html, "outerHTML");
+    if (!playAfter(before)) { flushLog(); }
+    enhance();
+    restoreDialog(dialog);
+  }
+
+  // While the viewer's own post is on its way, a table from the stream waits for its
+  // answer: swapped in meanwhile, it would take the place of the element the answer is
+  // meant for, and the answer (the chip just pressed) would be lost. Once the answer is in,
+  // the table waiting is shown only if it is newer than the answer.
+  var posting = 0;
+  var heldTable = null;
+  var postingTimer = null;
+
+  function showHeldTable() {
+    var held = heldTable;
+    heldTable = null;
+    if (held) { showTable(held.html, held.id); }
+  }
+
+  function postDone() {
+    posting = Math.max(0, posting - 1);
+    if (posting === 0) {
+      if (postingTimer) { window.clearTimeout(postingTimer); postingTimer = null; }
+      showHeldTable();
+    }
+  }
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var table = document.getElementById("shared-table");
+    if (!table || !event.target || !table.contains(event.target)) { return; }
+    posting += 1;
+    // An answer that never comes (a request cancelled unseen) holds nothing for long.
+    if (postingTimer) { window.clearTimeout(postingTimer); }
+    postingTimer = window.setTimeout(function () { postingTimer = null; posting = 1; postDone(); }, 10000);
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (posting > 0 && event.detail && event.detail.elt) { postDone(); }
+  });
 
   function handled(name, apply) {
     return function (event) {
@@ -300,18 +458,13 @@
       showStatus();
     });
     source.addEventListener("table", handled("table", function (html) {
-      var target = document.getElementById("shared-table");
-      if (!target || isOlderThanShown(target)) { return; }
-      if (isOlderSeat(target, html)) { return; }
-      var dialog = dialogState();
-      swapInto(target, html, "outerHTML");
-      enhance();
-      restoreDialog(dialog);
+      if (posting > 0) {
+        heldTable = { html: html, id: lastId };
+        return;
+      }
+      showTable(html, lastId);
     }));
-    source.addEventListener("log", handled("log", function (html) {
-      var log = document.getElementById("table-log");
-      if (log) { swapInto(log, html, "afterbegin"); }
-    }));
+    source.addEventListener("log", handled("log", queueLog));
     source.addEventListener("end", function (event) {
       endForGood(event.data);
     });

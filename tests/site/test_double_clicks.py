@@ -1,5 +1,6 @@
 """A double click never counts twice: twenty parallel posts of a form that creates
-something (Play now, New Game, Create Table, Sign up) create it once and answer the same,
+something (Play now, New Game, Create Table, Sign up, an invitation's Play as guest)
+create it once and answer the same,
 never a 500. Each post is a thread with its own test client and database connection
 (both databases: SQLite queues them on its write lock, PostgreSQL on row locks and unique
 keys)."""
@@ -21,6 +22,7 @@ from django.test import Client
 from blackjack_site.guests import is_guest
 from game import services
 from game.models import Game
+from game.tables import services as table_services
 from game.tables.models import SharedTable
 from tests.pages import once_key
 from tests.site.helpers import PASSWORD, create_table_form
@@ -211,3 +213,16 @@ def test_twenty_posts_of_a_guests_sign_up_hash_once_and_stay_logged_in() -> None
     # to the account, which still has the guest's game.
     assert {user_id_of(session_cookie(answer)) for answer in answers} == {str(account.pk)}
     assert Game.objects.get().owner_id == account.pk == game.owner_id
+
+
+def test_twenty_play_as_guest_posts_from_an_invitation_make_one_guest(player: Any) -> None:
+    table = table_services.create_table(
+        host=player, name="Friday night", public=False, seat_count=3, intermission_seconds=30
+    )
+    url = f"/tables/invite/{table.invite_token}/guest/"
+    form = once_key("guest")
+    answers = race(lambda _: browser().post(url, form))
+    assert statuses(answers) == [302] * POSTS
+    guest = get_user_model().objects.get(username__startswith="guest-")
+    assert {answer["Location"] for answer in answers} == {f"/tables/{table.pk}/"}
+    assert {user_id_of(session_cookie(answer)) for answer in answers} == {str(guest.pk)}

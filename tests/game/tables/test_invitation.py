@@ -7,12 +7,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from game.errors import StaleVersion
+from game.rules.cards import card_name
 from game.tables import presentation, services
 from game.tables.models import SharedTable
 from tests.game.tables.helpers import seat_version, table_version
@@ -122,3 +124,58 @@ def test_a_renewal_is_announced_and_a_repeated_one_is_stale(make_table, ana):
         services.renew_invite(table_id=table.pk, user=ana, version=version)
     table.refresh_from_db()
     assert table.invite_token == token
+
+
+# --------------------------------------------------------------------- the link's landing
+
+
+def test_an_invitation_opens_the_table_to_a_visitor_naming_the_host(make_table, ana, ben):
+    from tests.game.html_tree import parse
+    from tests.game.tables.helpers import bet_and_ready, stack_table_shoe
+
+    table = make_table(public=False)
+    services.sit(table_id=table.pk, user=ana, version=seat_version(table, ana), number=1)
+    stack_table_shoe(table, ["0S", "0H", "9S", "8C"])
+    bet_and_ready(table, ana)  # a round in play: the hole card 0H lies face down
+    response = Client().get(reverse("tables:invitation", args=[table.invite_token]))
+    assert response.status_code == 200
+    assert "no-store" in response["Cache-Control"]
+    page = parse(response.text)
+    assert page.one("h1#invitation-line").text() == "ana invited you to their table"
+    guest_form = page.one(".invitation form")
+    assert guest_form["method"] == "post"
+    assert guest_form["action"] == reverse("table_guest", args=[table.invite_token])
+    assert guest_form.one("button").text() == "Play as guest"
+    landing = reverse("tables:invitation", args=[table.invite_token])
+    links = {link.text(): link["href"] for link in page.select(".invitation a")}
+    assert links["Log in"] == f"{reverse('login')}?next={quote(landing)}"
+    assert links["Sign up"] == f"{reverse('signup')}?next={quote(landing)}"
+    # The table as a watcher sees it: the seats, the dealer's upcard, no hole card, and
+    # nothing to press at the table until the visitor is someone.
+    shared = page.one("#shared-table")
+    assert shared.one(".table-name").text() == "Friday night"
+    assert "ana" in shared.one('.seat[data-seat="1"]').text()
+    dealer = [card["aria-label"] for card in shared.select(".dealer-area .playing-card")]
+    assert dealer == ["Face-down card", card_name("8C")]
+    assert not shared.select("form button")
+    assert "0H" not in response.text.replace(table.invite_token, "")
+
+
+def test_a_player_opening_an_invitation_goes_to_the_table_told_who_invited_them(
+    make_table, watcher
+):
+    table = make_table(public=False)
+    client = Client()
+    client.force_login(watcher)
+    response = client.get(reverse("tables:invitation", args=[table.invite_token]), follow=True)
+    assert response.redirect_chain == [(reverse("tables:table", args=[table.pk]), 302)]
+    assert "ana invited you to their table" in response.text
+
+
+def test_an_unknown_or_closed_invitation_is_not_found(make_table, ana):
+    table = make_table(public=False)
+    unknown = "x" * len(table.invite_token)
+    assert Client().get(reverse("tables:invitation", args=[unknown])).status_code == 404
+    services.close_table(table_id=table.pk, user=ana, version=table_version(table))
+    table.refresh_from_db()
+    assert Client().get(reverse("tables:invitation", args=[table.invite_token])).status_code == 404
