@@ -635,9 +635,11 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
                 "1, 2 or 3",
                 "Play up to three boxes at once against one dealer hand, each with its own "
                 "base bet and side bets. The boxes are dealt and played left to right (each "
-                "box's splits are its own); insurance, even money and surrender are offered "
-                "box by box, and every box is settled. Between rounds pick a box to bet on "
-                "it, or put the same bet on every box in one click.",
+                "box's splits are its own); insurance and even money are asked once for every "
+                "box (Accept or Decline answers each box's own offer; Choose box by box asks "
+                "them one at a time), surrender box by box, and every box is settled. "
+                "Between rounds pick a box to bet on it, or put the same bet on every box in "
+                "one click.",
             ),
         ),
     ),
