@@ -109,6 +109,14 @@ def test_insurance_for_every_box_pays_each_box_when_the_dealer_has_blackjack(pla
     assert game.bank_cents == bank - 1500 + 4500
 
 
+def test_each_boxs_insurance_is_kept_with_the_rounds_side_bets(player) -> None:
+    game = boxes_dealt(player, DEALER_NATURAL)
+    act(game, player, services.answer_insurance_for_every_box, accept=True)
+    row = Round.objects.get(game=game, number=game.rounds_played)
+    rows = list(row.side_bets.values_list("name", "stake_cents", "result", "winnings_cents"))
+    assert rows == [("insurance", 500, "win", 1500)] * 3
+
+
 def test_choosing_box_by_box_changes_only_the_tables_note(player) -> None:
     game = boxes_dealt(player, NO_NATURAL)
     version, state, bank, _ = snapshot(game)
