@@ -9,6 +9,7 @@ from typing import Any
 
 from game.clock import now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
+from game.presentation.felt_rules import FeltRule, house_rules, usual_rules_expected
 from game.presentation.game_over import GameOverView, game_over_view
 from game.presentation.insurance import OFFER_NAMES, EveryBoxQuestion, every_box_question
 from game.presentation.lookup import TemplateLookup
@@ -312,6 +313,10 @@ class TableView(TemplateLookup):
     timer: Timer | None = None
     # §10 Extensions, seats > 1: every box, left to right (empty for one box).
     boxes: list[BoxView] = field(default_factory=list)
+    # The table's surprising rules, printed on the felt after the usual line, each a link.
+    house_rules: list[FeltRule] = field(default_factory=list)
+    # The usual line says only what players expect (3 to 2, stands on soft 17).
+    usual_rules_expected: bool = True
     # On a round's outcome: what Rebet stakes again (0: nothing to repeat), and why it
     # cannot when the bank no longer covers it.
     rebet_stakes: int = 0
@@ -512,6 +517,8 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         trivia_difficulty=game.trivia_difficulty or "medium",
         bet=game.pending_bet_cents,
         round_in_progress=engine.round_in_progress,
+        house_rules=house_rules(engine.options),
+        usual_rules_expected=usual_rules_expected(engine.options),
     )
     show_round = round_ is not None and (engine.round_in_progress or game.showing_outcome)
     if show_round:
