@@ -12,12 +12,14 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
+from game import clock as game_clock
 from game import services
 from game.errors import ActionRefused, GameNotFound, StaleVersion, http_status
 from game.models import CoachDeviation, Game, Round
 from game.presentation.insurance import every_box_question
 from game.presentation.notices import status_line
 from game.presentation.table import table_view
+from game.rules.clock import FakeClock
 from game.services.saving import load_engine
 from tests.game.helpers import post, stack_shoe
 from tests.game.html_tree import Node, parse
@@ -115,6 +117,28 @@ def test_each_boxs_insurance_is_kept_with_the_rounds_side_bets(player) -> None:
     row = Round.objects.get(game=game, number=game.rounds_played)
     rows = list(row.side_bets.values_list("name", "stake_cents", "result", "winnings_cents"))
     assert rows == [("insurance", 500, "win", 1500)] * 3
+
+
+def test_with_a_turn_timer_the_offers_wait_untimed_and_the_first_turn_clock_starts_once(
+    player, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # R-4.13 times the decisions of the turn only: the offers wait as long as the player
+    # takes, and answering every box at once starts box 1's clock at that moment.
+    clock = FakeClock(1_000_000)
+    monkeypatch.setattr(game_clock, "CLOCK", clock)
+    game = boxes_dealt(player, NO_NATURAL, turn_seconds=10)
+    assert game.state["round"]["deadline"] is None
+    clock.advance(seconds=60)
+    act(game, player, services.answer_insurance_for_every_box, accept=False)
+    assert game.state["round"]["phase"] == "player_turn"
+    assert game.state["round"]["deadline"] == clock() + 10_000
+
+
+def test_the_coachs_hint_advises_declining_for_every_box(alice, player) -> None:
+    game = boxes_dealt(player, BOX_1_NATURAL)
+    response = alice.get(f"/games/{game.pk}/", {"hint": "1"}, HTTP_HX_REQUEST="true")
+    assert "Basic strategy: Decline — Never take insurance or even money" in response.text
+    assert "Take even money on Box 1 and insure Boxes 2 and 3" in response.text
 
 
 def test_choosing_box_by_box_changes_only_the_tables_note(player) -> None:
