@@ -237,6 +237,9 @@ ACTIONS: dict[str, Action] = {
     "split": Action(services.split),
     "surrender": Action(services.surrender),
     "insurance": Action(services.answer_insurance, _choice),
+    # §10 seats > 1: insurance and even money for every box waiting at once, or box by box.
+    "insurance-every-box": Action(services.answer_insurance_for_every_box, _choice),
+    "insurance-box-by-box": Action(services.choose_insurance_box_by_box),
     "early-surrender": Action(services.answer_early_surrender, _choice),
     "difficulty": Action(
         services.choose_difficulty, _text("difficulty", REFUSALS["no_such_difficulty"])

@@ -13,6 +13,7 @@ from typing import Any
 
 from game.errors import ActionRefused
 from game.models import Game
+from game.presentation.insurance import EVERY_BOX_SHORT, every_box_question
 from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.rules.engine import Game as EngineGame
 from game.rules.money import display_cents
@@ -48,6 +49,7 @@ REFUSALS: dict[str, str] = {
     "no_such_side_bet": "There is no such side bet.",
     "no_such_offer": "There is no such offer.",
     "insurance_not_offered": "Insurance is not on offer now.",
+    "insure_every_box_short": EVERY_BOX_SHORT,
     "no_such_difficulty": "Choose Easy, Medium or Hard.",
     "no_choice_waiting": "No trivia question is waiting to be chosen.",
     "no_questions": (
@@ -194,4 +196,7 @@ def status_line(game: Game, engine: EngineGame | None = None) -> str:
         )
         + f" {phase_line(engine)}",
     }
+    if kind == "phase" and (question := every_box_question(game, engine)) is not None:
+        # Insurance asked once for every box: no box is named (the panel says which).
+        return " ".join(["Shuffling a new shoe."] * shuffled + [question.heading])
     return lines.get(kind) or phase_line(engine, shuffled=shuffled)

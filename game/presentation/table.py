@@ -9,7 +9,9 @@ from typing import Any
 
 from game.clock import now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
+from game.presentation.felt_rules import FeltRule, house_rules, usual_rules_expected
 from game.presentation.game_over import GameOverView, game_over_view
+from game.presentation.insurance import OFFER_NAMES, EveryBoxQuestion, every_box_question
 from game.presentation.lookup import TemplateLookup
 from game.presentation.notices import REFUSALS, status_line
 from game.presentation.side_bet_menu import (
@@ -97,8 +99,6 @@ DEALER_RULE_LINES = {
     "H16": "Dealer hits soft 16",
 }
 DEALER_MESSAGES = {"bust": "Bust", "charlie": "Charlie", "natural": "Blackjack!", "stand": "Stand"}
-# The dealer's ace offers: the panel's and the outcome row's name.
-OFFER_NAMES = {"insurance": "Insurance", "even_money": "Even money"}
 # Said on the felt before the first deal of a trivia game (UI.md "The front door").
 CREDITS_INTRO = (
     "Credits pay for questions: a wrong answer costs {wrong}, a right one earns {earns}."
@@ -306,6 +306,9 @@ class TableView(TemplateLookup):
     game_over: GameOverView | None = None
     round_in_progress: bool = False
     accept_reason: str = ""
+    # Seats > 1: insurance or even money asked once for every box waiting, or None (the
+    # box the offer stage has reached is asked on its own).
+    every_box_question: EveryBoxQuestion | None = None
     chips: tuple[int, ...] = CHIP_DOLLARS
     side_panels: SideBetPanels = field(default_factory=SideBetPanels)
     side_circles: list[SideCircle] = field(default_factory=list)
@@ -315,6 +318,10 @@ class TableView(TemplateLookup):
     timer: Timer | None = None
     # §10 Extensions, seats > 1: every box, left to right (empty for one box).
     boxes: list[BoxView] = field(default_factory=list)
+    # The table's surprising rules, printed on the felt after the usual line, each a link.
+    house_rules: list[FeltRule] = field(default_factory=list)
+    # The usual line says only what players expect (3 to 2, stands on soft 17).
+    usual_rules_expected: bool = True
     # On a round's outcome: what Rebet stakes again (0: nothing to repeat), and why it
     # cannot when the bank no longer covers it.
     rebet_stakes: int = 0
@@ -539,6 +546,8 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         trivia_difficulty=game.trivia_difficulty or "medium",
         bet=game.pending_bet_cents,
         round_in_progress=engine.round_in_progress,
+        house_rules=house_rules(engine.options),
+        usual_rules_expected=usual_rules_expected(engine.options),
     )
     show_round = round_ is not None and (engine.round_in_progress or game.showing_outcome)
     if show_round:
@@ -556,6 +565,9 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         view.timer = _timer(game, engine, attempt)
     if engine.options.seats > 1:
         view.boxes = _boxes(game, engine, round_ if show_round else None, view.hands)
+        if view.every_box_question is not None:
+            for box in view.boxes:  # asked of every box at once: none is singled out
+                box.in_play = False
     if game.is_over:
         view.phase, view.panel = "game_over", "game_over"
         view.game_over = game_over_view(game, trivia_mode=view.trivia_mode)
@@ -711,6 +723,7 @@ def _fill_round(view: TableView, round_: dict[str, Any], engine: EngineGame) -> 
     if view.phase in ("insurance", "even_money"):
         reason = view.legal.get(f"{view.phase}:accept", "")
         view.accept_reason = "" if reason == ALLOWED else reason
+        view.every_box_question = every_box_question(view.game, engine)
     legal = view.legal
     trivia_open = view.attempt is not None
     view.actions = [

@@ -79,6 +79,7 @@ from game.rules.records import (
     Event,
     GameOver,
     IllegalAction,
+    InsuranceOffer,
     SharedBox,
     TriviaOutcome,
 )
@@ -618,6 +619,23 @@ class Game:
         if index != reached and (round_.wallets is None or index in round_.answers_ahead):
             return None
         return self._box_offer(round_, round_.step, index)
+
+    def insurance_offers(self) -> list[InsuranceOffer]:
+        """The offers of the insurance stage (R-4.5) while it waits for an answer: every
+        box it offers insurance or even money to, left to right, each with its cost and
+        whether it has been answered; [] at any other moment.
+
+        A read only: the stage still asks box by box and records one answer per box."""
+        round_ = self.round
+        if self.game_over or round_ is None or round_.phase not in (INSURANCE, EVEN_MONEY):
+            return []
+        offers = []
+        for index in range(len(round_.boxes)):
+            offer = self._insurance_offer(round_, index)
+            if offer is not None:
+                answered = index < round_.offer_box or index in round_.answers_ahead
+                offers.append(InsuranceOffer(index, offer, self.insurance_cost(index), answered))
+        return offers
 
     def answer_for_box(self, index: int, answer: str) -> list[Event]:
         """Answer the open offer for box ``index`` (0-based), in any box order in a shared

@@ -126,6 +126,18 @@ class SharedBox(BoxBet):
     credits: int = field(kw_only=True)
 
 
+@dataclass(frozen=True, slots=True)
+class InsuranceOffer:
+    """One box's offer in the insurance stage (R-4.5): ``box`` (0-based), ``offer``
+    (INSURANCE, or EVEN_MONEY to a natural), what accepting costs in cents (half the box's
+    base bet, rounded down) and whether the box has answered it."""
+
+    box: int
+    offer: str
+    cost: int
+    answered: bool
+
+
 class IllegalAction(Exception):
     """An action or bet the rules do not allow right now; the state is unchanged."""
 

@@ -68,6 +68,7 @@ TOPICS: dict[str, tuple[str, str]] = {
     "hand_values": (INDEX, "hand-values"),
     "natural": (INDEX, "naturals"),
     "charlie": (INDEX, "charlies"),
+    "dealer_charlie": (INDEX, "dealer-charlie"),
     "game_over": (INDEX, "game-over"),
     "play": (PLAY, ""),
     "round": (PLAY, "order-of-a-round"),
@@ -79,11 +80,14 @@ TOPICS: dict[str, tuple[str, str]] = {
     "double": (PLAY, "doubling"),
     "splitting": (PLAY, "splitting"),
     "split": (PLAY, "splitting"),
+    "split_aces": (PLAY, "split-aces"),
+    "double_after_split": (PLAY, "double-after-split"),
     "resplitting": (PLAY, "resplitting"),
     "surrender": (PLAY, "surrender"),
     "insurance": (PLAY, "insurance"),
     "even_money": (PLAY, "even-money"),
     "peek": (PLAY, "dealer-peek"),
+    "no_peek": (PLAY, "no-peek"),
     "dealer": (PLAY, "dealer-rules"),
     "dealer_rules": (PLAY, "dealer-rules"),
     "outcomes": (PLAY, "outcomes"),
@@ -93,8 +97,10 @@ TOPICS: dict[str, tuple[str, str]] = {
     "credits": (TRIVIA, "credits"),
     "side_bets": (SIDE_BETS, ""),
     "options": (OPTIONS, ""),
+    "simple_game": (OPTIONS, "option-simple"),
     "terms": (TERMS, ""),
     "terminology": (TERMS, ""),
+    "jackpot_ace": (SIDE_BETS, "perfect-11s-jackpot-ace"),
     **{bet: (SIDE_BETS, anchor) for bet, anchor in SIDE_BET_ANCHORS.items()},
 }
 
@@ -635,9 +641,11 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
                 "1, 2 or 3",
                 "Play up to three boxes at once against one dealer hand, each with its own "
                 "base bet and side bets. The boxes are dealt and played left to right (each "
-                "box's splits are its own); insurance, even money and surrender are offered "
-                "box by box, and every box is settled. Between rounds pick a box to bet on "
-                "it, or put the same bet on every box in one click.",
+                "box's splits are its own); insurance and even money are asked once for every "
+                "box (Accept or Decline answers each box's own offer; Choose box by box asks "
+                "them one at a time), surrender box by box, and every box is settled. "
+                "Between rounds pick a box to bet on it, or put the same bet on every box in "
+                "one click.",
             ),
         ),
     ),

@@ -1,7 +1,12 @@
 """The player's decisions in a round (RULES.md §5, R-4.5, R-4.6): Hit and Double Down
 (which in trivia mode ask a question first), Stand, Split, Surrender, and the answers to
 the insurance, even-money and early-surrender offers. The coach judges each decision
-when it is made."""
+when it is made.
+
+With several boxes (§10 seats) insurance and even money are one question for every box
+waiting (:func:`answer_insurance_for_every_box`), or box by box when the player chooses
+to differ (:func:`choose_insurance_box_by_box`, then :func:`answer_insurance`). Either
+way the engine asks and records one answer per box, so a round replays the same."""
 
 from __future__ import annotations
 
@@ -11,7 +16,8 @@ from typing import TYPE_CHECKING
 from game import coach
 from game.errors import ActionRefused
 from game.models import Game
-from game.rules.records import DIFFICULTIES
+from game.rules.engine import Game as EngineGame
+from game.rules.records import DIFFICULTIES, Event, InsuranceOffer
 from game.services import randomness
 from game.services.guards import refuse_if_trivia_open, require_allowed
 from game.services.locking import locked_game
@@ -22,6 +28,8 @@ if TYPE_CHECKING:
     from game.services.saving import Player
 
 OFFERS = ("insurance", "even_money", "early_surrender")
+# The status note of a table whose player chose to answer insurance box by box.
+INSURANCE_BOX_BY_BOX = "insurance_box_by_box"
 
 
 def _trivia_action(
@@ -109,6 +117,52 @@ def answer_insurance(*, game_id: int, user: Player, version: int, accept: bool) 
         game = play_and_save(table, lambda: table.engine.answer_offer(offer, accept))
         coach.record(game, deviation)
         return game
+
+
+def waiting_insurance_offers(engine: EngineGame) -> list[InsuranceOffer]:
+    """The boxes the insurance stage (R-4.5) has still to ask, left to right."""
+    return [offer for offer in engine.insurance_offers() if not offer.answered]
+
+
+def answer_insurance_for_every_box(
+    *, game_id: int, user: Player, version: int, accept: bool
+) -> Game:
+    """Accept or decline, in one request, the insurance or even money (R-4.5) of every box
+    still waiting: each box its own offer, answered box by box as if asked one after the
+    other (one answer recorded per box). Accepting needs the bank to cover the total; a
+    refusal changes nothing."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        engine = table.engine
+        waiting = waiting_insurance_offers(engine)
+        if not waiting:
+            raise ActionRefused("insurance_not_offered")
+        total = sum(offer.cost for offer in waiting)
+        if accept and total > engine.bank:
+            raise ActionRefused("insure_every_box_short", cost_cents=total, bank_cents=engine.bank)
+        deviations: list[coach.Deviation] = []
+
+        def answer_each() -> list[Event]:
+            events: list[Event] = []
+            for offer in waiting:
+                # The stage has reached this box: the offers go left to right.
+                if accept and (deviation := coach.judge(table.game, engine, offer.offer)):
+                    deviations.append(deviation)
+                events += engine.answer_offer(offer.offer, accept)
+            return events
+
+        game = play_and_save(table, answer_each)
+        for deviation in deviations:
+            coach.record(game, deviation)
+        return game
+
+
+def choose_insurance_box_by_box(*, game_id: int, user: Player, version: int) -> Game:
+    """The player wants to answer insurance (or even money) box by box: the table asks
+    each box on its own from now on. Only the table's note changes, not the round."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        if not waiting_insurance_offers(table.engine):
+            raise ActionRefused("insurance_not_offered")
+        return save_game(table, engine_changed=False, note={"kind": INSURANCE_BOX_BY_BOX})
 
 
 def answer_early_surrender(*, game_id: int, user: Player, version: int, accept: bool) -> Game:

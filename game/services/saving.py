@@ -238,11 +238,10 @@ def _round_record_writes(round_id: int, engine: EngineGame) -> list[sql.Write]:
             for index, hand in enumerate(round_.hands)
         ]
     )
-    records = round_.side_bets
-    if round_.insurance is not None:
-        insurance = round_.insurance
-        records = [
-            *records,
+    # Every box's insurance or even money taken is a row of its own (statistics count them).
+    records = [
+        *round_.side_bets,
+        *(
             {
                 "name": insurance["kind"],
                 "stake": insurance["stake"],
@@ -253,8 +252,11 @@ def _round_record_writes(round_id: int, engine: EngineGame) -> list[sql.Write]:
                 "fee": 0,
                 "parlayed": 0,
                 "cards": [],
-            },
-        ]
+            }
+            for insurance in (box.insurance for box in round_.boxes)
+            if insurance is not None
+        ),
+    ]
     side_bets = sql.insert_all_write(
         [
             SideBet(

@@ -13,6 +13,7 @@ from typing import Any
 
 from game.errors import ActionRefused
 from game.presentation import notices
+from game.presentation.felt_rules import FeltRule, house_rules
 from game.presentation.lookup import TemplateLookup
 from game.presentation.notices import PHASE_LINES
 from game.presentation.side_bet_menu import SIDE_BET_LABELS, SideBetMenu, menu_for
@@ -262,6 +263,8 @@ class SharedTableView(TemplateLookup):
     is_host: bool
     rules_text: str
     log: list[str]
+    # The table's surprising rules, printed on the felt under rules_text, each a link.
+    house_rules: list[FeltRule] = field(default_factory=list)
     # The viewer's own controls (empty for a watcher).
     chips: list[int] = field(default_factory=list)
     betting: bool = False
@@ -397,6 +400,7 @@ class TableScene(TemplateLookup):
     # The box whose player's turn it is (RULES.md §5), None in every other moment: its
     # player reads "Your turn" (``view_for``), everyone else the scene's headline.
     playing_box: int | None = None
+    house_rules: list[FeltRule] = field(default_factory=list)
     # Each seat's last question of the round once revealed (T-11), by the seat's id.
     reveals: dict[int, RevealView] = field(default_factory=dict)
     # The engine's public view of the round (None between rounds): the same for everyone,
@@ -446,6 +450,7 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
         dealer_total_text=dealer_total,
         headline=_headline(table, seats, engine, turn_box),
         rules_text=rules_text(options),
+        house_rules=house_rules(options),
         turn_box=turn_box,
         events=events,
         log=log,
@@ -573,6 +578,7 @@ def view_for(
         viewer_seat=viewer_seat,
         is_host=viewer_pk == table.host_id,
         rules_text=scene.rules_text,
+        house_rules=scene.house_rules,
         log=scene.log[:log_size],  # newest first
         last_version=table.version,
     )

@@ -17,6 +17,9 @@ HIT_THEN_STAND_SHOE = ["9S", "0H", "7D", "6C", "2H", "KD"]
 INSURANCE_SHOE = ["9S", "6H", "7D", "AC"]
 # The player's blackjack against the dealer's ace (hole 6H): even money is offered.
 EVEN_MONEY_SHOE = ["AS", "6H", "KD", "AC"]
+# The insurance panel has no primary control: Accept and Decline weigh the same (UI.md
+# "Steady controls"), so its controls are measured by Accept.
+OFFER_ACCEPT = '#table .felt .panel button[value="accept"]:not(:disabled)'
 
 ANIMATIONS_RUNNING = "() => document.getAnimations().some(a => a.playState === 'running')"
 

@@ -22,7 +22,12 @@ from django.contrib.auth import get_user_model
 from game import services
 from game.models import Game
 from tests.browser import test_table_browser
-from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, finish_animations
+from tests.browser.table_flows import (
+    HIT_THEN_STAND_SHOE,
+    INSURANCE_SHOE,
+    OFFER_ACCEPT,
+    finish_animations,
+)
 from tests.browser.test_round_flow_browser import watched_context
 from tests.browser.test_table_browser import answer_right, answer_wrong, open_game_for
 from tests.browser.test_table_browser import table as table_of
@@ -255,7 +260,7 @@ def play_every_phase(page, log_in_as, stage: Stage, username: str) -> None:
     stack_shoe(Game.objects.get(pk=game.pk), INSURANCE_SHOE)
     click(page, "Rebet")
     expect(table).to_have_attribute("data-panel", "insurance")
-    stage.look("insurance")
+    stage.look("insurance", OFFER_ACCEPT)
     click(page, "Decline")
     expect(table).to_have_attribute("data-panel", "player_turn")
     click(page, "Stand")

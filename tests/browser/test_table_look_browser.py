@@ -15,7 +15,13 @@ import pytest
 
 from game.models import Game
 from tests.browser import test_table_browser
-from tests.browser.table_flows import HIT_THEN_STAND_SHOE, INSURANCE_SHOE, deal, finish_animations
+from tests.browser.table_flows import (
+    HIT_THEN_STAND_SHOE,
+    INSURANCE_SHOE,
+    OFFER_ACCEPT,
+    deal,
+    finish_animations,
+)
 from tests.browser.test_table_browser import (
     answer_right,
     answer_wrong,
@@ -187,7 +193,7 @@ def test_every_phase_shows_its_primary_action_without_scrolling(
     page.goto(f"/games/{game.pk}/")
     deal(page)
     expect(table(page)).to_have_attribute("data-panel", "insurance")
-    problems += check_phase(page, "insurance", width, PRIMARY, axe_violations)
+    problems += check_phase(page, "insurance", width, OFFER_ACCEPT, axe_violations)
     page.goto(f"/games/{game.pk}/end/")
     page.get_by_role("button", name="End Game").click()
     expect(table(page)).to_have_attribute("data-panel", "game_over")

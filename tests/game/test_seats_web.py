@@ -152,13 +152,16 @@ def test_one_box_tables_show_no_box_picker(alice: Client, player: Any) -> None:
     assert "Same bet on every box" not in page and boxes_on(page) == []
 
 
-def test_insurance_is_offered_box_by_box_and_says_which(alice: Client, player: Any) -> None:
+def test_insurance_is_asked_once_then_box_by_box_when_chosen(alice: Client, player: Any) -> None:
     # Two boxes against an ace: box 1 9S 7D, box 2 8S 8D; dealer hole 6H, upcard AC.
     game = services.new_game(user=player, options={"trivia_mode": False, "seats": 2})
     stack_shoe(game, ["9S", "8S", "6H", "7D", "8D", "AC", "2H", "3C"])
     post(alice, game, "chip", chip="10")
     post(alice, game, "same-bet")
     assert post(alice, game, "deal", amount="10").status_code == 302
+    page = alice.get(f"/games/{game.pk}/").text
+    assert "Insure both boxes for $10.00?" in page and "Box 1: Insurance?" not in page
+    assert post(alice, game, "insurance-box-by-box").status_code == 302
     page = alice.get(f"/games/{game.pk}/").text
     assert "Box 1: Insurance?" in page
     assert post(alice, game, "insurance", choice="decline").status_code == 302

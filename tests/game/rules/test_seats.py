@@ -17,7 +17,7 @@ from game.rules.clock import FakeClock
 from game.rules.engine import Game
 from game.rules.options import Options
 from game.rules.public import public_view
-from game.rules.records import BoxBet, IllegalAction
+from game.rules.records import BoxBet, IllegalAction, InsuranceOffer
 from game.rules.replay import apply_action, export_round_replay, round_record, run_replay
 from game.rules.shoe import Shoe
 from game.rules.storage import game_from_json, game_to_json, round_from_json, round_to_json
@@ -173,6 +173,25 @@ def test_a_round_of_several_boxes_round_trips_through_json_mid_round() -> None:
         played.hit()
         played.stand()
     assert game_to_json(loaded) == game_to_json(game) and loaded.bank == 103_500
+
+
+def test_the_insurance_stage_lists_every_box_offered_and_which_have_answered() -> None:
+    # Box 1 9S 0C (19), box 2 AH KD (blackjack), box 3 0H 8C (18, a $20 bet); ace up.
+    game = table(["9S", "AH", "0H", "8C", "0C", "KD", "8D", "AD", "5S"])
+    game.start_round(boxes=[BoxBet(1000), BoxBet(1000), BoxBet(2001)])
+    before = game_to_json(game)
+    assert game.insurance_offers() == [
+        InsuranceOffer(0, "insurance", 500, False),
+        InsuranceOffer(1, "even_money", 500, False),
+        InsuranceOffer(2, "insurance", 1000, False),  # half of $20.01, rounded down
+    ]
+    assert game_to_json(game) == before  # a read only
+    game.answer_offer("insurance", False)
+    assert [offer.answered for offer in game.insurance_offers()] == [True, False, False]
+    game.answer_offer("even_money", True)
+    game.answer_offer("insurance", True)
+    assert game.round.actions == ["insurance:decline", "even_money:accept", "insurance:accept"]
+    assert game.insurance_offers() == []  # the stage is over
 
 
 def test_a_round_stored_before_seats_loads_as_one_box() -> None:

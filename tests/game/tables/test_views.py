@@ -377,6 +377,18 @@ def test_the_rules_line_words_the_dealers_rule(rule, words):
     assert words in line and rule not in line
 
 
+def test_the_felt_prints_the_tables_surprising_rules_each_a_link(make_table, ana):
+    from game.rules_pages.content import rules_url
+
+    table = make_table(charlie="off", double_after_split=True)
+    page = parse(client_of(ana).get(f"/tables/{table.pk}/").content.decode())
+    links = page.one("p.felt-rules").select("a")
+    assert [(link.text(), link["href"]) for link in links] == [
+        ("No splitting aces", rules_url("split_aces")),
+        ("JACKPOT ace + king: Perfect 11s up to 720 to 1", rules_url("jackpot_ace")),
+    ]
+
+
 # The table's own forms (not the site's, e.g. Log out).
 POST_FORMS = re.compile(r'<form method="post" action="/tables/.*?</form>', re.S)
 
