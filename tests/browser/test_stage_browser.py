@@ -372,3 +372,60 @@ def test_a_round_with_one_right_hit_is_four_clicks_from_the_outcome(
     assert clicks == 4
     assert scrolled == 0, "no click scrolled the page"
     assert problems == [], "console errors or policy reports:\n" + "\n".join(problems)
+
+
+# Player 9S 7D (16) stands against the upcard 6C over the hole card 2H; the dealer draws
+# 3D, 4S and KD: five dealer cards.
+DEALER_DRAWS_THREE_SHOE = ["9S", "2H", "7D", "6C", "3D", "4S", "KD"]
+
+# What must never touch on a phone's felt: the dealer's cards and the shoe's count, the
+# dealer's row and the rules printed under it, Extra Bet's (i) and its Activate.
+APART = """() => {
+  const box = (selector) => {
+    const element = document.querySelector(selector);
+    return element ? element.getBoundingClientRect() : null;
+  };
+  const meets = (a, b) => a !== null && b !== null && a.left < b.right - 0.5
+    && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  const cards = Array.from(document.querySelectorAll("#table .dealer-area .playing-card"))
+    .map((card) => card.getBoundingClientRect());
+  const shoe = box("#table .card-shoe");
+  const rules = box("#table .felt-rules");
+  const dealer = Array.from(document.querySelectorAll("#table .dealer-area > *"))
+    .map((part) => part.getBoundingClientRect());
+  return {
+    dealerCards: cards.length,
+    cardsOverShoe: cards.some((card) => meets(card, shoe)),
+    dealerOverRules: dealer.some((part) => meets(part, rules)),
+    infoOverActivate: meets(box("#table .side-spot--extra .side-spot__rules"),
+      box("#table .side-spot__activate")),
+  };
+}"""
+
+
+@pytest.mark.parametrize("viewport", [(390, 844), (360, 740)], ids=["390", "360"])
+def test_a_phone_keeps_the_dealer_the_rules_and_the_side_bet_tools_apart(
+    page, log_in_as, stack, viewport
+) -> None:
+    from playwright.sync_api import expect
+
+    width, height = viewport
+    page.set_viewport_size({"width": width, "height": height})
+    stack(DEALER_DRAWS_THREE_SHOE)
+    log_in_as(page, f"apart{width}")
+    game = open_game_for(f"apart{width}", trivia_mode=False)
+    page.goto(f"/games/{game.pk}/")
+    betting = page.evaluate(APART)
+    click(page, "$10")
+    click(page, "Deal")
+    expect(table_of(page)).to_have_attribute("data-phase", "player_turn")
+    click(page, "Stand")
+    expect(table_of(page)).to_have_attribute("data-panel", "outcome")
+    finish_animations(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"five-dealer-cards-{width}.png"), caret="initial")
+    outcome = page.evaluate(APART)
+    assert betting["infoOverActivate"] is False, betting
+    assert outcome["dealerCards"] == 5, outcome
+    assert outcome == {**outcome, "cardsOverShoe": False, "dealerOverRules": False}, outcome
+    assert outcome["infoOverActivate"] is False, outcome
