@@ -38,3 +38,14 @@ def csp_violations(page) -> list[str]:
 
     page.on("console", on_console)
     return found
+
+
+def site_nav(page):
+    """The header's navigation as the screen shows it: on a phone the items behind Menu
+    (opened here), on a wide screen the row of links."""
+    menu = page.locator(".site-menu")
+    if menu.locator("summary").is_visible():
+        if menu.get_attribute("open") is None:
+            menu.locator("summary").click()
+        return menu.locator(".site-menu__list")
+    return page.locator(".nav-list")

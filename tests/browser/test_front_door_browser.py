@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from game.models import Game
+from tests.browser.helpers import site_nav
 from tests.browser import test_table_browser
 from tests.browser.table_flows import finish_animations
 from tests.browser.test_table_browser import PASSWORD
@@ -78,7 +79,8 @@ def test_play_now_as_a_guest_sign_up_and_the_game_stays(page, stack) -> None:
     page.get_by_label("Password confirmation").fill(PASSWORD)
     page.get_by_role("button", name="Sign up").click()
     page.wait_for_url(re.compile(r"/games/$"))
-    expect(page.locator(".nav-list").get_by_text("Signed in as grace")).to_be_visible()
+    # On the phone the account's line is behind Menu.
+    expect(site_nav(page).get_by_text("Signed in as grace")).to_be_visible()
     rows = page.locator("table.games tbody tr")
     expect(rows).to_have_count(1)
     expect(rows.first).to_have_attribute("data-game", str(game.pk))

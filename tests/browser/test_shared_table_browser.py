@@ -13,7 +13,7 @@ import pytest
 from game.rules.cards import card_name
 from game.tables import services
 from game.tables.models import Seat, SharedTable
-from tests.browser.helpers import add_session, csp_violations
+from tests.browser.helpers import add_session, csp_violations, site_nav
 from tests.browser.test_table_browser import patient_expectations
 from tests.game.tables.helpers import stack_table_shoe, table_version
 from tests.trivia.factories import QuestionFactory
@@ -441,7 +441,7 @@ def test_each_player_follows_the_shared_table_in_time(player_pages, axe_violatio
     # Ben logs out in another tab: his table's page says its live updates ended.
     other = ben.context.new_page()
     other.goto("/tables/")
-    other.get_by_role("button", name="Log out").click()
+    site_nav(other).get_by_role("button", name="Log out").click()
     # Closed only once the front door has loaded: Chromium can drop a close that races a
     # navigation's commit, and Playwright's close() then waits for ever (crbug.com/536385539).
     other.wait_for_url(lambda url: urlsplit(url).path == "/")
