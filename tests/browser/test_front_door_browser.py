@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from game.models import Game
-from tests.browser.helpers import site_nav
 from tests.browser import test_table_browser
+from tests.browser.helpers import site_nav
 from tests.browser.table_flows import finish_animations
 from tests.browser.test_table_browser import PASSWORD
 from tests.browser.test_table_browser import table as table_of
