@@ -14,6 +14,7 @@ test-artifacts/screenshots/stage/<phase>-<width>.png (gitignored; the README nam
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -272,7 +273,11 @@ def play_every_phase(page, log_in_as, stage: Stage, username: str) -> None:
     stack_shoe(Game.objects.get(pk=game.pk), SPLIT_SHOE)
     click(page, "$5")
     click(page, "$5")
-    page.get_by_role("button", name="Perfect Pair", exact=False).first.click()
+    # The second chip's answer landed and settled: the spot is pressed where it stands, so
+    # Playwright has no reason to scroll the page to reach it.
+    expect(page.get_by_test_id("stake")).to_have_text("$10.00")
+    expect(table).not_to_have_class(re.compile(r"htmx-(request|added|settling|swapping)"))
+    page.locator("#side-spot-perfect-pair").click()
     expect(page.get_by_test_id("side-bet-total")).to_contain_text("$5.00")
     click(page, "Deal")
     expect(table).to_have_attribute("data-panel", "player_turn")
