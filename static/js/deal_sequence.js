@@ -14,8 +14,9 @@
 //   parts         — what a result changes: [{ selector, compare, hold, target }] where
 //                   compare is "text", "classes", "presence" or function (element) → string,
 //                   hold is "keep" (a part that was there keeps its old content until the
-//                   cards have landed; a new one is hidden) or "hide" (hidden while held), and
-//                   target (optional) a selector of the ancestor hidden instead
+//                   cards have landed; a new one is hidden) or "hide" (hidden while held),
+//                   target (optional) a selector of the ancestor hidden instead, and mark
+//                   (optional) the class that holds it (default result-held)
 //   ownerOf(el)   — whose a part is ("dealer", "seat 3 hand 0"): parts are matched across
 //                   the swap by owner, so what did not change never blinks
 //   bank          — optional { selector, value(element) → number }: the bank counts up or
@@ -103,9 +104,9 @@
     return parts;
   }
 
-  function hide(element, undo) {
-    element.classList.add("result-held");
-    undo.push(function () { element.classList.remove("result-held"); });
+  function hide(element, mark, undo) {
+    element.classList.add(mark);
+    undo.push(function () { element.classList.remove(mark); });
   }
 
   function holdParts(root, before, layout) {
@@ -123,7 +124,8 @@
         undo.push(function () { element.innerHTML = final; });
         return;
       }
-      hide((now.part.target && element.closest(now.part.target)) || element, undo);
+      var shown = (now.part.target && element.closest(now.part.target)) || element;
+      hide(shown, now.part.mark || "result-held", undo);
     });
     return undo;
   }

@@ -110,80 +110,11 @@
     }
   }, true);
 
-  // Deal and flip animations only for cards new since the last swap (chosen here, not by the
-  // server, because only the page knows what it showed before): remember each card slot
-  // (dealer / hand number + position), its card and whether it was face down.
-  var cardsBefore = null;
-
-  function cardSlots(table) {
-    var slots = {};
-    table.querySelectorAll(".dealer-area, .player-area, .box-hand").forEach(function (area) {
-      var box = area.closest("[data-box]");
-      var owner = area.classList.contains("dealer-area") ? "dealer"
-        : (box ? "box" + box.dataset.box : "") + "hand" + (area.dataset.hand || "");
-      area.querySelectorAll(".cards .playing-card").forEach(function (card, index) {
-        slots[owner + ":" + index] = {
-          card: card, code: card.dataset.card || "", faceDown: card.classList.contains("playing-card--back")
-        };
-      });
-    });
-    return slots;
-  }
-
-  // The delay of each card is a class (deal-order-0 … in table.css), never a style
-  // attribute: under style-src 'self' the browser refuses one whenever it is applied again
-  // (htmx's settle copies class and style between elements of the same id).
-  var LAST_DEAL_ORDER = 15;
-
-  // Marks the cards new since the last swap and returns them in the order they arrive.
-  function markNewCards(table) {
-    if (!cardsBefore) { return []; }
-    var arrived = [];
-    var slots = cardSlots(table);
-    Object.keys(slots).forEach(function (key) {
-      var now = slots[key];
-      var before = cardsBefore[key];
-      if (before && before.faceDown && !now.faceDown) {
-        now.card.classList.add("playing-card--flipped");
-      } else if (!before || before.code !== now.code) {
-        // A split hand keeps its first card; the slot's new card is the one just dealt.
-        now.card.classList.add("playing-card--dealt");
-      } else {
-        return;
-      }
-      var position = Number(key.split(":")[1]);
-      arrived.push({ card: now.card, position: position, dealer: key.indexOf("dealer") === 0 });
-    });
-    // In the order a dealer deals: round the table card by card, the player's before the
-    // dealer's, so the deal, the hole card's turn and each draw arrive 0.4 s apart.
-    arrived.sort(function (a, b) { return a.position - b.position || Number(a.dealer) - Number(b.dealer); });
-    return arrived.map(function (item, order) {
-      item.card.classList.add("deal-order-" + Math.min(order, LAST_DEAL_ORDER));
-      return item.card;
-    });
-  }
-
-  // The result waits for its cards. The server sends the round's end in one answer; while
-  // the cards it brought are still arriving (the hole card turning, each draw), what is new
-  // about the result is held back: totals keep their old figure, badges, hand messages,
-  // side-bet results and the headline are hidden (their space kept, so nothing jumps), the
-  // chips stay where they were, the bank keeps its old amount and the live region stays
-  // quiet. The server's markup is the final state: without this script it is simply shown.
-  // Parts are matched across the swap by where they are (dealer, hand, split strip, box,
-  // side-bet circle), so what did not change never blinks. Each kind of part: what about it
-  // counts as a change (its text, its classes, or only that it is there) and the class that
-  // holds it back (a total that was there keeps its old text instead).
-  var RESULT_PARTS = [
-    { selector: ".total, .strip-total", compare: "text", mark: "result-held" },
-    { selector: ".badge, .hand-message, .strip-message, .side-circle__result", compare: "text", mark: "result-held" },
-    { selector: ".side-bet-results .side-bet, .side-bet-results__won", compare: "text", mark: "result-held" },
-    { selector: ".side-circle", compare: "classes", mark: "side-circle--held" },
-    { selector: ".message-line", compare: "text", mark: "headline" },
-    { selector: ".round-details, .side-bet-results", compare: "presence", mark: "result-held" },
-    { selector: ".chip-stack--paid, .betting-circle--taken", compare: "presence", mark: "chips-held" },
-    // The game's end comes after the round's last card and its badges, not over them.
-    { selector: ".game-over", compare: "presence", mark: "game-over--held" }
-  ];
+  // The round's answer played out in order (deal_sequence.js, shared with the shared
+  // tables): only cards new since the last swap move, 0.4 s apart in the order a dealer
+  // deals, and what is new about the result waits for the last of them. The server's
+  // markup is the final state: without these scripts it is simply shown.
+  var sequences = window.DealSequence || null;
 
   function ownerOf(element) {
     var circle = element.closest("[data-side-circle]");
@@ -201,180 +132,68 @@
     return (box ? "box " + box.dataset.box + " " : "") + (hand ? "hand " + hand.dataset.hand : "table");
   }
 
-  function resultParts(table) {
-    var parts = {};
-    RESULT_PARTS.forEach(function (group) {
-      table.querySelectorAll(group.selector).forEach(function (element) {
-        var key = element.classList[0] + " " + ownerOf(element);
-        var count = 0;
-        while (parts[key + " " + count]) { count += 1; }
-        var seen = { text: element.textContent, classes: element.className, presence: "" }[group.compare];
-        parts[key + " " + count] = { element: element, mark: group.mark, seen: seen };
+  // What the single-player table's result changes. Totals that were there keep their old
+  // figure; badges, hand messages, side-bet results and the round's details are hidden in
+  // their place (so nothing jumps); a side-bet circle keeps its old look, the chips stay
+  // where they were, and the game's end waits. The headline has an id, whose class htmx's
+  // settle resets: the felt carries its mark.
+  var LAYOUT = {
+    areas: function (root) {
+      var areas = [];
+      root.querySelectorAll(".player-area, .box-hand").forEach(function (area) {
+        var box = area.closest("[data-box]");
+        areas.push({
+          owner: (box ? "box " + box.dataset.box + " " : "") + "hand " + (area.dataset.hand || ""),
+          element: area.querySelector(".cards") || area
+        });
       });
-    });
-    return parts;
+      var dealer = root.querySelector(".dealer-area .cards");
+      if (dealer) { areas.push({ owner: "dealer", element: dealer }); }
+      return areas;
+    },
+    parts: [
+      { selector: ".total, .strip-total", hold: "keep" },
+      { selector: ".badge, .hand-message, .strip-message, .side-circle__result", hold: "hide" },
+      { selector: ".side-bet-results .side-bet, .side-bet-results__won", hold: "hide" },
+      { selector: ".side-circle", compare: "classes", hold: "hide", mark: "side-circle--held" },
+      { selector: ".message-line", hold: "hide", target: ".felt", mark: "felt--headline-held" },
+      { selector: ".round-details, .side-bet-results", compare: "presence", hold: "hide" },
+      { selector: ".chip-stack--paid, .betting-circle--taken", compare: "presence", hold: "hide", mark: "chips-held" },
+      // The game's end comes after the round's last card and its badges, not over them.
+      { selector: ".game-over", compare: "presence", hold: "hide", mark: "game-over--held" }
+    ],
+    ownerOf: ownerOf,
+    bank: {
+      selector: '#table [data-testid="bank"]',
+      value: function (element) { return Number(element.closest("#table").dataset.bank); }
+    },
+    // The live region says the round's news once it is shown, not while the cards land.
+    announce: function () { sayHeldNews(); }
+  };
+
+  var heldNews = null;  // { region, text }: the live region's news, kept back meanwhile
+
+  function holdNews() {
+    var region = document.getElementById("status-live");
+    if (!region) { return; }
+    heldNews = { region: region, text: region.textContent };
+    region.textContent = "";
   }
 
-  var partsBefore = null;
-  var held = null;  // the result held back: { undo: [functions], bank: count or null }
-
-  function holdResult(table, cards) {
-    var undo = [];
-    var before = partsBefore || {};
-    var parts = resultParts(table);
-    Object.keys(parts).forEach(function (key) {
-      var part = parts[key];
-      var element = part.element;
-      var was = before[key];
-      if (was && was.seen === part.seen) { return; }
-      if (part.mark === "result-held" && was && element.matches(".total, .strip-total")) {
-        var final = element.textContent;
-        element.textContent = was.seen;
-        undo.push(function () { element.textContent = final; });
-      } else if (part.mark === "headline") {
-        // The headline has an id: htmx's settle resets its class, so the felt carries the mark.
-        var felt = element.closest(".felt") || table;
-        felt.classList.add("felt--headline-held");
-        undo.push(function () { felt.classList.remove("felt--headline-held"); });
-      } else {
-        element.classList.add(part.mark);
-        undo.push(function () { element.classList.remove(part.mark); });
-      }
-    });
-    var live = document.getElementById("status-live");
-    if (live) {
-      var announcement = live.textContent;
-      live.textContent = "";
-      // Only into the region this answer brought: a later answer's region says its own news.
-      undo.push(function () {
-        var region = document.getElementById("status-live");
-        if (region && region === live) { region.textContent = announcement; }
-      });
+  function sayHeldNews() {
+    var news = heldNews;
+    heldNews = null;
+    // Only into the region this answer brought: a later answer's region says its own news.
+    if (news && news.region === document.getElementById("status-live")) {
+      news.region.textContent = news.text;
     }
-    held = { undo: undo, bank: holdBank(table) };
-    var animations = [];
-    cards.forEach(function (card) { animations = animations.concat(card.getAnimations()); });
-    var sequence = held;
-    // A cancelled animation (its card swapped away) rejects: the result is shown all the same.
-    Promise.all(animations.map(function (animation) { return animation.finished; })).then(
-      function () { showResult(sequence, false); }, function () { showResult(sequence, false); });
   }
 
-  function showResult(sequence, atOnce) {
-    if (!sequence || held !== sequence) { return; }
-    held = null;
-    sequence.undo.forEach(function (step) { step(); });
-    if (sequence.bank) { countBank(sequence.bank, atOnce); }
-    revealed();
-  }
-
-  // Says on document that the table's latest answer is shown whole, its result included
-  // ("table:revealed"): sound.js plays a won round's chime then, not when the answer comes.
-  function revealed() {
-    var table = document.getElementById("table");
-    if (table) { document.dispatchEvent(new CustomEvent("table:revealed", { detail: { table: table } })); }
-  }
-
-  // Cards that are still moving, at least one of them.
-  function moving(cards) {
-    return cards.some(function (card) { return card.getAnimations().length > 0; });
-  }
-
-  // Nothing waits for an animation: a click or a key press during one shows its end at once,
-  // the result and the bank included.
-  function finishSequence() {
-    document.getAnimations().forEach(function (animation) {
-      var target = animation.effect && animation.effect.target;
-      if (target && target.classList && (target.classList.contains("playing-card") || target.classList.contains("chip-stack"))) {
-        animation.finish();
-      }
-    });
-    showResult(held, true);
-    finishBankCount();
-  }
-  document.addEventListener("pointerdown", finishSequence, true);
-  document.addEventListener("keydown", finishSequence, true);
-
-  // The bank counts to its new value after a round is paid (instant under reduced motion).
-  var bankBefore = null;
-  var bankCount = null;  // the count under way: { final }
-  var still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
-
-  function dollars(value) {
-    return "$" + value.toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  }
-
-  // Shows the old amount until the count starts; null when there is nothing to count.
-  function holdBank(table) {
-    var shown = table.querySelector('[data-testid="bank"]');
-    var after = Number(table.dataset.bank);
-    var before = bankBefore;
-    bankBefore = null;
-    if (!shown || before === null || isNaN(after) || before === after || (still && still.matches)) { return null; }
-    var count = { before: before, after: after, final: shown.textContent };
-    // The old amount at once, so the new one is never seen before the count reaches it.
-    shown.textContent = dollars(before);
-    return count;
-  }
-
-  function bankShown() {
-    // Looked up each time: the swap's settling may put a fresh copy in its place.
-    return document.querySelector('#table [data-testid="bank"]');
-  }
-
-  function finishBankCount() {
-    if (!bankCount) { return; }
-    var shown = bankShown();
-    if (shown) {
-      shown.textContent = bankCount.final;
-      shown.classList.remove("bank-counting");
-    }
-    bankCount = null;
-  }
-
-  function countBank(count, atOnce) {
-    finishBankCount();
-    var shown = bankShown();
-    if (!shown) { return; }
-    if (atOnce) {
-      shown.textContent = count.final;
-      return;
-    }
-    bankCount = count;
-    var start = null;
-    var frames = 0;
-    shown.classList.add("bank-counting");
-    function step(now) {
-      if (bankCount !== count) { return; }
-      shown = bankShown();
-      if (!shown) { bankCount = null; return; }
-      if (start === null) { start = now; }
-      // About 0.6 s, and never fewer than 8 frames: a busy machine still sees it count.
-      frames += 1;
-      var done = Math.min(1, (now - start) / 600, frames / 8);
-      if (done < 1) {
-        shown.textContent = dollars(count.before + (count.after - count.before) * done);
-        window.requestAnimationFrame(step);
-      } else {
-        finishBankCount();
-      }
-    }
-    window.requestAnimationFrame(step);
-  }
+  var before = null;  // what the table showed before the swap under way
 
   document.addEventListener("htmx:beforeSwap", function (event) {
     var target = event.detail && event.detail.target;
-    if (target && target.id === "table") {
-      // What the page shows before the swap is the final state of the last answer.
-      finishSequence();
-      bankBefore = Number(target.dataset.bank);
-      var slots = cardSlots(target);
-      cardsBefore = {};
-      Object.keys(slots).forEach(function (key) {
-        cardsBefore[key] = { code: slots[key].code, faceDown: slots[key].faceDown };
-      });
-      partsBefore = resultParts(target);
-    }
+    if (sequences && target && target.id === "table") { before = sequences.look(target, LAYOUT); }
   });
 
   document.addEventListener("htmx:afterSwap", function (event) {
@@ -382,18 +201,21 @@
     // with the same detail; only the table's own event counts.
     var table = event.target;
     if (!table || table.id !== "table" || !table.isConnected) { return; }
-    var cards = markNewCards(table);
-    cardsBefore = null;
-    if (moving(cards)) {
-      holdResult(table, cards);
-    } else {
-      var count = holdBank(table);
-      if (count) { countBank(count, false); }
-      revealed();
-    }
-    partsBefore = null;
+    var previous = before;
+    before = null;
+    heldNews = null;
+    if (sequences && previous && sequences.play(table, previous, LAYOUT)) { holdNews(); }
     focusPending = true;
   });
+
+  // The chips paid into the circle move once the result shows: a press finishes them too.
+  function finishChips() {
+    document.querySelectorAll("#table .chip-stack").forEach(function (stack) {
+      stack.getAnimations().forEach(function (animation) { animation.finish(); });
+    });
+  }
+  document.addEventListener("pointerdown", finishChips, true);
+  document.addEventListener("keydown", finishChips, true);
 
   // Focus moves once the swap has settled: only then has htmx enabled the new table's
   // forms, so a key pressed or Enter on the focused control goes through htmx.
