@@ -14,7 +14,6 @@ test-artifacts/screenshots/stage/<phase>-<width>.png (gitignored; the README nam
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -206,7 +205,18 @@ class Stage:
         return found
 
 
+# The table (if the page has one) is at rest: no request of its own under way and no swap
+# settling. A player's
+# press comes then; one in the middle of a swap makes Playwright hunt for the button, and
+# it may scroll the page to reach it, which is not the page scrolling by itself.
+AT_REST = """() => {
+  const table = document.getElementById("table");
+  return table === null || !/htmx-(request|added|settling|swapping)/.test(table.className);
+}"""
+
+
 def click(page, name: str) -> None:
+    page.wait_for_function(AT_REST)
     page.get_by_role("button", name=name, exact=True).click()
 
 
@@ -273,10 +283,9 @@ def play_every_phase(page, log_in_as, stage: Stage, username: str) -> None:
     stack_shoe(Game.objects.get(pk=game.pk), SPLIT_SHOE)
     click(page, "$5")
     click(page, "$5")
-    # The second chip's answer landed and settled: the spot is pressed where it stands, so
-    # Playwright has no reason to scroll the page to reach it.
+    # The second chip's answer landed and settled: the spot is pressed where it stands.
     expect(page.get_by_test_id("stake")).to_have_text("$10.00")
-    expect(table).not_to_have_class(re.compile(r"htmx-(request|added|settling|swapping)"))
+    page.wait_for_function(AT_REST)
     page.locator("#side-spot-perfect-pair").click()
     expect(page.get_by_test_id("side-bet-total")).to_contain_text("$5.00")
     click(page, "Deal")
