@@ -31,8 +31,8 @@ generator otherwise (runserver, the test Client, live_server).
 
 from __future__ import annotations
 
-import random
 import re
+import secrets
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -249,7 +249,7 @@ def busy_stream_response() -> HttpResponse:
     """A stream refused for now (too many open: stream_limits.py): a ``retry:`` of a few
     seconds and a comment, then the end. The browser's EventSource reconnects after it
     with its Last-Event-ID, as it does after every stream's end, and catches up."""
-    retry_ms = BUSY_RETRY_MS + random.randint(0, BUSY_JITTER_MS)
+    retry_ms = BUSY_RETRY_MS + secrets.randbelow(BUSY_JITTER_MS + 1)
     response = HttpResponse(
         f"retry: {retry_ms}\n\n: busy\n\n".encode(), content_type="text/event-stream"
     )

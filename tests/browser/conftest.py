@@ -160,3 +160,33 @@ def axe_violations():
         return problems
 
     return scan
+
+
+@pytest.fixture
+def table_screens(browser, live_server, settings):
+    """``open_as(user, viewport, **options)``: a page logged in as ``user`` (None: a visitor
+    not logged in; its session made by the test client, no sign-up form) in a browser
+    context of its own (``options`` go to the context); every page's Content-Security-Policy
+    reports, console errors and page errors are checked empty at the end."""
+    settings.TABLE_CLOCK = "external"  # the walks play faster than any deadline
+    contexts, problems = [], []
+
+    def open_as(user, viewport, **options):
+        context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
+        context.set_default_timeout(15_000)
+        if user is not None:
+            add_session(context, user, live_server.url)
+        contexts.append(context)
+        page = context.new_page()
+        problems.append(csp_violations(page))
+        errors: list[str] = []
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        problems.append(errors)
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()
+    found = [line for lines in problems for line in lines]
+    assert not found, "Console errors or CSP reports:\n" + "\n".join(found)

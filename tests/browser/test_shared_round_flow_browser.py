@@ -13,7 +13,6 @@ import pytest
 from game.tables import services
 from game.tables.models import Seat, SharedTable
 from tests.browser import test_table_browser
-from tests.browser.helpers import add_session, csp_violations
 from tests.game.factories import PlayerFactory
 from tests.game.tables.helpers import bet_and_ready, stack_table_shoe
 
@@ -87,34 +86,9 @@ WATCH_THE_DEALER = """(readTheFelt) => {
 }"""
 
 
-@pytest.fixture
-def table_screens(browser, live_server, settings):
-    """``open_as(user, viewport, **options)``: a page logged in as ``user`` (None: a visitor
-    not logged in) in its own browser context; every page's Content-Security-Policy
-    reports, console errors and page errors are checked empty at the end."""
-    settings.TABLE_CLOCK = "external"  # the test plays faster than any deadline
+@pytest.fixture(autouse=True)
+def streams_that_end_soon(settings) -> None:
     settings.TABLE_STREAM_SECONDS = 5
-    contexts, problems = [], []
-
-    def open_as(user, viewport, **options):
-        context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
-        context.set_default_timeout(15_000)
-        if user is not None:
-            add_session(context, user, live_server.url)
-        contexts.append(context)
-        page = context.new_page()
-        problems.append(csp_violations(page))
-        errors: list[str] = []
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        problems.append(errors)
-        return page
-
-    yield open_as
-    for context in contexts:
-        context.close()
-    found = [line for lines in problems for line in lines]
-    assert not found, "Console errors or CSP reports:\n" + "\n".join(found)
 
 
 def shared_table(players: list, cards: list[str]) -> SharedTable:

@@ -13,7 +13,7 @@ import pytest
 from game.rules.cards import card_name
 from game.tables import services
 from game.tables.models import Seat, SharedTable
-from tests.browser.helpers import add_session, csp_violations, site_nav
+from tests.browser.helpers import csp_violations, site_nav
 from tests.browser.test_table_browser import patient_expectations
 from tests.game.tables.helpers import stack_table_shoe, table_version
 from tests.trivia.factories import QuestionFactory
@@ -250,36 +250,15 @@ VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "phone": {"width": 390, 
 
 
 @pytest.fixture
-def player_pages(browser, live_server, settings):
-    """``open_as(user, viewport)``: a browser context logged in as ``user`` (its session
-    made by the test client, no sign-up form), clipboard allowed, and its table page's
-    console errors and CSP reports collected; all checked empty at the end."""
-    settings.TABLE_CLOCK = "external"  # the walk is faster than any deadline
+def player_pages(table_screens, settings):
+    """``open_as(user, viewport)``: a table screen (conftest.py) logged in as ``user``, the
+    clipboard allowed (Invite Link's Copy)."""
     settings.TABLE_STREAM_SECONDS = 2  # a logged-out page is told within this
-    contexts, problems = [], []
 
     def open_as(user, viewport):
-        context = browser.new_context(
-            base_url=live_server.url,
-            viewport=viewport,
-            permissions=["clipboard-read", "clipboard-write"],
-        )
-        context.set_default_timeout(10_000)
-        add_session(context, user, live_server.url)
-        contexts.append(context)
-        page = context.new_page()
-        problems.append(csp_violations(page))
-        errors: list[str] = []
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        problems.append(errors)
-        return page
+        return table_screens(user, viewport, permissions=["clipboard-read", "clipboard-write"])
 
-    yield open_as
-    for context in contexts:
-        context.close()
-    found = [line for lines in problems for line in lines]
-    assert not found, "Console errors or CSP reports:\n" + "\n".join(found)
+    return open_as
 
 
 def box_of(page, locator) -> dict:
