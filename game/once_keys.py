@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import secrets
 from datetime import timedelta
+from typing import Any, TypeVar
 
 from django.core import signing
+from django.db.models import Model, QuerySet
 from django.utils import timezone
 
 from game.errors import FormExpired
@@ -30,6 +32,7 @@ from game.models import OnceKey
 
 FIELD = "once_key"
 Kind = OnceKey.Kind
+Made = TypeVar("Made", bound=Model)
 # How long after the first submission a repeat may still be logged in with its account.
 REPEAT_WINDOW = timedelta(minutes=10)
 # A signed key is ~80 characters; anything much longer is not one.
@@ -64,3 +67,15 @@ def used(kind: str, key: str) -> OnceKey | None:
 def within_repeat_window(record: OnceKey) -> bool:
     """Whether a repeat of ``record``'s submission may still be answered as the first."""
     return timezone.now() - record.created <= REPEAT_WINDOW
+
+
+def made_for(record: OnceKey, user: Any, theirs: QuerySet[Made]) -> Made:
+    """What the first submission of ``record``'s key made, for ``user``'s repeat of it:
+    looked up among ``theirs`` (the user's own games, tables…). FormExpired when the key was
+    stored by another player or what it made is gone."""
+    made = None
+    if record.made_id is not None and record.user_id == user.pk:
+        made = theirs.filter(pk=record.made_id).first()
+    if made is None:
+        raise FormExpired(f"a {record.kind} key of another player's, or of something since removed")
+    return made

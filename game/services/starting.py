@@ -39,7 +39,7 @@ def start_new_game(*, user: Player, once_key: str) -> Game:
             lock_player(user)
             record = once_keys.used(OnceKey.Kind.NEW_GAME, once_key)
             if record is not None:
-                return _made_for(record, user)
+                return once_keys.made_for(record, user, Game.objects.filter(owner=user))
             limit = games_in_progress_limit()
             if Game.objects.filter(owner=user, status=Game.Status.IN_PROGRESS).count() >= limit:
                 raise LimitReached("too_many_games", limit=limit)
@@ -52,15 +52,6 @@ def start_new_game(*, user: Player, once_key: str) -> Game:
         # The key was stored meanwhile by a post that did not queue behind this player's
         # lock: another player's, with this player's key.
         raise FormExpired("a new-game key used by another player") from None
-
-
-def _made_for(record: OnceKey, user: Player) -> Game:
-    game = None
-    if record.made_id is not None and record.user_id == user.pk:
-        game = Game.objects.filter(pk=record.made_id, owner=user).first()
-    if game is None:
-        raise FormExpired("a new-game key of another player's, or of a game since removed")
-    return game
 
 
 def resume_or_new_game(*, user: Player) -> Game:

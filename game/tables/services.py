@@ -417,7 +417,7 @@ def create_table(
             lock_player(host)
             made = None if once_key is None else once_keys.used(OnceKey.Kind.TABLE, once_key)
             if made is not None:
-                return _table_made_for(made, host)
+                return once_keys.made_for(made, host, SharedTable.objects.filter(host=host))
             _check_room_for_a_table(host)
             table = SharedTable.objects.create(
                 name=name[:60],
@@ -438,15 +438,6 @@ def create_table(
         # Stored meanwhile by a post that did not queue behind this host's lock: another
         # player's, with this player's key.
         raise FormExpired("a table key used by another player") from None
-    return table
-
-
-def _table_made_for(made: OnceKey, host: Player) -> SharedTable:
-    table = None
-    if made.made_id is not None and made.user_id == host.pk:
-        table = SharedTable.objects.filter(pk=made.made_id, host=host).first()
-    if table is None:
-        raise FormExpired("a table key of another player's, or of a table since removed")
     return table
 
 
