@@ -320,6 +320,8 @@ def test_game_over_comes_after_the_round_s_last_dealer_card(
         page.get_by_role("button", name="Easy", exact=True).click()
         answer_wrong(page)  # the hand stands, the last credit is gone: the dealer plays
         during = felt_at_the_last_draw(page)
+        # The last question's answer stays in view while the round plays out.
+        reveal_shown = page.get_by_role("region", name="Trivia answer").is_visible()
         screenshot(page, f"last-round-dealer-turn-{width}")
         resume_animations(page)
         expect(page.get_by_test_id("game-over")).to_be_visible()
@@ -328,7 +330,7 @@ def test_game_over_comes_after_the_round_s_last_dealer_card(
         screenshot(page, f"game-over-after-the-last-card-{width}")
     finally:
         context.close()
-    assert during["gameOver"] is False, during
+    assert during["gameOver"] is False and reveal_shown, during
     assert during["badge"] in ("hidden", None) and during["bank"] == "$990.00", during
     assert after["gameOver"] is True and after["badge"] == "WIN +$10.00", after
     assert problems == [], "console errors or policy reports:\n" + "\n".join(problems)

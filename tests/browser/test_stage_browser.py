@@ -206,18 +206,32 @@ class Stage:
 
 
 # The table (if the page has one) is at rest: no request of its own under way and no swap
-# settling. A player's
-# press comes then; one in the middle of a swap makes Playwright hunt for the button, and
-# it may scroll the page to reach it, which is not the page scrolling by itself.
+# settling.
 AT_REST = """() => {
   const table = document.getElementById("table");
   return table === null || !/htmx-(request|added|settling|swapping)/.test(table.className);
 }"""
 
 
-def click(page, name: str) -> None:
+def press(page, control) -> None:
+    """Press ``control`` where it stands on the screen, as a player does, once the table is
+    at rest. Never by scrolling to it: Playwright's click may scroll the page while it
+    retries, which would read as the page scrolling by itself; a control that is not on
+    the screen fails here instead."""
+    from playwright.sync_api import expect
+
     page.wait_for_function(AT_REST)
-    page.get_by_role("button", name=name, exact=True).click()
+    expect(control).to_be_enabled()
+    box = control.bounding_box()
+    size = page.viewport_size
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (
+        f"{control} is not on the screen: {box}"
+    )
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def click(page, name: str) -> None:
+    press(page, page.get_by_role("button", name=name, exact=True))
 
 
 def play_every_phase(page, log_in_as, stage: Stage, username: str) -> None:
@@ -285,8 +299,7 @@ def play_every_phase(page, log_in_as, stage: Stage, username: str) -> None:
     click(page, "$5")
     # The second chip's answer landed and settled: the spot is pressed where it stands.
     expect(page.get_by_test_id("stake")).to_have_text("$10.00")
-    page.wait_for_function(AT_REST)
-    page.locator("#side-spot-perfect-pair").click()
+    press(page, page.locator("#side-spot-perfect-pair"))
     expect(page.get_by_test_id("side-bet-total")).to_contain_text("$5.00")
     click(page, "Deal")
     expect(table).to_have_attribute("data-panel", "player_turn")

@@ -8,13 +8,12 @@ import pytest
 
 from game.tables import services
 from game.tables.models import Seat
-from tests.browser import test_table_browser
+from tests.browser import test_shared_round_flow_browser, test_table_browser
 from tests.browser.test_shared_round_flow_browser import (
     DESKTOP,
     PHONE,
     open_table,
     shot,
-    table_screens,
     wait_until_still,
 )
 from tests.game.factories import PlayerFactory
@@ -24,14 +23,14 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 # The fixtures of the other files, found by pytest under these names.
 patient_expectations = test_table_browser.patient_expectations
-screens = table_screens
+streams_that_end_soon = test_shared_round_flow_browser.streams_that_end_soon
 
 # Deal order: seat 1 (Ana), seat 2 (the guest), the dealer's hole card, seat 1, seat 2,
 # the upcard. Ana 0S 9S (19), the guest 0C 8C (18); the dealer's 0H under 7C stands on 17.
 ROUND = ["0S", "0C", "0H", "9S", "8C", "7C"]
 
 
-def test_a_guest_invited_to_a_private_table_plays_a_round_from_the_link(screens) -> None:
+def test_a_guest_invited_to_a_private_table_plays_a_round_from_the_link(table_screens) -> None:
     from playwright.sync_api import expect
 
     ana_user = PlayerFactory(username="ana")
@@ -45,7 +44,7 @@ def test_a_guest_invited_to_a_private_table_plays_a_round_from_the_link(screens)
     )
     services.sit(table_id=table.pk, user=ana_user, version=services.NO_SEAT_VERSION, number=1)
     stack_table_shoe(table, ROUND)
-    ana = screens(ana_user, DESKTOP)
+    ana = table_screens(ana_user, DESKTOP)
     open_table(ana, table)
     ana.get_by_role("link", name="Invite Link").click()
     link = ana.get_by_role("dialog", name="Invite Link").get_by_role("textbox").input_value()
@@ -53,7 +52,7 @@ def test_a_guest_invited_to_a_private_table_plays_a_round_from_the_link(screens)
 
     # The link, opened by someone not logged in: the table itself, who invited them, and
     # Play as guest beside Log in and Sign up.
-    visitor = screens(None, PHONE)
+    visitor = table_screens(None, PHONE)
     visitor.goto(link)
     expect(visitor.get_by_role("heading", name="ana invited you to their table")).to_be_visible()
     expect(visitor.get_by_role("heading", name="Friday night")).to_be_visible()
