@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import importlib.util
 import io
 import json
 import os
@@ -32,28 +31,21 @@ from collections import Counter
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-TOOLS = ROOT / "tools"
-SCRIPT = TOOLS / "verify_shoe.py"
-VECTORS = json.loads((TOOLS / "fairness_vectors.json").read_text(encoding="utf-8"))["vectors"]
+from tests.tools.helpers import (
+    TOOLS,
+    VERIFY_SHOE,
+    fairness_vectors,
+    load_verify_shoe,
+    revealed_shoe,
+)
 
-
-def _load_tool() -> ModuleType:
-    # The script is a standalone download, not a package module: loaded from its file.
-    spec = importlib.util.spec_from_file_location("verify_shoe", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("verify_shoe", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-vs = _load_tool()
+SCRIPT = VERIFY_SHOE
+VECTORS = fairness_vectors()
+vs = load_verify_shoe()
 
 
 def _vector_id(vector: dict[str, Any]) -> str:
@@ -192,38 +184,24 @@ def test_dice_are_faces_one_to_six_from_the_dice_stream() -> None:
 # -- check_shoe ----------------------------------------------------------------------------
 
 
-def _shoe(vector: dict[str, Any], count: int) -> dict[str, Any]:
-    order = vs.shoe_order(
-        vector["server_seed"], vector["client_seed"], vector["nonce"], vector["deck_count"]
-    )
-    return {
-        "nonce": vector["nonce"],
-        "commitment": vector["commitment"],
-        "client_seed": vector["client_seed"],
-        "server_seed": vector["server_seed"],
-        "deck_count": vector["deck_count"],
-        "cards_dealt": order[:count],
-    }
-
-
 DAILY = VECTORS[1]  # six decks, Jackpot Aces at positions 15 and 53 among the first 60
 
 
 @pytest.mark.parametrize("vector", VECTORS, ids=_vector_id)
 def test_a_true_prefix_is_verified(vector: dict[str, Any]) -> None:
-    assert vs.check_shoe(_shoe(vector, 47)) == []
-    assert vs.check_shoe(_shoe(vector, 0)) == []
+    assert vs.check_shoe(revealed_shoe(vector, 47)) == []
+    assert vs.check_shoe(revealed_shoe(vector, 0)) == []
 
 
 def test_a_whole_shoe_is_verified_and_one_more_card_is_too_many() -> None:
-    shoe = _shoe(VECTORS[0], 52)
+    shoe = revealed_shoe(VECTORS[0], 52)
     assert vs.check_shoe(shoe) == []
     shoe["cards_dealt"].append("2S")
     assert vs.check_shoe(shoe) == ["53 cards listed, the shoe holds only 52"]
 
 
 def test_the_first_differing_card_is_named() -> None:
-    shoe = _shoe(DAILY, 60)
+    shoe = revealed_shoe(DAILY, 60)
     expected = shoe["cards_dealt"][11]
     shoe["cards_dealt"][11] = "7H" if expected != "7H" else "9C"
     assert vs.check_shoe(shoe) == [
@@ -232,20 +210,20 @@ def test_the_first_differing_card_is_named() -> None:
 
 
 def test_a_jackpot_ace_dealt_without_its_mark_differs() -> None:
-    shoe = _shoe(DAILY, 60)
+    shoe = revealed_shoe(DAILY, 60)
     assert shoe["cards_dealt"][15] == "AS*"
     shoe["cards_dealt"][15] = "AS"
     assert vs.check_shoe(shoe) == ["card 16 is AS, the shuffle gives AS*"]
 
 
 def test_a_seed_that_does_not_match_its_commitment_differs() -> None:
-    shoe = _shoe(DAILY, 60)
+    shoe = revealed_shoe(DAILY, 60)
     shoe["commitment"] = vs.commitment(b"\x00" * 32)
     assert vs.check_shoe(shoe)[0].startswith(f"the seed's SHA-256 is {DAILY['commitment']}")
 
 
 def test_an_upper_case_seed_or_commitment_is_the_same_value() -> None:
-    shoe = _shoe(DAILY, 60)
+    shoe = revealed_shoe(DAILY, 60)
     shoe["server_seed"] = shoe["server_seed"].upper()
     shoe["commitment"] = shoe["commitment"].upper()
     assert vs.check_shoe(shoe) == []
@@ -263,19 +241,19 @@ def test_an_upper_case_seed_or_commitment_is_the_same_value() -> None:
     ],
 )
 def test_a_shoe_that_cannot_be_checked_says_why(field: str, value: object, problem: str) -> None:
-    shoe = _shoe(DAILY, 5)
+    shoe = revealed_shoe(DAILY, 5)
     shoe[field] = value
     assert vs.check_shoe(shoe) == [problem]
 
 
 def test_a_missing_field_is_named() -> None:
-    shoe = _shoe(DAILY, 5)
+    shoe = revealed_shoe(DAILY, 5)
     del shoe["commitment"]
     assert vs.check_shoe(shoe) == ["commitment is missing"]
 
 
 def test_an_unrevealed_shoe_is_not_verified() -> None:
-    shoe = _shoe(DAILY, 5) | {"server_seed": None}
+    shoe = revealed_shoe(DAILY, 5) | {"server_seed": None}
     assert not vs.is_revealed(shoe)
     assert vs.check_shoe(shoe) == ["the server seed is not revealed yet"]
 
@@ -305,7 +283,7 @@ def _write(tmp_path: Path, document: object) -> str:
 
 
 def test_cli_verifies_a_correct_shoe(tmp_path: Path) -> None:
-    result = _run(_write(tmp_path, _shoe(DAILY, 47)))
+    result = _run(_write(tmp_path, revealed_shoe(DAILY, 47)))
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout == "shoe 2026-11-28:7: \u2714 verified, 47 cards\n"
 
@@ -354,7 +332,7 @@ def _wrong_nonce(shoe: dict[str, Any]) -> None:
     ],
 )
 def test_cli_fails_an_altered_shoe(tmp_path: Path, tamper: Any) -> None:
-    shoe = _shoe(DAILY, 47)
+    shoe = revealed_shoe(DAILY, 47)
     tamper(shoe)
     result = _run(_write(tmp_path, shoe))
     assert result.returncode == 1, result.stdout + result.stderr
@@ -362,7 +340,7 @@ def test_cli_fails_an_altered_shoe(tmp_path: Path, tamper: Any) -> None:
 
 
 def test_cli_names_the_card_that_differs(tmp_path: Path) -> None:
-    shoe = _shoe(DAILY, 47)
+    shoe = revealed_shoe(DAILY, 47)
     expected = shoe["cards_dealt"][20]
     _tampered_card(shoe)
     result = _run(_write(tmp_path, {"shoes": [shoe]}))
@@ -389,14 +367,15 @@ def test_cli_missing_file_exits_2(tmp_path: Path) -> None:
 
 
 def test_cli_reads_stdin(tmp_path: Path) -> None:
-    result = _run("-", stdin=json.dumps({"shoes": [_shoe(VECTORS[0], 30)]}))
+    result = _run("-", stdin=json.dumps({"shoes": [revealed_shoe(VECTORS[0], 30)]}))
     assert result.returncode == 0, result.stderr
     assert result.stdout == "shoe 1: \u2714 verified, 30 cards\n"
 
 
 def test_cli_reports_an_unrevealed_shoe_without_failing(tmp_path: Path) -> None:
-    unrevealed = _shoe(VECTORS[2], 12) | {"server_seed": None}
-    document = {"game": 12, "shoes": [_shoe(VECTORS[0], 52), unrevealed, _shoe(VECTORS[3], 9)]}
+    unrevealed = revealed_shoe(VECTORS[2], 12) | {"server_seed": None}
+    shoes = [revealed_shoe(VECTORS[0], 52), unrevealed, revealed_shoe(VECTORS[3], 9)]
+    document = {"game": 12, "shoes": shoes}
     result = _run(_write(tmp_path, document))
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines() == [
@@ -407,16 +386,16 @@ def test_cli_reports_an_unrevealed_shoe_without_failing(tmp_path: Path) -> None:
 
 
 def test_cli_with_nothing_revealed_exits_2(tmp_path: Path) -> None:
-    unrevealed = _shoe(DAILY, 3) | {"server_seed": None}
+    unrevealed = revealed_shoe(DAILY, 3) | {"server_seed": None}
     result = _run(_write(tmp_path, {"shoes": [unrevealed]}))
     assert result.returncode == 2
     assert "not revealed yet" in result.stdout
 
 
 def test_cli_one_differing_shoe_among_good_ones_exits_1(tmp_path: Path) -> None:
-    bad = _shoe(VECTORS[0], 10)
+    bad = revealed_shoe(VECTORS[0], 10)
     _swapped_positions(bad)
-    result = _run(_write(tmp_path, {"shoes": [_shoe(DAILY, 10), bad]}))
+    result = _run(_write(tmp_path, {"shoes": [revealed_shoe(DAILY, 10), bad]}))
     assert result.returncode == 1
     assert result.stdout.splitlines()[0].endswith("\u2714 verified, 10 cards")
     assert result.stdout.splitlines()[1].startswith("shoe 1: \u2718 card 4 is ")
@@ -455,7 +434,7 @@ def served_json() -> Iterator[tuple[str, dict[str, bytes]]]:
 
 def test_cli_reads_a_url(served_json: tuple[str, dict[str, bytes]]) -> None:
     base, bodies = served_json
-    document = {"shoes": [_shoe(VECTORS[2], 100), _shoe(VECTORS[3], 52)]}
+    document = {"shoes": [revealed_shoe(VECTORS[2], 100), revealed_shoe(VECTORS[3], 52)]}
     bodies["/games/12/fairness/?format=json"] = json.dumps(document).encode()
     result = _run(f"{base}/games/12/fairness/?format=json")
     assert result.returncode == 0, result.stdout + result.stderr
