@@ -303,3 +303,45 @@ class OnceKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.key[:8]}…"
+
+
+class ShoeRecord(models.Model):
+    """One committed shoe (FAIRNESS.md F-1, F-6): its commitment from before its first card,
+    its server seed and the cards that left it once it is finished.
+
+    The seed of a shoe still dealing is kept only in the engine state; it is written here
+    when the shoe is revealed, so nothing that reads these rows can tell the cards to come.
+    """
+
+    nonce = models.PositiveIntegerField()
+    commitment = models.CharField(max_length=64)
+    # A shared table's is its seated players' seeds joined with "|" (F-2).
+    client_seed = models.TextField()
+    # 0 for an infinite shoe's batch of 52 (F-5).
+    deck_count = models.PositiveSmallIntegerField()
+    server_seed = models.CharField(max_length=64, blank=True, default="")
+    cards_dealt = models.JSONField(default=list, blank=True)
+    created = models.DateTimeField(default=timezone.now)
+    revealed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def revealed(self) -> bool:
+        return self.revealed_at is not None
+
+
+class GameShoe(ShoeRecord):
+    """A committed shoe of a single-player game."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="shoes")
+
+    class Meta:
+        ordering = ["game", "nonce"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "nonce"], name="game_shoe_nonce_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Shoe {self.nonce} of game {self.game_id}"

@@ -169,6 +169,12 @@ def insert_all_write(instances: Sequence[Model]) -> Write | None:
     return Write(sql, params)
 
 
+def run_all(writes: Sequence[Write]) -> None:
+    """Run ``writes`` now, in order."""
+    for write in writes:
+        _run(write)
+
+
 def update(model: type[Model], values: dict[str, Any], **where: Any) -> int:
     """:func:`update_write`'s statement run now: the number of rows updated."""
     return _run(update_write(model, values, **where))

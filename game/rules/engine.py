@@ -44,6 +44,7 @@ from game.rules import sidebets as sb
 from game.rules.bets import as_box_bet, check_bets_being_built, check_covered, checked_stakes
 from game.rules.cards import RANK_VALUE, TEN_CARD_RANKS, is_ace, is_ten_card, standard_deck
 from game.rules.clock import Clock, system_clock
+from game.rules.fair import CommittedShoes
 from game.rules.hands import dealer_hits, hand_total, is_two_card_natural, soften
 from game.rules.money import (
     MAX_AMOUNT_CENTS,
@@ -83,7 +84,7 @@ from game.rules.records import (
     SharedBox,
     TriviaOutcome,
 )
-from game.rules.shoe import Rng, Shoe, default_rng
+from game.rules.shoe import Rng, SeededShoes, Shoe, ShoeSource, default_rng
 from game.rules.table_rules import TableRules
 from game.rules.wallets import MAX_SHARED_BOXES, Wallet, checked_wallet, public_wallet
 
@@ -450,7 +451,7 @@ class Game:
         "game_over_reason",
         "shoe",
         "round",
-        "rng",
+        "source",
         "record_events",
         "dice_queue",
         "_events",
@@ -468,6 +469,7 @@ class Game:
         options: Options | None = None,
         *,
         rng: Rng | None = None,
+        source: ShoeSource | None = None,
         bank: int | None = None,
         credits: int | None = None,
         shoe: Shoe | None = None,
@@ -475,13 +477,17 @@ class Game:
         clock: Clock | None = None,
     ) -> None:
         self._use_options(options or Options())
-        self.rng: Rng = rng if rng is not None else default_rng()
+        # Every shoe and die comes from one source: a committed stream in play (FAIRNESS.md),
+        # ``rng``'s draws for the simulator, the engine's tests and replays.
+        self.source: ShoeSource = (
+            source if source is not None else SeededShoes(rng if rng is not None else default_rng())
+        )
         self.bank = check_amount(self.options.starting_bank if bank is None else bank)
         self.credits = self.STARTING_CREDITS if credits is None else credits
         self.round_number = 0
         self.game_over = False
         self.game_over_reason: str | None = None
-        self.shoe = shoe if shoe is not None else Shoe.build(self._table.deck_count, self.rng)
+        self.shoe = shoe if shoe is not None else self.source.new_shoe(self._table.deck_count, None)
         self.round: Round | None = None
         self.record_events = record_events
         # Dice faces to use before asking the rng (replay files give them, REPLAY.md).
@@ -815,7 +821,7 @@ class Game:
         events = self._events = [] if self.record_events else None  # _begin()
         if self.shoe.due_for_rebuild(self._table.reshuffle):
             # R-2.2, or the reshuffle option (§10 Extensions).
-            self.shoe = Shoe.build(self._table.deck_count, self.rng)
+            self.shoe = self.source.new_shoe(self._table.deck_count, self.shoe)
             self._emit("shoe_shuffled", reason="reshuffle", message="Shuffling a new shoe")
         self.round_number += 1
         first = boxes[0]
@@ -1241,10 +1247,48 @@ class Game:
         rebuild = options.deck_count != self.options.deck_count
         self._use_options(options)
         if rebuild:
-            self.shoe = Shoe.build(self._table.deck_count, self.rng)
+            self.shoe = self.source.new_shoe(self._table.deck_count, self.shoe)
             self._emit("shoe_shuffled", reason="deck_count", message="Shuffling a new shoe")
         self._check_game_over()
         return self._finish()
+
+    def shuffle_now(self) -> list[Event]:
+        """Finish the shoe and deal on from a new one (F-6), between rounds only.
+
+        A shoe nothing was dealt from stays: it is already the newest shoe, committed.
+        """
+        if self.round_in_progress:
+            raise IllegalAction("The shoe can be changed only between rounds")
+        if self.shoe.fixed:
+            raise IllegalAction("A replay's shoe cannot be shuffled")
+        self._begin()
+        if self.shoe.remaining() != self.shoe.size:
+            self.shoe = self.source.new_shoe(self._table.deck_count, self.shoe)
+            self._emit("shoe_shuffled", reason="player", message="Shuffling a new shoe")
+        return self._finish()
+
+    def set_client_seed(self, client_seed: str) -> list[Event]:
+        """Use ``client_seed`` (F-2) for the shoe not yet dealt from and every shoe after.
+
+        Refused mid-round and once a card of the shoe has been dealt: the client seed of a
+        shoe that is dealing is part of what it was committed to.
+        """
+        source = self.source
+        if not isinstance(source, CommittedShoes):
+            raise IllegalAction("This game's shoes have no client seed")
+        if self.round_in_progress:
+            raise IllegalAction("The client seed can be changed only between rounds")
+        if self.shoe.remaining() != self.shoe.size:
+            raise IllegalAction("The client seed can be changed only between shoes")
+        self._begin()
+        self.shoe = source.reseed(client_seed, self.shoe)
+        return self._finish()
+
+    def finish_shoe(self) -> None:
+        """Reveal the shoe in play (F-6: the game ended or the table closed)."""
+        source = self.source
+        if isinstance(source, CommittedShoes):
+            source.finish(self.shoe)
 
     # ------------------------------------------------------------------ legality
 
@@ -1747,7 +1791,9 @@ class Game:
         position = shoe.position
         if position >= len(shoe.cards):
             # R-2.2 mid-round: reshuffle the cards not on the table (fixed shoes raise).
-            if shoe.refill(round_.table_cards(), self.rng):
+            shoe, reshuffled = self.source.refill(shoe, round_.table_cards())
+            self.shoe = shoe
+            if reshuffled:
                 self._emit("shoe_shuffled", reason="refill", message="Shuffling a new shoe")
             position = shoe.position
         # Shoe.draw inlined: the refill above guarantees a card (this is the hottest call).
@@ -2022,7 +2068,7 @@ class Game:
                     raise IllegalAction(f"Not a die face: {face!r}")
             del queue[:DICE]
             return dice
-        return [self.rng.randint(1, 6) for _ in range(DICE)]
+        return self.source.roll_dice(DICE)
 
     # ------------------------------------------------------------------ side bets
 

@@ -45,6 +45,46 @@ def default_rng() -> Rng:
     return secrets.SystemRandom()
 
 
+class ShoeSource(Protocol):
+    """Where the engine's shoes and dice come from: the one seam for its randomness.
+
+    :class:`game.rules.fair.CommittedShoes` (every game and table) makes each shoe from the
+    committed stream of FAIRNESS.md; :class:`SeededShoes` draws from a generator (the
+    simulator, the engine's tests and replays).
+    """
+
+    def new_shoe(self, deck_count: int, finished: Shoe | None) -> Shoe:
+        """A fresh shoe of ``deck_count`` decks; ``finished`` is the shoe it replaces."""
+        ...
+
+    def refill(self, shoe: Shoe, on_table: Iterable[str]) -> tuple[Shoe, bool]:
+        """R-2.2 mid-round: the shoe to go on with, and whether that was a reshuffle."""
+        ...
+
+    def roll_dice(self, count: int) -> list[int]:
+        """``count`` Infinity-dice faces, 1–6."""
+        ...
+
+
+class SeededShoes:
+    """Shoes and dice drawn from a generator, in the order the engine always drew them."""
+
+    __slots__ = ("rng",)
+
+    def __init__(self, rng: Rng) -> None:
+        self.rng = rng
+
+    def new_shoe(self, deck_count: int, finished: Shoe | None) -> Shoe:
+        return Shoe.build(deck_count, self.rng)
+
+    def refill(self, shoe: Shoe, on_table: Iterable[str]) -> tuple[Shoe, bool]:
+        return shoe, shoe.refill(on_table, self.rng)
+
+    def roll_dice(self, count: int) -> list[int]:
+        rng = self.rng
+        return [rng.randint(1, 6) for _ in range(count)]
+
+
 class ShoeExhausted(Exception):
     """No card left and the shoe may not be refilled (a replay's explicit card list)."""
 

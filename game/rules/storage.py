@@ -12,11 +12,13 @@ its ``"wallets"``, the answers given ahead and the open stage.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import secrets
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from game.rules.clock import Clock
 from game.rules.engine import BOX_FIELDS, HAND_FIELDS, ROUND_FIELDS, Box, Game, Hand, Round
+from game.rules.fair import CommittedShoes, new_client_seed
 from game.rules.options import Options
 from game.rules.shoe import Rng, Shoe
 from game.rules.wallets import WALLET_FIELDS, Wallet
@@ -38,7 +40,8 @@ def game_to_json(game: Game) -> dict[str, Any]:
     options = game.options
     round_ = game.round
     queue = game.dice_queue
-    return {
+    source = game.source
+    data: dict[str, Any] = {
         "options": options.to_dict(),
         "implied": list(options.implied),
         "bank": game.bank,
@@ -50,22 +53,39 @@ def game_to_json(game: Game) -> dict[str, Any]:
         "round": None if round_ is None else round_to_json(round_),
         "dice_queue": None if queue is None else list(queue),
     }
+    if isinstance(source, CommittedShoes):
+        # The open shoe's server seed: secret until the shoe is finished (F-6).
+        data["fair"] = source.to_json()
+    return data
 
 
 def game_from_json(
     data: Mapping[str, Any],
     *,
     rng: Rng | None = None,
+    seed_bytes: Callable[[int], bytes] | None = None,
     record_events: bool = True,
     clock: Clock | None = None,
 ) -> Game:
-    """The game :func:`game_to_json` stored, with a generator, events on or off and a
-    clock of the caller's."""
+    """The game :func:`game_to_json` stored, with events on or off and a clock of the
+    caller's.
+
+    A game with committed shoes goes on with them, new server seeds from ``seed_bytes``
+    (``secrets`` by default). A game stored before shoes were committed plays its shoe
+    out with ``rng``'s draws, or, given ``seed_bytes``, committed shoes from its next shoe.
+    """
     options = Options.from_stored(data["options"], data["implied"])
+    fair = data.get("fair")
+    source: CommittedShoes | None = None
+    if fair is not None:
+        source = CommittedShoes.from_json(fair, seed_bytes=seed_bytes or secrets.token_bytes)
+    elif seed_bytes is not None:
+        source = CommittedShoes(new_client_seed(), seed_bytes=seed_bytes)
     # Through Game() (which a compiled build needs), then the stored state on top.
     game = Game(
         options,
         rng=rng,
+        source=source,
         bank=data["bank"],
         credits=data["credits"],
         shoe=Shoe.from_json(data["shoe"]),

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from game import sql
 from game.errors import ActionRefused
-from game.models import Game, TriviaAttempt
+from game.models import Game, GameShoe, TriviaAttempt
 from game.rules.engine import Game as EngineGame
 from game.rules.options import Options
 from game.rules.storage import game_to_json
 from game.services import randomness
+from game.services.fairness import shoe_writes
 from game.services.guards import require_playing
 from game.services.locking import locked_game
 from game.services.saving import (
@@ -46,8 +48,10 @@ def new_game(
         newest = Game.objects.filter(owner=user).order_by("-created", "-id")
         coach = bool(newest.values_list("coach", flat=True).first())
     rng = randomness.make_rng()
-    engine = EngineGame(chosen, rng=rng, shoe=randomness.make_shoe(chosen.deck_count, rng))
-    return Game.objects.create(
+    engine = EngineGame(
+        chosen, source=randomness.shoe_source(), shoe=randomness.make_shoe(chosen.deck_count, rng)
+    )
+    game = Game.objects.create(
         owner=user,
         bank_cents=engine.bank,
         credits=engine.credits,
@@ -58,6 +62,9 @@ def new_game(
         over_reason=engine.game_over_reason or "",
         coach=coach,
     )
+    # The first shoe's commitment, shown before its first card (F-1).
+    sql.run_all(shoe_writes(engine.source, GameShoe, {"game_id": game.pk}))
+    return game
 
 
 def end_game(*, game_id: int, user: Player, version: int) -> Game:

@@ -1,19 +1,34 @@
-"""The randomness a game is made with (R-2.1), one place for tests to replace it.
+"""The randomness a game is made with (R-2.1, FAIRNESS.md F-1), one place for tests to
+replace it.
 
 Every service and the shared tables call these through this module's attributes, so a
-test's ``monkeypatch.setattr(randomness, "make_rng", ...)`` reaches them all.
+test's ``monkeypatch.setattr(randomness, "make_rng", ...)`` reaches them all. Shoes and
+dice come from the committed stream (:func:`shoe_source`), server seeds from
+:func:`server_seeds`; trivia questions stay drawn by :func:`make_rng` (F-8).
 """
 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 
+from game.rules.fair import CommittedShoes, new_client_seed
 from game.rules.shoe import Rng, Shoe
 
 
 def make_rng() -> Rng:
     """Production randomness (R-2.1). Tests monkeypatch this to a seeded generator."""
     return secrets.SystemRandom()
+
+
+def server_seeds() -> Callable[[int], bytes]:
+    """Where new shoes' server seeds come from (F-1); tests monkeypatch a seeded one."""
+    return secrets.token_bytes
+
+
+def shoe_source() -> CommittedShoes:
+    """A new game's or table's source of committed shoes, with a random client seed."""
+    return CommittedShoes(new_client_seed(), seed_bytes=server_seeds())
 
 
 def make_shoe(deck_count: int | str, rng: Rng) -> Shoe | None:

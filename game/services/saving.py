@@ -14,12 +14,13 @@ from django.utils import timezone
 from game import sql
 from game.clock import now_ms
 from game.errors import ActionRefused, StaleVersion
-from game.models import Game, Hand, Round, SideBet, TriviaAttempt
+from game.models import Game, GameShoe, Hand, Round, SideBet, TriviaAttempt
 from game.rules.engine import Game as EngineGame
 from game.rules.records import ROUND_OVER, Event, IllegalAction
 from game.rules.replay import export_round_replay, round_record
 from game.rules.storage import game_from_json, game_to_json
 from game.services import randomness
+from game.services.fairness import shoe_writes
 from trivia.models import Question
 
 if TYPE_CHECKING:
@@ -56,7 +57,14 @@ class LockedGame:
 
 
 def load_engine(game: Game) -> EngineGame:
-    return game_from_json(game.state, rng=randomness.make_rng(), clock=now_ms)
+    """The game's engine; a game stored before shoes were committed gets committed shoes
+    from its next shoe on (F-1)."""
+    return game_from_json(
+        game.state,
+        rng=randomness.make_rng(),
+        seed_bytes=randomness.server_seeds(),
+        clock=now_ms,
+    )
 
 
 def save_game(
@@ -79,6 +87,9 @@ def save_game(
     old_version = game.version
     engine_values: dict[str, Any] = {}
     if engine_changed:
+        if engine.game_over:
+            engine.finish_shoe()  # F-6: the game ended, its shoe is revealed
+        table.pending_writes.extend(shoe_writes(engine.source, GameShoe, {"game_id": game.pk}))
         engine_values = {
             "state": game_to_json(engine),
             "bank_cents": engine.bank,

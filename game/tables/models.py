@@ -18,7 +18,14 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from game.models import ShoeRecord
+
 SEATS_MIN, SEATS_MAX = 2, 7  # T-1
+
+
+def new_client_seed() -> str:
+    """A seat's client seed when the player sits (F-2); the player may change it."""
+    return secrets.token_hex(8)
 
 
 def new_invite_token() -> str:
@@ -99,6 +106,9 @@ class Seat(models.Model):
     extra_bet = models.BooleanField(default=False)
     ready = models.BooleanField(default=False)
     sitting_out = models.BooleanField(default=False)
+    # This player's part of the next shoe's client seed (F-2): the seated players' seeds
+    # joined in seat order, so no one, the site included, chooses a shoe alone.
+    client_seed = models.CharField(max_length=64, default=new_client_seed)
     # The seat's box in the round in play (0-based, engine order), None when not dealt in.
     box = models.PositiveSmallIntegerField(null=True, blank=True)
     # "hit" / "double" while the trivia difficulty choice is open, else "".
@@ -132,6 +142,22 @@ class Seat(models.Model):
     @property
     def seated(self) -> bool:
         return self.number is not None
+
+
+class TableShoe(ShoeRecord):
+    """A committed shoe of a shared table (its client seed: the seated players', F-2)."""
+
+    table = models.ForeignKey(SharedTable, on_delete=models.CASCADE, related_name="shoes")
+
+    class Meta:
+        db_table = "game_tableshoe"
+        ordering = ["table", "nonce"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "nonce"], name="table_shoe_nonce_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Shoe {self.nonce} of table {self.table_id}"
 
 
 class TableQuestion(models.Model):

@@ -25,8 +25,10 @@ def fast_password_hashing(settings) -> None:
 
 @pytest.fixture(autouse=True)
 def seeded_game_rng(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every game in these tests shuffles with a seeded generator."""
+    """Every game in these tests shuffles from seeded server seeds (the committed stream of
+    FAIRNESS.md, its seeds from a seeded generator) and draws questions with one."""
     monkeypatch.setattr(randomness, "make_rng", lambda: random.Random(6))
+    monkeypatch.setattr(randomness, "server_seeds", lambda: random.Random(6).randbytes)
 
 
 @pytest.fixture

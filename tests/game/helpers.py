@@ -36,6 +36,15 @@ def stack_shoe(game: Game, cards: Sequence[str]) -> Game:
     return game
 
 
+def script_dice(game: Game, faces: Sequence[int]) -> Game:
+    """Make the game's next Infinity dice ``faces`` (as a replay file gives them) instead
+    of the shoe's committed dice stream."""
+    state = {**game.state, "dice_queue": list(faces)}
+    Game.objects.filter(pk=game.pk).update(state=state)
+    game.refresh_from_db()
+    return game
+
+
 def post(client: Client, game: Game, action: str, *, htmx: bool = False, **data: Any) -> Any:
     """Post an action with the game's current version (unless given)."""
     game.refresh_from_db()

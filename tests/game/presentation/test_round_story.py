@@ -16,10 +16,8 @@ from django.test import Client
 from game import services
 from game.models import Game
 from game.presentation.table import TableView, table_view
-from game.services import randomness
-from tests.game.helpers import stack_shoe
+from tests.game.helpers import script_dice, stack_shoe
 from tests.game.html_tree import Node, parse
-from tests.game.scenarios import ScriptedDice
 
 pytestmark = pytest.mark.django_db
 
@@ -203,8 +201,7 @@ def test_three_boxes_each_with_its_own_results(alice: Client, player: Any) -> No
 def test_the_perfect_11s_dice_lie_by_their_circle(
     alice: Client, player: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(randomness, "make_rng", lambda: ScriptedDice([1, 2, 3]))
-    game = deal(player, SUITED_11, side_bets={"perfect_11s": 500})
+    game = script_dice(deal(player, SUITED_11, side_bets={"perfect_11s": 500}), [1, 2, 3])
     game = act(game, player, services.roll)
     game = act(game, player, services.stand)
     assert game.showing_outcome

@@ -13,10 +13,8 @@ from game.models import Game
 from game.presentation.side_bet_panels import SIDE_BET_TITLES, condition_text
 from game.rules import sidebets as sb
 from game.rules_pages.content import ratio_text
-from game.services import randomness
-from tests.game.helpers import post, stack_shoe
+from tests.game.helpers import post, script_dice, stack_shoe
 from tests.game.html_tree import Node, parse
-from tests.game.scenarios import ScriptedDice
 
 pytestmark = pytest.mark.django_db
 
@@ -161,7 +159,7 @@ def test_roll_the_infinity_dice(alice, player, monkeypatch: pytest.MonkeyPatch) 
     assert side_bet_row(html, "perfect_11s")["data-status"] == "won"
     assert "roll the Infinity dice" in text_of(side_bet_row(html, "perfect_11s"))
 
-    monkeypatch.setattr(randomness, "make_rng", lambda: ScriptedDice([6, 2, 6]))
+    game = script_dice(game, [6, 2, 6])
     rolled = post(alice, game, "roll", htmx=True).content.decode()
     result = parse(rolled).one(".dice-result")
     dice = [die["aria-label"] for die in result.select('[role="img"]')]

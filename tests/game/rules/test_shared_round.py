@@ -22,7 +22,7 @@ from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
 from game.rules.public import public_view
 from game.rules.records import BoxBet, GameOver, IllegalAction, SharedBox, TriviaOutcome
-from game.rules.shoe import Shoe
+from game.rules.shoe import SeededShoes, Shoe
 from game.rules.storage import game_from_json, game_to_json
 from tests.game.rules.helpers import event_types
 
@@ -495,8 +495,8 @@ def test_a_shared_round_round_trips_through_json_mid_round() -> None:
     assert [w["bank"] for w in stored["wallets"]] == [3800, 3900, 7800]
     loaded = game_from_json(data, rng=random.Random(3), clock=clock)
     assert game_to_json(loaded) == game_to_json(game)
-    game.rng = random.Random(9)
-    loaded.rng = random.Random(9)
+    game.source = SeededShoes(random.Random(9))
+    loaded.source = SeededShoes(random.Random(9))
     for played in (game, loaded):
         played.answer_for_box(0, "roll")
         played.answer_for_box(2, "extra_bet:500")
