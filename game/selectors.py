@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 
-from game.models import CoachDeviation, Game, Hand, TriviaAttempt
+from game.models import CoachDeviation, Game, GameShoe, Hand, TriviaAttempt
 from game.rules.records import NATURAL, WIN
 from game.rules.sidebets import stored_side_stakes
 
@@ -116,3 +116,15 @@ def trivia_answers(game: Game) -> tuple[int, int]:
         answered=Count("pk"), right=Count("pk", filter=Q(correct=True))
     )
     return counts["answered"], counts["right"]
+
+
+def game_shoes(game: Game) -> list[GameShoe]:
+    """A game's committed shoes, oldest first (the open one has no seed yet)."""
+    return list(GameShoe.objects.filter(game=game).order_by("nonce"))
+
+
+def next_client_seed(game: Game) -> str | None:
+    """The client seed the game's next shoe is shuffled with (F-2); None for a game whose
+    shoes are not committed yet."""
+    fair = (game.state or {}).get("fair")
+    return None if fair is None else str(fair["client_seed"])

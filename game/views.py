@@ -60,6 +60,7 @@ from game.presentation.table import TableView, table_view
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
 from game.rules.options import NEEDS
 from game.rules_pages.content import rules_url
+from game.selectors import next_client_seed
 from game.sql import read_game
 from game.url_cache import cached_reverse, game_url, urls_in_use
 
@@ -87,7 +88,7 @@ def table_urls(game_id: int) -> dict[str, str]:
 def _table_urls(game_id: int, where: tuple[Any, str]) -> dict[str, str]:
     """``where``: the URLconf and script prefix the URLs are reversed in (a key only)."""
     urls = {name.replace("-", "_"): game_url("game:action", game_id, name) for name in ACTIONS}
-    for page in ("table", "end_game", "options", "report_question", "extra_bet_chip"):
+    for page in ("table", "end_game", "options", "report_question", "extra_bet_chip", "fairness"):
         urls[page] = game_url(f"game:{page}", game_id)
     urls["new_game"] = cached_reverse("game:new_game")
     urls["rules"] = rules_url("rules", game_id)
@@ -252,6 +253,8 @@ ACTIONS: dict[str, Action] = {
     "extra-bet": Action(services.place_extra_bet, _extra_bet),
     "parlay": Action(services.parlay, _text("choice", "Choose one of the offers shown.")),
     "roll": Action(services.roll),
+    # F-6: finish the shoe between rounds (its seed revealed) and deal from a new one.
+    "shuffle-now": Action(services.shuffle_now),
     # The side-bet menu of the bet panel (its parsers in game/forms.py).
     "side-bets-menu": Action(services.toggle_side_bet_menu, parse_menu_toggle),
     "side-chip": Action(services.add_side_chip, parse_side_chip),
@@ -389,6 +392,7 @@ def options(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
             "implied": implied,
             "table_url": reverse("game:table", args=[game.pk]),
             "house_edge": _house_edge_or_none(chosen, game.options),
+            "client_seed": next_client_seed(game),
         },
         status=status,
     )

@@ -64,6 +64,11 @@ REFUSALS: dict[str, str] = {
     "bad_report": "{text}",
     # the deadline was applied before the late post; the table shows it.
     "time_ran_out": "Time ran out: the table has moved on without that move.",
+    "bad_client_seed": "{text}",
+    "client_seed_mid_shoe": (
+        "The client seed can change only between shoes: press Shuffle now, then set it "
+        "for the new shoe."
+    ),
 }
 
 PHASE_LINES: dict[str, str] = {
@@ -176,6 +181,7 @@ def status_line(game: Game, engine: EngineGame | None = None) -> str:
         return _options_line(note, game, engine)
     lines = {
         "game_ended": "You ended the game.",
+        "client_seed_changed": "Client seed set: the new shoe is shuffled with it.",
         "bet": f"Your bet {display_cents(note.get('bet_cents', 0))} — Deal, or add chips.",
         "bet_cleared": "Bet cleared. Place your bet.",
         "next_round": "Place your bet.",

@@ -277,6 +277,8 @@ class TableView(TemplateLookup):
     trivia_mode: bool
     round_number: int
     cards_in_shoe: int | None  # None: an infinite shoe (∞)
+    # The open shoe's nonce, commitment and client seed (F-1), None for an older game's shoe.
+    shoe_commitment: dict[str, Any] | None
     message: str
     options: dict[str, Any]
     dealer_cards: list[str | None] = field(default_factory=list)
@@ -449,6 +451,11 @@ class TableView(TemplateLookup):
         return not self.round_in_progress and not self.game.is_over
 
     @property
+    def can_shuffle_now(self) -> bool:
+        """Shuffle now (F-6): between rounds of a game that goes on, no question open."""
+        return self.between_rounds and self.attempt is None
+
+    @property
     def version(self) -> int:
         """The game's version the page is rendered from (every action form sends it back):
         read by the templates from here, in one lookup rather than through the model."""
@@ -538,6 +545,7 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         trivia_mode=engine.options.trivia_mode,
         round_number=public["round_number"],
         cards_in_shoe=public["cards_in_shoe"],
+        shoe_commitment=public["shoe_commitment"],
         message=status_line(game, engine),
         options=public["options"],
         legal=public["legal_actions"],

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from game.rules.engine import Box, Game, Hand, Round
+from game.rules.fair import CommittedShoes
 from game.rules.hands import hand_total
 from game.rules.wallets import public_wallet
 
@@ -40,9 +41,19 @@ def public_view(game: Game) -> dict[str, Any]:
         "game_over": game.game_over,
         "game_over_reason": game.game_over_reason,
         "cards_in_shoe": game.shoe.cards_left(),  # None: an infinite shoe (∞)
+        # F-1: the open shoe's commitment (never its seed); None for an older game's shoe.
+        "shoe_commitment": _shoe_commitment(game),
         "round": None if round_ is None else _public_round(game, round_),
         "legal_actions": game.legal_actions(),
     }
+
+
+def _shoe_commitment(game: Game) -> dict[str, Any] | None:
+    source = game.source
+    shown = source.showing() if isinstance(source, CommittedShoes) else None
+    if shown is None:
+        return None
+    return {"nonce": shown.nonce, "commitment": shown.commitment, "client_seed": shown.client_seed}
 
 
 def _public_round(game: Game, round_: Round) -> dict[str, Any]:

@@ -6,7 +6,8 @@ By area: the bet panel (bet.py), the decisions of a round (play.py), trivia in p
 (trivia.py), side bets (side_bets.py), a game's start, options and end (options.py); the
 lock and version check every action runs in (locking.py), the deadlines it applies first
 (deadlines.py), the save (saving.py), the shared checks (guards.py) and the randomness a
-game is made with (randomness.py, which tests replace).
+game is made with (randomness.py, which tests replace); a game's committed shoes between
+rounds (fairness.py) and their records (shoe_records.py).
 """
 
 from game.services.bet import (
@@ -18,6 +19,7 @@ from game.services.bet import (
     same_bet_on_every_box,
     select_box,
 )
+from game.services.fairness import change_client_seed, shuffle_now
 from game.services.locking import catch_up_deadlines, locked_game
 from game.services.options import apply_options, default_options_for, end_game, new_game
 from game.services.play import (
@@ -58,6 +60,8 @@ __all__ = [
     "answer_insurance_for_every_box",
     "answer_offer",
     "answer_question",
+    "change_client_seed",
+    "shuffle_now",
     "apply_options",
     "catch_up_deadlines",
     "choose_difficulty",

@@ -1,68 +1,44 @@
-"""The records of committed shoes (FAIRNESS.md F-1, F-6), written with each save.
-
-The engine's :class:`~game.rules.fair.CommittedShoes` says which shoes an action opened,
-shuffled again for a new client seed, or revealed; this module turns that into the rows'
-writes. A shoe opened and revealed by the same action is one INSERT with its final values
-(PostgreSQL runs a save's writes as one statement, whose parts cannot see each other's
-rows).
-"""
+"""A game's shoes between rounds (FAIRNESS.md F-2, F-6): Shuffle now and the client seed."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from django.db.models import Model
-from django.utils import timezone
+from game.errors import ActionRefused
+from game.models import Game
+from game.rules.fair import InvalidClientSeed, check_client_seed
+from game.services.guards import refuse_if_trivia_open, require_playing
+from game.services.locking import locked_game
+from game.services.saving import phase_note, run_engine, save_game
 
-from game import sql
-from game.rules.fair import CommittedShoes, RevealedShoe, ShoeCommitment
-from game.rules.shoe import ShoeSource
-
-
-def shoe_writes(source: ShoeSource, model: type[Model], owner: dict[str, Any]) -> list[sql.Write]:
-    """The writes that record what ``source`` did since it was loaded (then forgotten).
-
-    ``model`` is the shoe record of a game or a table, ``owner`` its foreign key, e.g.
-    ``{"game_id": 12}``."""
-    if not isinstance(source, CommittedShoes):
-        return []
-    opened, reseeded, revealed = source.opened, source.reseeded, source.revealed
-    if not (opened or reseeded or revealed):
-        return []
-    source.opened, source.reseeded, source.revealed = [], [], []
-    now = timezone.now()
-    new_rows: dict[int, dict[str, Any]] = {}
-    for shown in opened:
-        new_rows[shown.nonce] = _commitment_fields(shown) | {"created": now}
-    writes: list[sql.Write] = []
-    for shown in reseeded:
-        if shown.nonce in new_rows:
-            new_rows[shown.nonce]["client_seed"] = shown.client_seed
-        else:
-            values = {"client_seed": shown.client_seed}
-            writes.append(sql.update_write(model, values, **owner, nonce=shown.nonce))
-    for shoe in revealed:
-        values = _reveal_fields(shoe, now)
-        if shoe.nonce in new_rows:
-            new_rows[shoe.nonce].update(values)
-        else:
-            writes.append(sql.update_write(model, values, **owner, nonce=shoe.nonce))
-    insert = sql.insert_all_write([model(**owner, **fields) for fields in new_rows.values()])
-    return ([insert] if insert is not None else []) + writes
+if TYPE_CHECKING:
+    from game.services.saving import Player
 
 
-def _commitment_fields(shown: ShoeCommitment) -> dict[str, Any]:
-    return {
-        "nonce": shown.nonce,
-        "commitment": shown.commitment,
-        "client_seed": shown.client_seed,
-        "deck_count": shown.deck_count,
-    }
+def shuffle_now(*, game_id: int, user: Player, version: int) -> Game:
+    """Finish the shoe (its seed is revealed) and deal on from a new committed one.
+
+    Between rounds only; a shoe nothing was dealt from is already new and stays."""
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        require_playing(table.engine)
+        refuse_if_trivia_open(table.game)
+        events = run_engine(table.engine.shuffle_now)
+        return save_game(table, note=phase_note(events))
 
 
-def _reveal_fields(shoe: RevealedShoe, now: Any) -> dict[str, Any]:
-    return {
-        "server_seed": shoe.server_seed,
-        "cards_dealt": list(shoe.cards_dealt),
-        "revealed_at": now,
-    }
+def change_client_seed(*, game_id: int, user: Player, version: int, client_seed: str) -> Game:
+    """Use ``client_seed`` for the shoe not yet dealt from and the shoes after it (F-2).
+
+    Refused (ActionRefused ``bad_client_seed``) unless it is 1–64 printable ASCII
+    characters, and mid-shoe: a dealing shoe's client seed is part of its commitment."""
+    try:
+        seed = check_client_seed(client_seed)
+    except InvalidClientSeed as error:
+        raise ActionRefused("bad_client_seed", text=str(error)) from None
+    with locked_game(game_id=game_id, user=user, version=version) as table:
+        require_playing(table.engine)
+        engine = table.engine
+        if engine.shoe.remaining() != engine.shoe.size:
+            raise ActionRefused("client_seed_mid_shoe")
+        run_engine(lambda: engine.set_client_seed(seed))
+        return save_game(table, note={"kind": "client_seed_changed"})

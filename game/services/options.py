@@ -11,7 +11,6 @@ from game.rules.engine import Game as EngineGame
 from game.rules.options import Options
 from game.rules.storage import game_to_json
 from game.services import randomness
-from game.services.fairness import shoe_writes
 from game.services.guards import require_playing
 from game.services.locking import locked_game
 from game.services.saving import (
@@ -21,6 +20,7 @@ from game.services.saving import (
     run_engine,
     save_game,
 )
+from game.services.shoe_records import shoe_writes
 
 if TYPE_CHECKING:
     from game.services.saving import Player

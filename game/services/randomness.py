@@ -12,8 +12,12 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
-from game.rules.fair import CommittedShoes, new_client_seed
+from game.rules.fair import CommittedShoes
 from game.rules.shoe import Rng, Shoe
+
+
+# A new game's client seed: 16 hex characters, as secrets.token_hex(8).
+CLIENT_SEED_BYTES = 8
 
 
 def make_rng() -> Rng:
@@ -27,8 +31,10 @@ def server_seeds() -> Callable[[int], bytes]:
 
 
 def shoe_source() -> CommittedShoes:
-    """A new game's or table's source of committed shoes, with a random client seed."""
-    return CommittedShoes(new_client_seed(), seed_bytes=server_seeds())
+    """A new game's or table's source of committed shoes, with a random client seed (from
+    the same source as the server seeds, so a test's seeded source fixes both)."""
+    seed_bytes = server_seeds()
+    return CommittedShoes(seed_bytes(CLIENT_SEED_BYTES).hex(), seed_bytes=seed_bytes)
 
 
 def make_shoe(deck_count: int | str, rng: Rng) -> Shoe | None:

@@ -20,7 +20,7 @@ from game.rules.records import ROUND_OVER, Event, IllegalAction
 from game.rules.replay import export_round_replay, round_record
 from game.rules.storage import game_from_json, game_to_json
 from game.services import randomness
-from game.services.fairness import shoe_writes
+from game.services.shoe_records import shoe_writes
 from trivia.models import Question
 
 if TYPE_CHECKING:

@@ -28,7 +28,9 @@ def seeded_game_rng(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every game in these tests shuffles from seeded server seeds (the committed stream of
     FAIRNESS.md, its seeds from a seeded generator) and draws questions with one."""
     monkeypatch.setattr(randomness, "make_rng", lambda: random.Random(6))
-    monkeypatch.setattr(randomness, "server_seeds", lambda: random.Random(6).randbytes)
+    # One stream for the test: every shoe gets seeds of its own, the same in every run.
+    seeds = random.Random(6)
+    monkeypatch.setattr(randomness, "server_seeds", lambda: seeds.randbytes)
 
 
 @pytest.fixture

@@ -51,7 +51,12 @@ def test_rebet_deals_every_box_again(player) -> None:
         game_id=game.pk, user=player, version=game.version, bet_cents=1000
     )
     while not game.showing_outcome:
-        game = services.stand(game_id=game.pk, user=player, version=game.version)
+        if game.state["round"]["phase"] in ("insurance", "even_money"):
+            game = services.answer_insurance_for_every_box(
+                game_id=game.pk, user=player, version=game.version, accept=False
+            )
+        else:
+            game = services.stand(game_id=game.pk, user=player, version=game.version)
     game = services.rebet(game_id=game.pk, user=player, version=game.version)
     assert [box["bet"] for box in game.state["round"]["boxes"]] == [1000, 1000, 1000]
 

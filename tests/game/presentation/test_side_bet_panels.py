@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -13,6 +14,7 @@ from game.models import Game
 from game.presentation.side_bet_panels import SIDE_BET_TITLES, condition_text
 from game.rules import sidebets as sb
 from game.rules_pages.content import ratio_text
+from game.services import randomness
 from tests.game.helpers import post, script_dice, stack_shoe
 from tests.game.html_tree import Node, parse
 
@@ -117,12 +119,16 @@ def test_results_after_the_deal_and_at_the_end(alice, player) -> None:
     assert "You won $25.00" in text_of(outcome.one("tfoot"))
 
 
-def test_perfect_pair_shows_nothing_before_the_hole_card_is_turned(alice, player) -> None:
+def test_perfect_pair_shows_nothing_before_the_hole_card_is_turned(
+    alice, player, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Differential: two tables that differ only in the hole card render the same page.
 
     With hole 9H the dealer holds a perfect pair (9H 9H) and Perfect Pair wins 25:1;
-    with hole 9C it loses. Until the hole card is shown the two pages are identical.
+    with hole 9C it loses. Until the hole card is shown the two pages are identical (both
+    games' shoes committed alike: the same seeds for each).
     """
+    monkeypatch.setattr(randomness, "server_seeds", lambda: random.Random(6).randbytes)
     stakes = {"perfect_pair": 500, "lucky_ladies": 500, "21+3": 500}
     games = {
         hole: deal(player, ["4H", hole, "6H", "9H", "2C", "3C"], side_bets=stakes)
