@@ -13,7 +13,6 @@ from django.contrib.auth import get_user_model
 
 from game import services
 from game.models import Game
-from game.services import randomness
 from tests.browser.test_table_browser import (  # noqa: F401 - fixtures used by name
     open_game_for,
     patient_expectations,
@@ -21,7 +20,7 @@ from tests.browser.test_table_browser import (  # noqa: F401 - fixtures used by 
     stack,
     table,
 )
-from tests.game.scenarios import ScriptedDice
+from tests.game.helpers import script_dice
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -169,12 +168,12 @@ def test_extra_bet_chips_work_with_javascript_off(browser, live_server, log_in_a
         context.close()
 
 
-def test_roll_the_dice(page, log_in_as, stack, axe_violations, monkeypatch) -> None:  # noqa: F811
+def test_roll_the_dice(page, log_in_as, stack, axe_violations) -> None:  # noqa: F811
     from playwright.sync_api import expect
 
-    monkeypatch.setattr(randomness, "make_rng", lambda: ScriptedDice([6, 6, 6]))
     stack(SUITED_11)
-    start_round(page, log_in_as, "dina", side_bets={"perfect_11s": 1000})
+    game = start_round(page, log_in_as, "dina", side_bets={"perfect_11s": 1000})
+    script_dice(game, [6, 6, 6])
     expect(table(page)).to_have_attribute("data-phase", "dealing")
     expect(page.locator(".panel--dealing")).to_contain_text("Your suited 11 wins Perfect 11s")
     assert axe_violations(page, "Perfect 11s roll") == []

@@ -39,6 +39,7 @@ def stack_shoe(game: Game, cards: Sequence[str]) -> Game:
 def script_dice(game: Game, faces: Sequence[int]) -> Game:
     """Make the game's next Infinity dice ``faces`` (as a replay file gives them) instead
     of the shoe's committed dice stream."""
+    game.refresh_from_db()
     state = {**game.state, "dice_queue": list(faces)}
     Game.objects.filter(pk=game.pk).update(state=state)
     game.refresh_from_db()

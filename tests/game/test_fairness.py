@@ -230,3 +230,24 @@ def test_a_whole_game_through_several_shoes_verifies_with_the_standalone_script(
     path.write_text(json.dumps({"shoes": shoes}))
     refused = run_verifier(path)
     assert refused.returncode == 1 and "✘" in refused.stdout
+
+
+def test_a_game_stored_before_committed_shoes_plays_its_shoe_out_then_commits_the_next(
+    player, client_for
+) -> None:
+    client = client_for(player)
+    game = new_game(player)
+    state = {key: value for key, value in game.state.items() if key != "fair"}
+    GameShoe.objects.filter(game=game).delete()
+    Game.objects.filter(pk=game.pk).update(state=state)
+    game.refresh_from_db()
+    cards = list(state["shoe"]["cards"])
+    play_round(client, game, [])
+    game.refresh_from_db()
+    dealt = [card for hand in game.state["round"]["hands"] for card in hand["cards"]]
+    assert set(dealt) <= set(cards[:12])  # dealt from the old shoe as it was
+    assert not GameShoe.objects.filter(game=game).exists()
+    assert "Fairness" in client.get(f"/games/{game.pk}/").content.decode()
+    post(client, game, "shuffle-now")
+    assert open_shoe(game).nonce == 1  # the next shoe is committed
+    assert not GameShoe.objects.filter(game=game, revealed_at__isnull=False).exists()
