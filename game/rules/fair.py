@@ -291,7 +291,10 @@ class CommittedShoes:
         """``count`` die faces (1–6) from the open shoe's dice stream, where it stopped."""
         current = self.current
         if current is None:
-            raise RuntimeError("no committed shoe is open")
+            # An older game's shoe, made before shoes were committed, has no dice stream:
+            # its dice come from a seed of their own, as unpredictable and never shown.
+            integers = StreamIntegers(self.seed_bytes(SEED_BYTES), self.client_seed, 0, DICE)
+            return [integers.below(6) + 1 for _ in range(count)]
         integers = StreamIntegers(
             current.server_seed, current.client_seed, current.nonce, DICE, skip=current.dice_used
         )

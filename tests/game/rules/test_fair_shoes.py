@@ -269,3 +269,9 @@ def test_a_game_stored_before_committed_shoes_gets_them_from_its_next_shoe() -> 
     play_round(loaded)
     loaded.shuffle_now()
     assert loaded.source.showing() is not None and loaded.source.revealed == []
+
+
+def test_an_older_shoe_without_a_commitment_still_rolls_fair_dice() -> None:
+    source = CommittedShoes("c", seed_bytes=random.Random(8).randbytes)
+    faces = source.roll_dice(300)
+    assert set(faces) == {1, 2, 3, 4, 5, 6} and source.showing() is None
