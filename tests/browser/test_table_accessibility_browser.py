@@ -203,9 +203,14 @@ def test_keyboard_only_round_with_enter_and_shortcuts(page, log_in_as, stack) ->
     assert game.rounds_played == 2 and game.bank_cents == 100_000
 
 
+# A closed disclosure's content is no tab stop (only its summary is) until it is opened.
 TAB_STOPS = """() => Array.from(document.querySelectorAll(
   "#table button, #table a[href], #table input:not([type=hidden]), #table select, #table summary"
 )).filter(e => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0)
+  .filter(e => {
+    const closed = e.closest("details:not([open])");
+    return !closed || closed.querySelector(":scope > summary").contains(e);
+  })
   .map(e => e.outerHTML)"""
 
 FOCUS_RING = """() => {
