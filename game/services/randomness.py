@@ -15,7 +15,6 @@ from collections.abc import Callable
 from game.rules.fair import CommittedShoes
 from game.rules.shoe import Rng, Shoe
 
-
 # A new game's client seed: 16 hex characters, as secrets.token_hex(8).
 CLIENT_SEED_BYTES = 8
 
