@@ -17,17 +17,14 @@ def with_cards_on_top(state: dict[str, Any], cards: list[str]) -> dict[str, Any]
     """A table's engine state with ``cards`` next in its shoe, in deal order (what is left
     of the shoe after them).
 
-    A stacked shoe is no longer the one its commitment was made for: it is dealt as a shoe
-    made before shoes were committed (never shuffled again for the seats' seeds, nothing to
-    reveal), and the table's next shoe is committed as usual."""
+    The stacked shoe counts one card dealt already: a shoe no card has left is shuffled
+    again for the seated players' seeds at the deal (F-2), which would undo the stacking.
+    Its committed stream stays open for the dice."""
     shoe = dict(state["shoe"])
     shoe["cards"] = list(cards) + list(shoe["cards"])[shoe.get("position", 0) :]
     shoe["position"] = 0
-    shoe["size"] = max(shoe["size"], len(shoe["cards"]))
-    stacked = {**state, "shoe": shoe}
-    if state.get("fair") is not None:
-        stacked["fair"] = {**state["fair"], "current": None}
-    return stacked
+    shoe["size"] = max(shoe["size"], len(shoe["cards"]) + 1)
+    return {**state, "shoe": shoe}
 
 
 def run_in_fresh_loop(make_coroutine: Callable[[], Awaitable[Any]]) -> Any:
