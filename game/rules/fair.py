@@ -48,6 +48,10 @@ SEED_BYTES: Final = 32
 SHOE: Final = "shoe"
 DICE: Final = "dice"
 CLIENT_SEED_MAX: Final = 64
+# A shared table's shoe takes its seated players' seeds joined with "|" (F-2), one per seat
+# of at most seven (TABLES.md T-1): longer than any one player's seed.
+TABLE_SEEDS_MAX: Final = 7
+SHOE_CLIENT_SEED_MAX: Final = TABLE_SEEDS_MAX * (CLIENT_SEED_MAX + 1) - 1
 _ACE_OF_SPADES: Final = "AS"
 _JACKPOT_ACE: Final = _ACE_OF_SPADES + JACKPOT_MARK
 _JACKPOT_ODDS: Final = 6  # R-SB-11: one ace of spades in six is the Jackpot Ace
@@ -61,13 +65,32 @@ class InvalidClientSeed(ValueError):
 
 def check_client_seed(value: str) -> str:
     """Return ``value`` if it is a valid client seed (F-2), else raise InvalidClientSeed."""
+    return _checked_seed(value, CLIENT_SEED_MAX)
+
+
+def _checked_seed(value: str, most: int) -> str:
     if not value:
         raise InvalidClientSeed("A client seed needs at least one character.")
-    if len(value) > CLIENT_SEED_MAX:
-        raise InvalidClientSeed(f"A client seed has at most {CLIENT_SEED_MAX} characters.")
+    if len(value) > most:
+        raise InvalidClientSeed(f"A client seed has at most {most} characters.")
     if not all(" " <= character <= "~" for character in value):
         raise InvalidClientSeed("A client seed uses printable ASCII characters only.")
     return value
+
+
+def join_client_seeds(seeds: Sequence[str]) -> str:
+    """A shared table's client seed for a new shoe (F-2): its seated players' seeds, in
+    seat order, joined with "|"."""
+    if not 1 <= len(seeds) <= TABLE_SEEDS_MAX:
+        raise InvalidClientSeed(f"A table joins 1 to {TABLE_SEEDS_MAX} client seeds.")
+    return "|".join(check_client_seed(seed) for seed in seeds)
+
+
+def check_shoe_client_seed(value: str) -> str:
+    """Return ``value`` if a shoe may be dealt with it (one player's seed, or a table's
+    seats' seeds joined: as long as :data:`SHOE_CLIENT_SEED_MAX`), else raise
+    InvalidClientSeed."""
+    return _checked_seed(value, SHOE_CLIENT_SEED_MAX)
 
 
 def commitment(server_seed: bytes) -> str:
@@ -261,7 +284,7 @@ class CommittedShoes:
         current: OpenShoe | None = None,
         seed_bytes: Callable[[int], bytes] = secrets.token_bytes,
     ) -> None:
-        self.client_seed = check_client_seed(client_seed)
+        self.client_seed = check_shoe_client_seed(client_seed)
         self.nonce = nonce
         self.current = current
         self.seed_bytes = seed_bytes
@@ -323,7 +346,7 @@ class CommittedShoes:
     def reseed(self, client_seed: str, shoe: Shoe) -> Shoe:
         """The open shoe, not yet dealt from, shuffled again for a new client seed: the
         server seed stays, so its commitment, already shown, still holds."""
-        self.client_seed = check_client_seed(client_seed)
+        self.client_seed = check_shoe_client_seed(client_seed)
         current = self.current
         if current is None or shoe.remaining() != shoe.size:
             return shoe

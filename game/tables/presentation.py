@@ -44,6 +44,7 @@ from game.presentation.table import (
 from game.rules import sidebets as sb
 from game.rules.cards import card_name
 from game.rules.engine import Game as EngineGame
+from game.rules.fair import CommittedShoes
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, CHIP_CENTS, display_cents
 from game.rules.public import public_view
 from game.rules.records import ALLOWED, DEALING, HOUSE_MONEY_PARLAY, PLAYER_TURN
@@ -170,6 +171,12 @@ TABLE_REFUSALS = {
     "no_such_activation": "Choose Activate or Deactivate.",
     "no_amount": AMOUNT_FORMAT_REFUSAL,
     "bad_version": "This page is out of date: the table has been reloaded, please try again.",
+    "bad_client_seed": (
+        "A client seed is 1 to 64 characters: letters, digits, spaces and the punctuation "
+        "of a keyboard (printable ASCII)."
+    ),
+    "shuffle_between_rounds": "The shoe can be shuffled only between rounds.",
+    "shoe_new": "The shoe is new: no card has been dealt from it yet.",
 }
 
 
@@ -251,6 +258,27 @@ class Timer(TemplateLookup):
     seconds_left: int
 
 
+@dataclass(frozen=True)
+class ShoeView(TemplateLookup):
+    """The open shoe by the felt (F-1): its commitment, nonce and client seed, never its
+    server seed (told only once the shoe is finished, on the Fairness page)."""
+
+    nonce: int
+    commitment: str
+    # The client seed the shoe is dealt with: while no card has left it, the seated
+    # players' seeds, which the deal gives it (F-2).
+    client_seed: str
+    # Why Shuffle now cannot finish the shoe ("" once a card has left it).
+    shuffle_reason: str = ""
+
+    @property
+    def short(self) -> str:
+        return self.commitment[:COMMITMENT_SHOWN] + "…"
+
+
+COMMITMENT_SHOWN = 10  # hex characters of a commitment shown by the shoe (the rest a click away)
+
+
 @dataclass
 class SharedTableView(TemplateLookup):
     table: SharedTable
@@ -284,6 +312,10 @@ class SharedTableView(TemplateLookup):
     extra_bet: ExtraBetPanel | None = None
     parlay: ParlayPanel | None = None
     dice_roll: DiceRollPanel | None = None
+    # The open shoe's commitment (None: a table's shoe from before shoes were committed).
+    shoe: ShoeView | None = None
+    # The viewer's own client seed (F-2), shown and changed on their seat.
+    client_seed: str = ""
 
     @property
     def seated(self) -> bool:
@@ -408,6 +440,7 @@ class TableScene(TemplateLookup):
     public_round: dict[str, Any] | None = None
     # Rendered fragments every viewer can share, by key (filled by whoever renders).
     fragments: dict[Any, str] = field(default_factory=dict)
+    shoe: ShoeView | None = None
 
     @property
     def stamp(self) -> tuple[int, int]:
@@ -457,7 +490,22 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
         public_round=round_,
         playing_box=turn_box if playing else None,
         reveals=reveals,
+        shoe=_shoe_view(engine, seats),
     )
+
+
+def _shoe_view(engine: EngineGame | None, seats: list[Seat]) -> ShoeView | None:
+    """The open shoe as the felt shows it (F-1); None when it has no commitment."""
+    source = engine.source if engine is not None else None
+    if engine is None or not isinstance(source, CommittedShoes):
+        return None
+    showing = source.showing()
+    if showing is None:
+        return None
+    if engine.shoe.remaining() != engine.shoe.size:
+        return ShoeView(showing.nonce, showing.commitment, showing.client_seed)
+    client_seed = services.seats_client_seed(seats) or showing.client_seed
+    return ShoeView(showing.nonce, showing.commitment, client_seed, TABLE_REFUSALS["shoe_new"])
 
 
 def _reveals(
@@ -581,6 +629,8 @@ def view_for(
         house_rules=scene.house_rules,
         log=scene.log[:log_size],  # newest first
         last_version=table.version,
+        shoe=None if table.is_closed else scene.shoe,
+        client_seed=viewer_seat.client_seed if viewer_seat is not None else "",
     )
     if viewer_seat is not None and seated_at is not None:
         _fill_controls(view, scene, viewer_seat)
@@ -878,6 +928,8 @@ def event_text(event: TableEvent) -> str:
     if kind == "question_asked":
         level = DIFFICULTY_LABELS.get(data.get("difficulty", ""), "")
         return f"{who} is answering {_a(level)} {level} question."
+    if kind == "shoe_shuffled" and data.get("reason") == SHUFFLED_BY_HOST:
+        return HOST_SHUFFLED_LINE
     if kind == "trivia_answered":
         return f"{who}: {int(data.get('credits_change') or 0):+d} trivia credits."
     side_bet_line = _side_bet_event_text(kind, data, who)
@@ -978,6 +1030,9 @@ OFFER_TIMEOUT_LINES = {
     "parlay": "{who} ran out of time: House Money is collected.",
 }
 
+# Shuffle now (F-6): the shoe the host finished is revealed on the table's Fairness page.
+SHUFFLED_BY_HOST = "player"
+HOST_SHUFFLED_LINE = "The host shuffles a new shoe: the last one's seed is on the Fairness page."
 EVENT_LINES = {
     "table_opened": "The table “{name}” opened.",
     "seated": "{who} sat down.",
@@ -1006,5 +1061,6 @@ EVENT_LINES = {
     "invite_renewed": "The host made a new invitation link: the old one no longer works.",
     "table_closed": "The table is closed.",
     "shoe_shuffled": "Shuffling a new shoe.",
+    "client_seed_changed": "{who} chose a new client seed for the next shoe.",
     "credits_exhausted": "{who} has no trivia credits left.",
 }

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -28,13 +28,14 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 
-from game import once_keys
+from game import once_keys, sql
 from game.clock import epoch_ms, from_epoch_ms, now_ms
 from game.errors import ActionRefused, FormExpired, LimitReached, StaleVersion, TableNotFound
 from game.models import OnceKey
 from game.rules import sidebets as sb
 from game.rules.bets import check_bets_being_built
 from game.rules.engine import Game as EngineGame
+from game.rules.fair import CommittedShoes, InvalidClientSeed, check_client_seed, join_client_seeds
 from game.rules.money import CHIP_CENTS
 from game.rules.options import Options
 from game.rules.records import (
@@ -47,6 +48,7 @@ from game.rules.records import (
 )
 from game.rules.storage import game_from_json, game_to_json
 from game.services import randomness
+from game.services.fairness import shoe_writes
 from game.services.locking import lock_player
 from game.tables import live
 from game.tables.models import (
@@ -56,6 +58,8 @@ from game.tables.models import (
     SharedTable,
     TableEvent,
     TableQuestion,
+    TableShoe,
+    new_client_seed,
     new_invite_token,
 )
 from trivia.services import NoQuestionsAvailable, choose_question, shuffled_answers
@@ -163,10 +167,23 @@ class LockedTable:
 
 
 def _load_engine(table: SharedTable) -> EngineGame:
+    """The table's engine as stored: its committed shoes go on (a table stored before
+    shoes were committed gets them from its next shoe, F-1)."""
     if table.state:
-        return game_from_json(table.state, rng=randomness.make_rng(), clock=now_ms)
-    options = table_options(table.options)
-    return EngineGame(options, rng=randomness.make_rng(), clock=now_ms)
+        return game_from_json(
+            table.state,
+            rng=randomness.make_rng(),
+            seed_bytes=randomness.server_seeds(),
+            clock=now_ms,
+        )
+    return _new_engine(table_options(table.options))
+
+
+def _new_engine(options: Options) -> EngineGame:
+    """A new table's engine: its first shoe committed before anyone sits (F-1)."""
+    return EngineGame(
+        options, rng=randomness.make_rng(), source=randomness.shoe_source(), clock=now_ms
+    )
 
 
 def seats_of_table(table_id: int) -> list[Seat]:
@@ -278,6 +295,8 @@ def _save(locked: LockedTable) -> None:
     # engine never loaded has changed nothing.
     engine = locked.loaded_engine
     if engine is not None:
+        # The shoes the action opened, dealt again for new seeds or revealed (F-1, F-6).
+        sql.run_all(shoe_writes(engine.source, TableShoe, {"table_id": table.pk}))
         state = game_to_json(engine)
         if state != table.state:
             table.state = state
@@ -333,6 +352,7 @@ SEAT_STATE_FIELDS = (
     "box",
     "trivia_choice_for",
     "pending_question",
+    "client_seed",
     "version",
 )
 
@@ -410,8 +430,7 @@ def create_table(
     low, high = INTERMISSION_SECONDS
     if not low <= intermission_seconds <= high:
         raise ActionRefused("intermission_out_of_range")
-    engine_options = table_options(options)
-    engine = EngineGame(engine_options, rng=randomness.make_rng(), clock=now_ms)
+    engine = _new_engine(table_options(options))
     try:
         with transaction.atomic():
             lock_player(host)
@@ -495,8 +514,27 @@ def close_table(*, table_id: int, user: Player, version: int) -> SharedTable:
         return locked.table
 
 
+def shuffle_now(*, table_id: int, user: Player, version: int) -> SharedTable:
+    """F-6: the host finishes the shoe between rounds (Shuffle now): its seed is revealed
+    with the cards dealt from it, and a new committed shoe, dealt with the seated
+    players' seeds (F-2), takes its place. A shoe no card has left is new already."""
+    with locked_table(table_id=table_id) as locked:
+        _host_only(locked, user)
+        _check_table_version(locked.table, version)
+        if locked.table.phase != SharedTable.Phase.INTERMISSION:
+            raise ActionRefused("shuffle_between_rounds")
+        engine = locked.engine
+        if _untouched_shoe(engine):
+            raise ActionRefused("shoe_new")
+        _seed_new_shoes(locked)
+        _after_engine(locked, _run(engine.shuffle_now))
+        return locked.table
+
+
 def _close(locked: LockedTable, *, reason: str) -> None:
     locked.table.phase = SharedTable.Phase.CLOSED
+    # F-6: nothing more is dealt from the table's shoe, so its seed can be told.
+    locked.engine.finish_shoe()
     for seat in locked.seated():
         seat.number = None
         seat.ready = False
@@ -533,6 +571,7 @@ def sit(*, table_id: int, user: Player, version: int, number: int) -> Seat:
                 player=user,
                 bank_cents=locked.options.starting_bank,
                 credits=STARTING_CREDITS,
+                client_seed=new_client_seed(),  # F-2: random, the player's to change
             )
             locked.seats.append(seat)
         was_empty = not locked.seated()
@@ -562,6 +601,64 @@ def leave(*, table_id: int, user: Player, version: int) -> Seat:
         if locked.table.phase == SharedTable.Phase.INTERMISSION:
             _end_betting_if_everyone_decided(locked)
         return seat
+
+
+def set_seat_client_seed(*, table_id: int, user: Player, version: int, client_seed: str) -> Seat:
+    """F-2: the player's own client seed (1–64 printable ASCII characters). It joins the
+    others' in the table's next shoe, or in the shoe no card has left yet at the next deal;
+    the shoe dealing now keeps the seed it was committed with."""
+    try:
+        seed = check_client_seed(client_seed)
+    except InvalidClientSeed:
+        raise ActionRefused("bad_client_seed") from None
+    with locked_table(table_id=table_id) as locked:
+        seat = _own_seat(locked, user, version)
+        seat.client_seed = seed
+        # News for every page: the felt shows the seeds the next shoe will be dealt with.
+        locked.announce("client_seed_changed", seat=seat.number)
+        return seat
+
+
+# --------------------------------------------------------------------- the shoe's seeds (F-2)
+
+
+def seats_client_seed(seats: Iterable[Seat]) -> str | None:
+    """The client seed of the table's next shoe: its seated players' seeds in seat order
+    joined with "|" (F-2); None while nobody is seated."""
+    seated = sorted((s for s in seats if s.number is not None), key=lambda s: s.number or 0)
+    if not seated:
+        return None
+    return join_client_seeds([seat.client_seed for seat in seated])
+
+
+def _untouched_shoe(engine: EngineGame) -> bool:
+    """No card has left the shoe yet: its client seed may still change (F-2)."""
+    return engine.shoe.remaining() == engine.shoe.size
+
+
+def _seed_new_shoes(locked: LockedTable) -> str | None:
+    """Every shoe opened from now on is dealt with the seated players' seeds joined (the
+    seeds of who sits now); the joined seed, None while nobody is seated."""
+    joined = seats_client_seed(locked.seats)
+    source = locked.engine.source
+    if joined is not None and isinstance(source, CommittedShoes):
+        source.client_seed = joined
+    return joined
+
+
+def _seed_the_deal(locked: LockedTable) -> None:
+    """F-2 before a deal: the next shoes take the seated players' seeds, and so does the
+    shoe about to be dealt from when no card has left it (the table's first shoe, or one
+    shuffled since): shuffled again from the same server seed, its commitment unchanged.
+    A shoe rebuilt by the deal itself (R-2.2) is then opened with them too."""
+    joined = _seed_new_shoes(locked)
+    engine = locked.engine
+    source = engine.source
+    showing = source.showing() if isinstance(source, CommittedShoes) else None
+    if joined is None or showing is None or showing.client_seed == joined:
+        return
+    if _untouched_shoe(engine):
+        _run(lambda: engine.set_client_seed(joined))
 
 
 # --------------------------------------------------------------------- betting (T-5)
@@ -781,6 +878,7 @@ def _end_betting(locked: LockedTable) -> None:
     if not players:
         _open_betting(locked, again=True)
         return
+    _seed_the_deal(locked)
     events = _run(lambda: engine.start_shared_round(boxes))
     for index, seat in enumerate(players):
         seat.box = index

@@ -14,5 +14,7 @@ urlpatterns = [
     path("<id:table_id>/events/", views.table_events, name="events"),
     path("<id:table_id>/options/", views.table_options, name="options"),
     path("<id:table_id>/invite/", views.invite_page, name="invite"),
+    # Before the actions' pattern, which would take "fairness" for an action's name.
+    path("<id:table_id>/fairness/", views.table_fairness, name="fairness"),
     path("<id:table_id>/<slug:action>/", views.table_action, name="action"),
 ]

@@ -219,6 +219,8 @@ TABLE_ACTIONS = (
     "answer",
     "renew-invite",
     "close",
+    "client-seed",
+    "shuffle-now",
 )
 
 
@@ -233,6 +235,7 @@ def table_urls(table_id: int) -> dict[str, str]:
     urls["events"] = reverse("tables:events", args=[table_id])
     urls["options"] = reverse("tables:options", args=[table_id])
     urls["invite"] = reverse("tables:invite", args=[table_id])
+    urls["fairness"] = reverse("tables:fairness", args=[table_id])
     urls["lobby"] = reverse("tables:lobby")
     return urls
 
@@ -387,6 +390,15 @@ def table_action(request: AuthenticatedHttpRequest, table_id: int, action: str) 
             table_id=table_id, user=user, version=version()
         ),
         "close": lambda: services.close_table(table_id=table_id, user=user, version=version()),
+        # F-2: the player's own seed, joined with the others' in the next shoe (taken as
+        # typed: a space is one of its characters).
+        "client-seed": lambda: services.set_seat_client_seed(
+            table_id=table_id, user=user, version=version(), client_seed=post.get("client_seed", "")
+        ),
+        # F-6: the host's Shuffle now, between rounds.
+        "shuffle-now": lambda: services.shuffle_now(
+            table_id=table_id, user=user, version=version()
+        ),
     }
     run = actions.get(action)
     if run is None:
@@ -477,6 +489,14 @@ def table_options(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespo
     else:
         form = TableOptionsForm(initial=TableOptionsForm.initial_for(table.options))
     return render(request, "tables/options.html", {"form": form, "table": table}, status=status)
+
+
+@login_required
+@require_GET
+def table_fairness(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
+    """The table's Fairness page (FAIRNESS.md F-7), linked from the felt as Fairness: its
+    shoes' commitments and revealed seeds. Not served yet: 404 until it is."""
+    raise Http404("No Fairness page yet")
 
 
 # --------------------------------------------------------------------- the live stream (T-10)

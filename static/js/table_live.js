@@ -182,6 +182,39 @@
     }
   }
 
+  // ------------------------------------------------------------ disclosures and typing
+
+  // A live update or an htmx answer replaces the table: a disclosure the viewer opened (the
+  // shoe's commitment, their client seed) stays open, and the field they were typing in
+  // keeps the focus and the caret (hx-preserve keeps its value).
+  function placeState() {
+    var table = document.getElementById("shared-table");
+    if (!table) { return null; }
+    var open = Array.prototype.map.call(table.querySelectorAll("details[id][open]"),
+      function (details) { return details.id; });
+    var active = document.activeElement;
+    var focus = null;
+    if (active && active.id && table.contains(active) && typingIn(active)) {
+      focus = { id: active.id, start: active.selectionStart, end: active.selectionEnd };
+    }
+    return { open: open, focus: focus };
+  }
+
+  function restorePlace(state) {
+    if (!state) { return; }
+    state.open.forEach(function (id) {
+      var details = document.getElementById(id);
+      if (details && details.tagName === "DETAILS") { details.open = true; }
+    });
+    var focus = state.focus;
+    var field = focus ? document.getElementById(focus.id) : null;
+    if (!field || document.activeElement === field) { return; }
+    field.focus();
+    if (focus.start !== null && typeof field.setSelectionRange === "function") {
+      try { field.setSelectionRange(focus.start, focus.end); } catch (error) { /* no caret */ }
+    }
+  }
+
   document.addEventListener("click", function (event) {
     var target = event.target instanceof Element ? event.target : null;
     if (!target) { return; }
@@ -254,9 +287,11 @@
   // htmx answers to the viewer's own posts (the stream's swaps, also made by htmx, are
   // looked at before and played after by the stream's own handler).
   var heldDialog = null;
+  var heldPlace = null;
   var beforeAnswer = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     heldDialog = dialogState();
+    heldPlace = placeState();
     var target = event.detail && event.detail.target;
     if (target && target.id === "shared-table") { beforeAnswer = lookBefore(target); }
   });
@@ -269,6 +304,8 @@
     enhance();
     restoreDialog(heldDialog);
     heldDialog = null;
+    restorePlace(heldPlace);
+    heldPlace = null;
   });
   // Once a swap's result is shown: its log lines and its headline, said.
   document.addEventListener("table:revealed", function (event) {
@@ -342,11 +379,13 @@
       return;
     }
     var dialog = dialogState();
+    var place = placeState();
     var before = lookBefore(target);
     swapInto(target, html, "outerHTML");
     if (!playAfter(before)) { flushLog(); }
     enhance();
     restoreDialog(dialog);
+    restorePlace(place);
   }
 
   // While the viewer's own post is on its way, a table from the stream waits for its

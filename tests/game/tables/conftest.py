@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,6 +26,14 @@ def no_clock_thread(settings) -> None:
 def fresh_scenes() -> None:
     """Each test starts with no table scene kept from another test's tables."""
     scenes.forget_all()
+
+
+@pytest.fixture(autouse=True)
+def known_seat_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seats get known client seeds (random in play), so that a table's shoes, dealt with
+    its seats' seeds joined (F-2), are the same every run."""
+    numbers = itertools.count(1)
+    monkeypatch.setattr(services, "new_client_seed", lambda: f"seat-seed-{next(numbers)}")
 
 
 @pytest.fixture

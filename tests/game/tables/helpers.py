@@ -15,11 +15,15 @@ from game.tables.models import SharedTable
 
 def with_cards_on_top(state: dict[str, Any], cards: list[str]) -> dict[str, Any]:
     """A table's engine state with ``cards`` next in its shoe, in deal order (what is left
-    of the shoe after them)."""
+    of the shoe after them).
+
+    The stacked shoe counts one card dealt already: a shoe no card has left is shuffled
+    again for the seated players' seeds at the deal (F-2), which would undo the stacking.
+    Its committed stream stays open for the dice."""
     shoe = dict(state["shoe"])
     shoe["cards"] = list(cards) + list(shoe["cards"])[shoe.get("position", 0) :]
     shoe["position"] = 0
-    shoe["size"] = max(shoe["size"], len(shoe["cards"]))
+    shoe["size"] = max(shoe["size"], len(shoe["cards"]) + 1)
     return {**state, "shoe": shoe}
 
 

@@ -35,6 +35,7 @@ FIELDS = (
     "bet",
     "active",
     "amount",
+    "client_seed",
 )
 JUNK = st.one_of(
     st.sampled_from(
@@ -194,6 +195,23 @@ def _choosing_difficulty(fixtures: Callable[[str], Any]) -> SharedTable:
     return table
 
 
+def _round_over(fixtures: Callable[[str], Any]) -> SharedTable:
+    """A round dealt and settled (both stand on 17 and 16, the dealer on 18): betting is
+    open again, cards have left the shoe."""
+    table = _round(fixtures, PLAIN)
+    for name in ("ana", "ben"):
+        user = fixtures(name)
+        services.play(
+            table_id=table.pk, user=user, version=seat_version(table, user), action="stand"
+        )
+    return table
+
+
+def _shuffle_now_post(fixtures: Callable[[str], Any]) -> Post:
+    table = _round_over(fixtures)
+    return host_post(table, fixtures("ana"), action_url(table, "shuffle-now"))
+
+
 def _question_open(fixtures: Callable[[str], Any]) -> SharedTable:
     fixtures("questions")
     return fixtures("question_open")(PLAIN, "easy")
@@ -246,6 +264,8 @@ POSTS: dict[str, Callable[[Callable[[str], Any]], Post]] = {
     "answer": _answer_post,
     "renew-invite": lambda f: _host_action(f, "renew-invite", public=False),
     "close": lambda f: _host_action(f, "close"),
+    "client-seed": lambda f: seat_post(_betting(f), f("ana"), "client-seed", client_seed="ana's"),
+    "shuffle-now": _shuffle_now_post,
     "options": _options_post,
 }
 

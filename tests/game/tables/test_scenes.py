@@ -188,7 +188,7 @@ def test_a_new_revision_renders_only_the_seats_it_changed(
 
     def counting_set(self, key, value, *args, **kwargs):
         seat = isinstance(value, str) and re.match(
-            r'\s*<li class="seat[^"]*" data-seat=.*?seat__player">(\w+)', value, re.S
+            r'\s*<h2 class="seat__name">.*?seat__player">(\w+)', value, re.S
         )
         if seat:
             rendered.append(seat.group(1))
