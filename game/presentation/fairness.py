@@ -126,3 +126,8 @@ GAME_SEED_HINT = (
     "change it while the shoe in play has dealt no card (press Shuffle now on the table "
     "between rounds to start a new shoe)."
 )
+TABLE_SEED_HINT = (
+    "Each seated player's client seed, joined in seat order, goes into every new shoe's "
+    "shuffle with the site's secret seed, so nobody chooses a shoe alone. Set yours on your "
+    "seat at the table."
+)

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from django.db.models import OuterRef, QuerySet, Subquery, Sum, Value
 from django.db.models.functions import Coalesce
 
-from game.tables.models import Seat, SharedTable
+from game.tables.models import Seat, SharedTable, TableShoe
 from game.tables.presentation import TableScene, table_scene
 
 Stamp = tuple[int, int]  # (the table's revision, the sum of its seats' versions)
@@ -50,6 +50,11 @@ def table_by_id(table_id: int) -> SharedTable | None:
     action), or None."""
     rows = _with_seats_revision(SharedTable.objects.filter(pk=table_id))
     return next(iter(rows.order_by()), None)
+
+
+def table_shoes(table_id: int) -> list[TableShoe]:
+    """A table's committed shoes, oldest first (the open one has no seed yet)."""
+    return list(TableShoe.objects.filter(table_id=table_id).order_by("nonce"))
 
 
 MAX_TABLES = 256  # scenes kept per process (one per table, the most recently used)

@@ -48,8 +48,8 @@ from game.rules.records import (
 )
 from game.rules.storage import game_from_json, game_to_json
 from game.services import randomness
-from game.services.fairness import shoe_writes
 from game.services.locking import lock_player
+from game.services.shoe_records import shoe_writes
 from game.tables import live
 from game.tables.models import (
     SEATS_MAX,

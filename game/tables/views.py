@@ -18,7 +18,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.handlers.asgi import ASGIRequest
 from django.db.models import Count, Q
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
@@ -36,6 +36,7 @@ from game.errors import (
 )
 from game.forms import parse_bet, parse_chip_dollars, parse_version
 from game.http import AuthenticatedHttpRequest
+from game.presentation.fairness import TABLE_SEED_HINT, fairness_json, fairness_view
 from game.presentation.notices import STALE_NOTICE
 from game.rules.money import parse_whole_number
 from game.tables import clock_runner, invitations, live, services, stream_limits
@@ -52,7 +53,7 @@ from game.tables.presentation import (
     rules_text,
     view_for,
 )
-from game.tables.scenes import current_scene, scene_of, table_by_id
+from game.tables.scenes import current_scene, scene_of, table_by_id, table_shoes
 from game.tables.sse import (
     END_EVENT,
     ENDED_CLOSED,
@@ -494,9 +495,22 @@ def table_options(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespo
 @login_required
 @require_GET
 def table_fairness(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
-    """The table's Fairness page (FAIRNESS.md F-7), linked from the felt as Fairness: its
-    shoes' commitments and revealed seeds. Not served yet: 404 until it is."""
-    raise Http404("No Fairness page yet")
+    """The table's Fairness page (FAIRNESS.md F-7), linked from the felt as Fairness: every
+    shoe's commitment, its seats' joined client seed and, once finished, its seed and cards;
+    ``?format=json`` for F-7's JSON. Whoever may see the table may see its shoes."""
+    table = _visible_table(request, table_id)
+    view = fairness_view(
+        table_shoes(table.pk),
+        title=f"Fairness of the table {table.name}",
+        back_url=reverse("tables:table", args=[table.pk]),
+        back_label="Back to the table",
+        hint=TABLE_SEED_HINT,
+    )
+    json_url = reverse("tables:fairness", args=[table.pk]) + "?format=json"
+    if request.GET.get("format") == "json":
+        return JsonResponse(fairness_json(view.shoes), json_dumps_params={"ensure_ascii": False})
+    context = {"view": view, "seed_form": None, "json_url": json_url, "notice": ""}
+    return render(request, "fairness/page.html", context)
 
 
 # --------------------------------------------------------------------- the live stream (T-10)

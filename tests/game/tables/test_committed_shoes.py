@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,6 +29,8 @@ from tests.game.tables.helpers import bet_and_ready, seat_version, table_version
 from tests.game.tables.test_hostile_input import table_as_stored
 
 pytestmark = pytest.mark.django_db
+
+VERIFIER = Path(__file__).resolve().parents[3] / "tools" / "verify_shoe.py"
 
 
 @pytest.fixture(autouse=True)
@@ -172,11 +179,26 @@ def test_a_tables_first_shoe_is_committed_before_its_first_card(
     assert not any(seed in text for text in viewers.received)
 
 
-def test_the_fairness_link_is_reserved_until_its_page_comes(make_table, ana, viewers):
+def test_the_tables_fairness_page_lists_its_shoes_to_whoever_may_see_the_table(
+    make_table, ana, viewers, django_user_model
+):
     table = make_table()
     url = reverse("tables:fairness", args=[table.pk])
     assert url == f"/tables/{table.pk}/fairness/"
-    assert viewers.client(ana).get(url).status_code == 404
+    page = viewers.client(ana).get(url)
+    assert page.status_code == 200
+    assert shoe_row(table, 1).commitment in page.content.decode()
+    assert "Revealed when this shoe ends." in page.content.decode()
+    shoes = viewers.client(ana).get(url + "?format=json").json()["shoes"]
+    assert [set(shoe) for shoe in shoes] == [
+        {"nonce", "commitment", "client_seed", "server_seed", "deck_count", "cards_dealt"}
+    ]
+    assert shoes[0]["server_seed"] is None and shoes[0]["cards_dealt"] == []
+    SharedTable.objects.filter(pk=table.pk).update(public=False)
+    stranger = django_user_model.objects.create_user("stranger")
+    for path in (url, url + "?format=json"):
+        assert viewers.client(stranger).get(path).status_code == 404
+    assert not any(open_seed(table) in text for text in viewers.received)
 
 
 # --------------------------------------------------------------------- F-2 the seats' seeds
@@ -363,6 +385,16 @@ def test_closing_the_table_reveals_its_shoe(pair_with_seeds, ana, ben):
     assert row.cards_dealt == shoe_order(bytes.fromhex(seed), "a|b", 1, row.deck_count)[:dealt]
     table.refresh_from_db()
     assert table.state["fair"]["current"] is None  # nothing left to keep secret
+    client = Client()
+    client.force_login(ben)
+    shoes = client.get(reverse("tables:fairness", args=[table.pk]) + "?format=json").json()
+    assert shoes["shoes"][0]["server_seed"] == seed
+    path = Path(tempfile.mkdtemp()) / "shoes.json"
+    path.write_text(json.dumps(shoes))
+    checked = subprocess.run(
+        [sys.executable, str(VERIFIER), str(path)], capture_output=True, text=True, check=False
+    )
+    assert checked.returncode == 0 and "✔" in checked.stdout
 
 
 def test_a_table_closed_for_being_empty_reveals_its_shoe(make_table, ana, clock):
