@@ -171,10 +171,6 @@ TABLE_REFUSALS = {
     "no_such_activation": "Choose Activate or Deactivate.",
     "no_amount": AMOUNT_FORMAT_REFUSAL,
     "bad_version": "This page is out of date: the table has been reloaded, please try again.",
-    "bad_client_seed": (
-        "A client seed is 1 to 64 characters: letters, digits, spaces and the punctuation "
-        "of a keyboard (printable ASCII)."
-    ),
     "shuffle_between_rounds": "The shoe can be shuffled only between rounds.",
     "shoe_new": "The shoe is new: no card has been dealt from it yet.",
 }

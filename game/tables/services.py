@@ -609,8 +609,8 @@ def set_seat_client_seed(*, table_id: int, user: Player, version: int, client_se
     the shoe dealing now keeps the seed it was committed with."""
     try:
         seed = check_client_seed(client_seed)
-    except InvalidClientSeed:
-        raise ActionRefused("bad_client_seed") from None
+    except InvalidClientSeed as error:
+        raise ActionRefused("bad_client_seed", text=str(error)) from None
     with locked_table(table_id=table_id) as locked:
         seat = _own_seat(locked, user, version)
         seat.client_seed = seed

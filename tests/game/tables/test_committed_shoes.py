@@ -21,7 +21,7 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from game.errors import ActionRefused
-from game.rules.fair import shoe_order
+from game.rules.fair import InvalidClientSeed, check_client_seed, shoe_order
 from game.services import randomness
 from game.tables import presentation, services
 from game.tables.models import Seat, SharedTable, TableEvent, TableShoe
@@ -276,7 +276,9 @@ def test_a_seed_that_is_not_1_to_64_printable_ascii_is_refused(pair_with_seeds, 
         ana, table, "client-seed", version=str(seat_version(table, ana)), client_seed=seed
     )
     assert response.status_code == 422
-    assert escape(presentation.TABLE_REFUSALS["bad_client_seed"]) in response.content.decode()
+    with pytest.raises(InvalidClientSeed) as refusal:
+        check_client_seed(seed)
+    assert escape(str(refusal.value)) in response.content.decode()
     assert table_as_stored(table) == before
 
 
