@@ -345,3 +345,62 @@ class GameShoe(ShoeRecord):
 
     def __str__(self) -> str:
         return f"Shoe {self.nonce} of game {self.game_id}"
+
+
+class DailyShoe(models.Model):
+    """One UTC day's Daily Shoe (FAIRNESS.md D-1, D-3, D-4): its server seed, made at least
+    a day ahead, its commitment, and the day's ordered question lists with theirs.
+
+    The seed and the lists are secret until the day is over (D-8); pages show only the
+    commitments before then."""
+
+    date = models.DateField(unique=True)
+    server_seed = models.CharField(max_length=64)
+    commitment = models.CharField(max_length=64)
+    # Question ids by difficulty, in the order they are asked that day (D-3).
+    questions = models.JSONField(default=dict)
+    # SHA-256 of each list's ids joined with ",", by difficulty.
+    question_commitments = models.JSONField(default=dict)
+    created = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-date"]
+
+    def __str__(self) -> str:
+        return f"Daily Shoe {self.date.isoformat()}"
+
+
+class DailyAttempt(models.Model):
+    """A player's one attempt at a day's Daily Shoe (D-5), played in its own game."""
+
+    day = models.ForeignKey(DailyShoe, on_delete=models.CASCADE, related_name="attempts")
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="daily_attempts"
+    )
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="daily_attempt")
+    # Per round played: {"net_cents": …, "result": "win" | "loss" | "push"} (D-6, D-7).
+    rounds = models.JSONField(default=list, blank=True)
+    right_answers = models.PositiveIntegerField(default=0)
+    questions_answered = models.PositiveIntegerField(default=0)
+    final_bank_cents = models.BigIntegerField(null=True, blank=True)
+    started = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["day", "player"], name="daily_attempt_once_a_day"),
+        ]
+        indexes = [
+            # The leaderboard (D-6): finished attempts of a day by bank, right answers, finish.
+            models.Index(
+                fields=["day", "-final_bank_cents", "-right_answers", "finished_at"],
+                name="daily_leaderboard_idx",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id}'s Daily Shoe {self.day_id}"
+
+    @property
+    def finished(self) -> bool:
+        return self.finished_at is not None
