@@ -857,9 +857,9 @@ class Game:
                 # The same four draws without the per-card events (the simulator's path).
                 dealer = round_.dealer
                 hand.add(self._draw())
-                dealer.append(self._draw())
+                dealer.append(self._draw_for_dealer())
                 hand.add(self._draw())
-                dealer.append(self._draw())
+                dealer.append(self._draw_for_dealer())
             else:
                 self._deal_to_hand(hand, 0)
                 self._deal_to_dealer(face_down=True)
@@ -1261,6 +1261,10 @@ class Game:
             raise IllegalAction("The shoe can be changed only between rounds")
         if self.shoe.fixed:
             raise IllegalAction("A replay's shoe cannot be shuffled")
+        if self.shoe.duplicate:
+            # Each round of a Daily Shoe has its own shoe (D-2): a new one now would deal
+            # the next round's cards to this one.
+            raise IllegalAction("A Daily Shoe's rounds each have their own shoe")
         self._begin()
         if self.shoe.remaining() != self.shoe.size:
             self.shoe = self.source.new_shoe(self._table.deck_count, self.shoe)
@@ -1774,7 +1778,7 @@ class Game:
             self._emit("card_dealt", to="player", hand=index, card=card)
 
     def _deal_to_dealer(self, *, face_down: bool) -> None:
-        card = self._draw()
+        card = self._draw_for_dealer()
         round_ = self.round
         assert round_ is not None  # only called while a round exists
         round_.dealer.append(card)
@@ -1790,17 +1794,40 @@ class Game:
         shoe = self.shoe
         position = shoe.position
         if position >= len(shoe.cards):
-            # R-2.2 mid-round: reshuffle the cards not on the table (fixed shoes raise).
-            shoe, reshuffled = self.source.refill(shoe, round_.table_cards())
-            self.shoe = shoe
-            if reshuffled:
-                self._emit("shoe_shuffled", reason="refill", message="Shuffling a new shoe")
+            shoe = self._refill(round_)
             position = shoe.position
         # Shoe.draw inlined: the refill above guarantees a card (this is the hottest call).
         card = shoe.cards[position]
         shoe.position = position + 1
         round_.dealt.append(card)
         return card
+
+    def _draw_for_dealer(self) -> str:
+        """Draw the dealer's next card: the shoe's next, as for the player, except from a
+        duplicate shoe, which deals the dealer from its bottom (D-2: the hole card second
+        to last, the upcard last, each draw the next one up)."""
+        shoe = self.shoe
+        if not shoe.duplicate:
+            return self._draw()
+        round_ = self.round
+        assert round_ is not None  # only called while a round exists
+        hole = not round_.dealer
+        if len(shoe.cards) - shoe.position < (2 if hole else 1):
+            shoe = self._refill(round_)
+            if not shoe.duplicate:
+                return self._draw()
+        card = shoe.draw_bottom(hole)
+        round_.dealt.append(card)
+        return card
+
+    def _refill(self, round_: Round) -> Shoe:
+        """R-2.2 mid-round: the shoe to go on with, from the cards not on the table (a
+        fixed shoe raises). Returns the shoe now in play."""
+        shoe, reshuffled = self.source.refill(self.shoe, round_.table_cards())
+        self.shoe = shoe
+        if reshuffled:
+            self._emit("shoe_shuffled", reason="refill", message="Shuffling a new shoe")
+        return shoe
 
     def _auto_end(self, hand: Hand, index: int) -> bool:
         """End ``hand`` if the rules end it without a decision; True if it ended."""

@@ -96,18 +96,29 @@ class Shoe:
     shoes are rebuilt per R-2.2 (or the ``reshuffle`` option) and refilled mid-round
     from the cards not on the table. An infinite shoe (``deck_count`` 0) is never
     reshuffled: it draws another deck's worth of independent cards when it runs out.
+
+    A ``duplicate`` shoe (the Daily Shoe, FAIRNESS.md D-2) deals the player's cards from
+    the top as any shoe does and the dealer's from the bottom (:meth:`draw_bottom`); the
+    cards it holds are always exactly the undealt ones, so everything else reads it alike.
     """
 
-    __slots__ = ("cards", "position", "size", "deck_count", "fixed")
+    __slots__ = ("cards", "position", "size", "deck_count", "fixed", "duplicate")
 
     def __init__(
-        self, cards: list[str], deck_count: int, *, size: int | None = None, fixed: bool = False
+        self,
+        cards: list[str],
+        deck_count: int,
+        *,
+        size: int | None = None,
+        fixed: bool = False,
+        duplicate: bool = False,
     ) -> None:
         self.cards = cards
         self.position = 0
         self.deck_count = deck_count
         self.size = len(cards) if size is None else size
         self.fixed = fixed
+        self.duplicate = duplicate
 
     @classmethod
     def build(cls, deck_count: int, rng: Rng) -> Shoe:
@@ -169,6 +180,21 @@ class Shoe:
         self.position = position + 1
         return self.cards[position]
 
+    def draw_bottom(self, hole: bool) -> str:
+        """The dealer's next card from the bottom of a duplicate shoe (D-2): the hole card
+        (``hole``) from the second-to-last position, any other card from the last.
+
+        The round's first two dealer cards are the hole, then the upcard, so the upcard is
+        the shoe's last card, the hole card the one before, and each draw the next one up.
+        Taking them out of the list keeps ``cards[position:]`` the undealt cards. Raises
+        ShoeExhausted when the card would be one the top has already dealt.
+        """
+        depth = 2 if hole else 1
+        cards = self.cards
+        if len(cards) - self.position < depth:
+            raise ShoeExhausted("the shoe ran out of cards")
+        return cards.pop(-depth)
+
     def refill(self, on_table: Iterable[str], rng: Rng) -> bool:
         """R-2.2 mid-round: reshuffle every card not on the table into a fresh shoe.
 
@@ -200,16 +226,26 @@ class Shoe:
 
     def to_json(self) -> dict[str, Any]:
         # Only the undealt cards matter; the order stays on the server (R-2.3).
-        return {
+        data: dict[str, Any] = {
             "cards": self.cards[self.position :],
             "size": self.size,
             "deck_count": self.deck_count,
             "fixed": self.fixed,
         }
+        if self.duplicate:
+            # Written only when set: every other shoe's state stays as it always was.
+            data["duplicate"] = True
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Shoe:
-        return cls(list(data["cards"]), data["deck_count"], size=data["size"], fixed=data["fixed"])
+        return cls(
+            list(data["cards"]),
+            data["deck_count"],
+            size=data["size"],
+            fixed=data["fixed"],
+            duplicate=data.get("duplicate", False),
+        )
 
 
 def _fresh_deck_draws(rng: Rng) -> list[str]:

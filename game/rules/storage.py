@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from game.rules.clock import Clock
+from game.rules.daily import DailyShoes
 from game.rules.engine import BOX_FIELDS, HAND_FIELDS, ROUND_FIELDS, Box, Game, Hand, Round
 from game.rules.fair import CommittedShoes, new_client_seed
 from game.rules.options import Options
@@ -56,6 +57,9 @@ def game_to_json(game: Game) -> dict[str, Any]:
     if isinstance(source, CommittedShoes):
         # The open shoe's server seed: secret until the shoe is finished (F-6).
         data["fair"] = source.to_json()
+    elif isinstance(source, DailyShoes):
+        # The day's server seed: secret until the day ends (D-8).
+        data["daily"] = source.to_json()
     return data
 
 
@@ -71,13 +75,17 @@ def game_from_json(
     caller's.
 
     A game with committed shoes goes on with them, new server seeds from ``seed_bytes``
-    (``secrets`` by default). A game stored before shoes were committed plays its shoe
-    out with ``rng``'s draws, or, given ``seed_bytes``, committed shoes from its next shoe.
+    (``secrets`` by default); a Daily Shoe's attempt goes on with the day's shoes. A game
+    stored before shoes were committed plays its shoe out with ``rng``'s draws, or, given
+    ``seed_bytes``, committed shoes from its next shoe.
     """
     options = Options.from_stored(data["options"], data["implied"])
     fair = data.get("fair")
-    source: CommittedShoes | None = None
-    if fair is not None:
+    daily = data.get("daily")
+    source: CommittedShoes | DailyShoes | None = None
+    if daily is not None:
+        source = DailyShoes.from_json(daily)
+    elif fair is not None:
         source = CommittedShoes.from_json(fair, seed_bytes=seed_bytes or secrets.token_bytes)
     elif seed_bytes is not None:
         source = CommittedShoes(new_client_seed(), seed_bytes=seed_bytes)
