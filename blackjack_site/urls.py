@@ -12,6 +12,7 @@ admin.site.login_form = AdminLoginForm
 urlpatterns = [
     path("", views.home, name="home"),
     path("play/", views.play_now, name="play_now"),
+    path("daily/play/", views.play_daily, name="play_daily"),
     path("accounts/signup/", views.signup, name="signup"),
     # Before Django's account URLs, so that /accounts/login/ uses the bounded form.
     path("accounts/login/", views.SiteLoginView.as_view(), name="login"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
@@ -30,6 +31,7 @@ from game.errors import FormExpired, LimitReached, http_status
 from game.http import AuthenticatedHttpRequest
 from game.presentation.notices import refusal_text
 from game.selectors import games_for_player
+from game.services import daily
 from game.tables import invitations
 
 # The guest a login came from, while the offer to move its game is open.
@@ -75,6 +77,19 @@ def play_now(request: HttpRequest) -> HttpResponse:
             return form_expired(request, once_keys.Kind.GUEST)
     game = services.resume_or_new_game(user=user)
     return redirect("game:table", game_id=game.pk)
+
+
+@login_required
+@require_POST
+def play_daily(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Play Daily Shoe (FAIRNESS.md D-5): an account's one attempt at today's, made or
+    resumed; a guest is sent to sign up (and keeps the guest game)."""
+    if guests.is_guest(request.user):
+        messages.info(request, "Sign up to play the Daily Shoe: your guest game comes with you.")
+        return redirect("signup")
+    day = daily.daily_shoe_for(daily.utc_today())
+    attempt = daily.start_attempt(user=request.user, day=day)
+    return redirect("game:table", game_id=attempt.game_id)
 
 
 def _safe_next(request: HttpRequest) -> str | None:

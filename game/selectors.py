@@ -8,7 +8,15 @@ from typing import Any
 
 from django.db.models import Case, Count, F, Q, QuerySet, Value, When
 
-from game.models import CoachDeviation, Game, GameShoe, Hand, TriviaAttempt
+from game.models import (
+    CoachDeviation,
+    DailyAttempt,
+    DailyShoe,
+    Game,
+    GameShoe,
+    Hand,
+    TriviaAttempt,
+)
 from game.rules.records import NATURAL, WIN
 from game.rules.sidebets import stored_side_stakes
 
@@ -128,3 +136,10 @@ def next_client_seed(game: Game) -> str | None:
     shoes are not committed yet."""
     fair = (game.state or {}).get("fair")
     return None if fair is None else str(fair["client_seed"])
+
+
+def daily_attempt_of(user: Any, day: DailyShoe) -> DailyAttempt | None:
+    """The player's attempt at ``day``'s Daily Shoe, if they made one (D-5)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    return DailyAttempt.objects.filter(day=day, player=user).first()

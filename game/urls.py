@@ -2,7 +2,7 @@ from django.urls import path
 
 # Registers the <id:…> converter the paths below use.
 import game.converters  # noqa: F401
-from game import fairness_views, report_views, side_bet_views, statistics_views, views
+from game import daily_views, fairness_views, report_views, side_bet_views, statistics_views, views
 
 app_name = "game"
 
@@ -14,6 +14,7 @@ urlpatterns = [
     path("games/<id:game_id>/options/", views.options, name="options"),
     path("games/<id:game_id>/fairness/", fairness_views.game_fairness, name="fairness"),
     path("games/<id:game_id>/client-seed/", fairness_views.game_client_seed, name="client_seed"),
+    path("daily/", daily_views.daily_page, name="daily"),
     path("fairness/verify_shoe.py", fairness_views.verifier_script, name="verify_shoe_script"),
     path(
         "games/<id:game_id>/options/house-edge/",

@@ -65,6 +65,8 @@ REFUSALS: dict[str, str] = {
     # the deadline was applied before the late post; the table shows it.
     "time_ran_out": "Time ran out: the table has moved on without that move.",
     "bad_client_seed": "{text}",
+    "daily_options_locked": "The Daily Shoe's options are fixed: everyone plays the same game.",
+    "daily_not_today": "Only today's Daily Shoe can be played.",
     "client_seed_mid_shoe": (
         "The client seed can change only between shoes: press Shuffle now, then set it "
         "for the new shoe."

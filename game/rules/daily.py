@@ -212,3 +212,21 @@ def nth_question(lists: Mapping[str, Sequence[int]], difficulty: str, n: int) ->
             f"The day's {difficulty} list has {len(ids)} questions, not a number {n}"
         )
     return ids[n - 1]
+
+
+DAILY_DONE: Final = "daily_done"
+
+
+def end_after_the_last_round(game: Game) -> bool:
+    """D-1: the attempt is over once its twentieth round is; True when this ended it."""
+    round_ = game.round
+    if game.game_over or round_ is None or not round_.over or game.round_number < DAILY_ROUNDS:
+        return False
+    game.end_game()
+    game.game_over_reason = DAILY_DONE
+    return True
+
+
+def is_daily(game: Game) -> bool:
+    """Whether ``game`` is a Daily Shoe attempt (its shoes come from the day's seed)."""
+    return isinstance(game.source, DailyShoes)

@@ -8,17 +8,24 @@ date makes a second maker's INSERT fail, and that maker reads the first one's ro
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 
 from game.clock import now_ms
-from game.models import DailyShoe
+from game.errors import ActionRefused
+from game.models import DailyAttempt, DailyShoe, Game
+from game.rules.daily import DAILY_STAKE_CENTS, daily_game, question_list_commitment
 from game.rules.fair import SEED_BYTES, commitment
+from game.rules.storage import game_to_json
 from game.services import randomness
+from game.services.locking import lock_player
+from game.services.saving import phase_note
 from trivia.services import active_question_ids
+
+if TYPE_CHECKING:
+    from game.services.saving import Player
 
 DIFFICULTIES = ("easy", "medium", "hard")
 # More than a day's twenty rounds can ask of any one difficulty (two questions a round at
@@ -29,11 +36,6 @@ QUESTIONS_PER_DIFFICULTY = 60
 def utc_today() -> date:
     """Today's UTC date on the game clock (tests move the clock, not the calendar)."""
     return datetime.fromtimestamp(now_ms() / 1000, tz=UTC).date()
-
-
-def question_list_commitment(ids: Sequence[int]) -> str:
-    """D-3: the SHA-256 of a list's question ids joined with ",", lower-case hex."""
-    return hashlib.sha256(",".join(str(i) for i in ids).encode("ascii")).hexdigest()
 
 
 def daily_shoe_for(day: date) -> DailyShoe:
@@ -68,3 +70,30 @@ def _question_list(difficulty: str) -> list[int]:
     ids = list(active_question_ids(difficulty))
     randomness.make_rng().shuffle(ids)
     return ids[:QUESTIONS_PER_DIFFICULTY]
+
+
+def start_attempt(*, user: Player, day: DailyShoe) -> DailyAttempt:
+    """The player's one attempt at ``day`` (D-5): made now in a game of its own, or the one
+    made before (resumed, never restarted). Under the player's row lock, and the unique
+    (day, player) pair besides: twenty presses of Play Daily Shoe make one attempt.
+
+    Refused (ActionRefused ``daily_not_today``) for any day but today's."""
+    with transaction.atomic():
+        lock_player(user)
+        made = DailyAttempt.objects.filter(day=day, player=user).first()
+        if made is not None:
+            return made
+        if day.date != utc_today():
+            raise ActionRefused("daily_not_today")
+        engine = daily_game(bytes.fromhex(day.server_seed), day.date)
+        game = Game.objects.create(
+            owner=user,
+            bank_cents=engine.bank,
+            credits=engine.credits,
+            options=engine.options.to_dict(),
+            state=game_to_json(engine),
+            status_note=phase_note(),
+            # D-1: the stake is fixed; Deal (or Rebet) places it.
+            pending_bet_cents=DAILY_STAKE_CENTS,
+        )
+        return DailyAttempt.objects.create(day=day, player=user, game=game)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from game import sql
 from game.errors import ActionRefused
 from game.models import Game, GameShoe, TriviaAttempt
+from game.rules.daily import is_daily
 from game.rules.engine import Game as EngineGame
 from game.rules.options import Options
 from game.rules.storage import game_to_json
@@ -28,7 +29,9 @@ if TYPE_CHECKING:
 
 def default_options_for(user: Player) -> dict[str, Any]:
     """The player's last-used options (those of their newest game), else the defaults."""
-    last = Game.objects.filter(owner=user).order_by("-created", "-id").values("options").first()
+    # A Daily Shoe attempt's options are the day's, not the player's choice (D-1).
+    own = Game.objects.filter(owner=user, daily_attempt__isnull=True)
+    last = own.order_by("-created", "-id").values("options").first()
     if last and last["options"]:
         try:
             return Options.from_dict(last["options"]).to_dict()
@@ -92,6 +95,8 @@ def apply_options(
     ``coach`` (the Coach setting, not a rule) is saved with them unless it is None."""
     with locked_game(game_id=game_id, user=user, version=version) as table:
         require_playing(table.engine)
+        if is_daily(table.engine):
+            raise ActionRefused("daily_options_locked")  # D-1: every attempt plays alike
         try:
             chosen = Options.from_dict(options)
         except ValueError as error:

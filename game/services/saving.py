@@ -15,11 +15,13 @@ from game import sql
 from game.clock import now_ms
 from game.errors import ActionRefused, StaleVersion
 from game.models import Game, GameShoe, Hand, Round, SideBet, TriviaAttempt
+from game.rules.daily import end_after_the_last_round, is_daily
 from game.rules.engine import Game as EngineGame
 from game.rules.records import ROUND_OVER, Event, IllegalAction
 from game.rules.replay import export_round_replay, round_record
 from game.rules.storage import game_from_json, game_to_json
 from game.services import randomness
+from game.services.daily_records import daily_writes
 from game.services.shoe_records import shoe_writes
 from trivia.models import Question
 
@@ -87,6 +89,10 @@ def save_game(
     old_version = game.version
     engine_values: dict[str, Any] = {}
     if engine_changed:
+        if is_daily(engine):
+            end_after_the_last_round(engine)  # D-1: twenty rounds
+            writes = daily_writes(game, engine, round_was_open=table.round_was_open)
+            table.pending_writes.extend(writes)
         if engine.game_over:
             engine.finish_shoe()  # F-6: the game ended, its shoe is revealed
         table.pending_writes.extend(shoe_writes(engine.source, GameShoe, {"game_id": game.pk}))

@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from game.clock import from_epoch_ms, now_ms
 from game.errors import ActionRefused
-from game.models import Game, TriviaAttempt
+from game.models import DailyAttempt, Game, TriviaAttempt
+from game.rules.daily import QuestionListExhausted, is_daily, nth_question
 from game.rules.records import DIFFICULTIES, TriviaOutcome
 from game.rules.shoe import Rng
 from game.services import randomness
@@ -59,7 +60,10 @@ def ask_question(table: LockedGame, *, action: str, difficulty: str, rng: Rng) -
     pick runs."""
     game, engine = table.game, table.engine
     assert engine.round is not None  # a question is asked in a hand's turn
-    question = table.candidate_question or _pick_question(table, difficulty, rng)
+    if is_daily(engine):
+        question = _daily_question(table, difficulty)  # D-3: the day's n-th, for everyone
+    else:
+        question = table.candidate_question or _pick_question(table, difficulty, rng)
     attempt = TriviaAttempt(
         game=game,
         # The round in play is the game's latest (its row is written at the deal).
@@ -156,6 +160,19 @@ def _pick_question(table: LockedGame, difficulty: str, rng: Rng) -> Question:
         )
     except question_bank.NoQuestionsAvailable as error:
         raise ActionRefused("no_questions", difficulty=error.difficulty) from None
+
+
+def _daily_question(table: LockedGame, difficulty: str) -> Question:
+    """D-3: the n-th question a Daily Shoe attempt asks of a difficulty is the n-th of the
+    day's list for it."""
+    game = table.game
+    attempt = DailyAttempt.objects.select_related("day").get(game_id=game.pk)
+    asked = TriviaAttempt.objects.filter(game_id=game.pk, difficulty=difficulty).count()
+    try:
+        question_id = nth_question(attempt.day.questions, difficulty, asked + 1)
+    except QuestionListExhausted:
+        raise ActionRefused("no_questions", difficulty=difficulty) from None
+    return Question.objects.get(pk=question_id)
 
 
 def _asked_in(game_id: int) -> QuerySet[TriviaAttempt, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 from io import StringIO
 from typing import Any
 
@@ -14,7 +14,10 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
+from game import clock as game_clock
+from game.clock import epoch_ms
 from game.models import DailyShoe
+from game.rules.clock import FakeClock
 from game.services import daily
 from tests.trivia.factories import QuestionFactory
 
@@ -71,7 +74,8 @@ def test_ten_parallel_makers_make_the_day_once(bank) -> None:
 
 
 def test_the_command_makes_today_and_the_days_ahead_once(bank, monkeypatch) -> None:
-    monkeypatch.setattr(daily, "utc_today", lambda: date(2026, 11, 28))
+    clock = FakeClock(epoch_ms(datetime(2026, 11, 28, 23, 59, tzinfo=UTC)))
+    monkeypatch.setattr(game_clock, "CLOCK", clock)
     out = StringIO()
     call_command("daily_shoes", "--ahead", "2", stdout=out)
     days = [date(2026, 11, 28) + timedelta(days=n) for n in range(3)]

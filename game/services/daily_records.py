@@ -1,0 +1,52 @@
+"""A Daily Shoe attempt's record (FAIRNESS.md D-6, D-7), kept as its game is played: each
+round's result when it ends, the trivia score, and the final bank when the attempt is over.
+Written with the game's save; only a Daily game's actions that end a round pay the read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+
+from game import sql
+from game.models import DailyAttempt, Game, TriviaAttempt
+from game.rules.engine import Game as EngineGame
+
+
+def round_result(net_cents: int) -> str:
+    """D-7's square of a round: a win, a loss or a push by what the round paid."""
+    return "win" if net_cents > 0 else "loss" if net_cents < 0 else "push"
+
+
+def daily_writes(game: Game, engine: EngineGame, *, round_was_open: bool) -> list[sql.Write]:
+    """The attempt's UPDATE after an action that ended a round or the attempt, else none."""
+    round_ = engine.round
+    ended_round = round_ is not None and round_.over and round_was_open
+    if not (ended_round or engine.game_over):
+        return []
+    attempt = DailyAttempt.objects.filter(game_id=game.pk).first()
+    if attempt is None or attempt.finished:
+        return []
+    values: dict[str, Any] = {}
+    if ended_round and round_ is not None and len(attempt.rounds) < round_.number:
+        net = round_.paid - round_.staked
+        values["rounds"] = [*attempt.rounds, {"net_cents": net, "result": round_result(net)}]
+    values["questions_answered"], values["right_answers"] = _trivia_score(game)
+    if engine.game_over:
+        values["final_bank_cents"] = engine.bank
+        values["finished_at"] = timezone.now()
+    return [sql.update_write(DailyAttempt, values, id=attempt.pk)]
+
+
+def _trivia_score(game: Game) -> tuple[int, int]:
+    """Questions answered and answered right in the game, the one answered by this action
+    included (its UPDATE is among the save's writes, not in the table yet)."""
+    pending = game.pending_trivia if game.pending_trivia_id is not None else None
+    answered = TriviaAttempt.objects.filter(game_id=game.pk, correct__isnull=False)
+    if pending is not None:
+        answered = answered.exclude(pk=pending.pk)
+    counts = [answered.count(), answered.filter(correct=True).count()]
+    if pending is not None and pending.correct is not None:
+        counts[0] += 1
+        counts[1] += int(pending.correct)
+    return counts[0], counts[1]

@@ -1,0 +1,181 @@
+"""A Daily Shoe attempt as players meet it (FAIRNESS.md D-1…D-7): the same deals for two
+accounts whatever they decide, one attempt a day, the options locked, the day's n-th
+question, twenty rounds and the spoiler-free share line; and the Daily page."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from game import clock as game_clock
+from game import services
+from game.clock import epoch_ms
+from game.errors import ActionRefused
+from game.models import DailyAttempt, Game, TriviaAttempt
+from game.presentation.daily import share_squares, share_text
+from game.rules.clock import FakeClock
+from game.services import daily
+from tests.game.factories import PlayerFactory
+from tests.trivia.factories import QuestionFactory
+
+TODAY = date(2026, 11, 28)
+
+
+@pytest.fixture(autouse=True)
+def today(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """The game clock at noon UTC on TODAY (every page and service reads the day from it)."""
+    clock = FakeClock(epoch_ms(datetime(2026, 11, 28, 12, tzinfo=UTC)))
+    monkeypatch.setattr(game_clock, "CLOCK", clock)
+    return clock
+
+
+@pytest.fixture
+def day(db) -> Any:
+    for difficulty in ("easy", "medium", "hard"):
+        QuestionFactory.create_batch(8, difficulty=difficulty)
+    return daily.daily_shoe_for(TODAY)
+
+
+def first_cards(game: Game) -> tuple[list[str], list[str]]:
+    """The player's first two cards and the dealer's up card of the round in play."""
+    game.refresh_from_db()
+    round_ = game.state["round"]
+    return round_["hands"][0]["cards"][:2], round_["dealer"][1:2]
+
+
+def deal(game: Game, user: Any) -> Game:
+    return services.place_bet_and_deal(
+        game_id=game.pk, user=user, version=game.version, bet_cents=10_000
+    )
+
+
+def finish_round(game: Game, user: Any, *, hit_first: bool) -> Game:
+    """Decline the offers; hit once (answering the question right) if asked, then stand."""
+    hit = hit_first
+    for _ in range(30):
+        game.refresh_from_db()
+        if game.showing_outcome or game.is_over:
+            return game
+        phase = game.state["round"]["phase"]
+        version = game.version
+        if phase in ("insurance", "even_money"):
+            game = services.answer_insurance(
+                game_id=game.pk, user=user, version=version, accept=False
+            )
+        elif phase == "early_surrender":
+            game = services.answer_early_surrender(
+                game_id=game.pk, user=user, version=version, accept=False
+            )
+        elif game.pending_trivia_id is not None:
+            attempt = TriviaAttempt.objects.get(pk=game.pending_trivia_id)
+            game = services.answer_question(
+                game_id=game.pk, user=user, version=version, answer=attempt.question.correct_answer
+            )
+        elif game.trivia_choice_for:
+            game = services.choose_difficulty(
+                game_id=game.pk, user=user, version=version, difficulty="easy"
+            )
+        elif hit:
+            hit = False
+            game = services.hit(game_id=game.pk, user=user, version=version, difficulty="easy")
+        else:
+            game = services.stand(game_id=game.pk, user=user, version=version)
+    raise AssertionError("the round did not end")
+
+
+def test_two_accounts_deciding_differently_get_the_same_deals(day) -> None:
+    ana, ben = PlayerFactory(), PlayerFactory()
+    games = {user: daily.start_attempt(user=user, day=day).game for user in (ana, ben)}
+    seen: dict[Any, list[Any]] = {ana: [], ben: []}
+    for round_number in (1, 2):
+        for user, game in games.items():
+            game = deal(game, user)
+            seen[user].append(first_cards(game))
+            finish_round(game, user, hit_first=user is ana)
+            games[user] = Game.objects.get(pk=game.pk)
+            dealer = games[user].state["round"]["dealer"]
+            seen[user].append(("dealer", round_number, dealer[:2]))
+    assert seen[ana] == seen[ben]
+
+
+def test_one_attempt_a_day_resumed_never_restarted(day) -> None:
+    ana = PlayerFactory()
+    first = daily.start_attempt(user=ana, day=day)
+    assert daily.start_attempt(user=ana, day=day) == first
+    assert DailyAttempt.objects.filter(player=ana).count() == 1
+    tomorrow = daily.daily_shoe_for(TODAY + timedelta(days=1))
+    with pytest.raises(ActionRefused) as refused:
+        daily.start_attempt(user=ana, day=tomorrow)
+    assert refused.value.reason == "daily_not_today"
+
+
+def test_the_options_of_an_attempt_are_locked(day) -> None:
+    ana = PlayerFactory()
+    game = daily.start_attempt(user=ana, day=day).game
+    with pytest.raises(ActionRefused) as refused:
+        services.apply_options(
+            game_id=game.pk, user=ana, version=game.version, options={"deck_count": 1}
+        )
+    assert refused.value.reason == "daily_options_locked"
+    assert Game.objects.get(pk=game.pk).version == game.version
+    # A new ordinary game does not take the day's options.
+    assert services.default_options_for(ana)["deck_count"] == 6
+    assert services.default_options_for(ana).get("min_bet") != 10_000
+
+
+def test_the_nth_question_of_a_difficulty_is_the_days_nth(day) -> None:
+    ana = PlayerFactory()
+    game = daily.start_attempt(user=ana, day=day).game
+    asked: list[int] = []
+    for _ in range(3):
+        game = deal(game, ana)
+        game = finish_round(game, ana, hit_first=True)
+        asked = list(
+            TriviaAttempt.objects.filter(game=game, difficulty="easy")
+            .order_by("id")
+            .values_list("question_id", flat=True)
+        )
+        if game.is_over:
+            break
+    assert asked and asked == day.questions["easy"][: len(asked)]
+
+
+def test_twenty_rounds_finish_the_attempt_with_its_share_line(day) -> None:
+    ana = PlayerFactory()
+    attempt = daily.start_attempt(user=ana, day=day)
+    game = attempt.game
+    for _ in range(20):
+        game = finish_round(deal(game, ana), ana, hit_first=False)
+        if game.is_over:
+            break
+    attempt.refresh_from_db()
+    game.refresh_from_db()
+    assert game.is_over and attempt.finished
+    assert attempt.final_bank_cents == game.bank_cents
+    played = len(attempt.rounds)
+    assert played == game.rounds_played and (played == 20 or game.bank_cents < 10_000)
+    line = share_text(attempt, TODAY)
+    assert line.startswith("Blackjack Trivia Daily 2026-11-28 · $")
+    assert line.endswith(" · trivia 0/0") and len(share_squares([])) == 20
+    with pytest.raises(ActionRefused):
+        deal(game, ana)
+
+
+def test_the_daily_page_shows_today_and_tomorrow_committed(day, client: Client) -> None:
+    page = client.get("/daily/").content.decode()
+    tomorrow = daily.daily_shoe_for(TODAY + timedelta(days=1))
+    assert day.commitment in page and tomorrow.commitment in page
+    assert day.server_seed not in page and tomorrow.server_seed not in page
+    assert "Log in or sign up" in page
+    ana = PlayerFactory()
+    client.force_login(ana)
+    assert "Play Daily Shoe" in client.get("/daily/").content.decode()
+    answer = client.post("/daily/play/")
+    attempt = DailyAttempt.objects.get(player=ana)
+    assert answer.status_code == 302 and answer["Location"] == f"/games/{attempt.game_id}/"
+    assert client.post("/daily/play/")["Location"] == answer["Location"]
+    assert "Resume" in client.get("/daily/").content.decode()
+    assert client.get("/daily/play/").status_code == 405
