@@ -18,10 +18,12 @@ def round_result(net_cents: int) -> str:
     return "win" if net_cents > 0 else "loss" if net_cents < 0 else "push"
 
 
-def daily_writes(game: Game, engine: EngineGame, *, round_was_open: bool) -> list[sql.Write]:
+def daily_writes(game: Game, engine: EngineGame) -> list[sql.Write]:
     """The attempt's UPDATE after an action that ended a round or the attempt, else none."""
     round_ = engine.round
-    ended_round = round_ is not None and round_.over and round_was_open
+    # A round dealt and settled by the same action (a natural on either side) was never
+    # open before it; the attempt's count of rounds tells whether it is recorded yet.
+    ended_round = round_ is not None and round_.over
     if not (ended_round or engine.game_over):
         return []
     attempt = DailyAttempt.objects.filter(game_id=game.pk).first()

@@ -91,7 +91,7 @@ def save_game(
     if engine_changed:
         if is_daily(engine):
             end_after_the_last_round(engine)  # D-1: twenty rounds
-            writes = daily_writes(game, engine, round_was_open=table.round_was_open)
+            writes = daily_writes(game, engine)
             table.pending_writes.extend(writes)
         if engine.game_over:
             engine.finish_shoe()  # F-6: the game ended, its shoe is revealed
