@@ -1,17 +1,37 @@
-"""The Daily Shoe's page (FAIRNESS.md D-4…D-7): today's status, the commitments of today
-and tomorrow, and how long until the next day."""
+"""The Daily Shoe's pages (FAIRNESS.md D-4…D-8): today's status, the commitments of today
+and tomorrow, and how long until the next day; a day that is over revealed, its Fairness
+page, and its finished attempts replayed."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
 from game.clock import now_ms
+from game.models import DailyShoe
 from game.presentation.daily import commitments_of, daily_status, long_date, time_left_text
-from game.selectors import daily_attempt_of
+from game.presentation.daily_reveal import (
+    NO_SUCH_DAY,
+    NOT_OVER,
+    daily_fairness_view,
+    revealed_day,
+)
+from game.presentation.daily_reveal import attempt_replay as replay_view
+from game.presentation.fairness import fairness_json
+from game.selectors import (
+    daily_attempt_of,
+    daily_shoe_on,
+    finished_daily_attempt,
+    finished_daily_attempts,
+    finished_rounds,
+    first_daily_date,
+    questions_by_id,
+)
 from game.services.daily import daily_shoe_for, utc_today
 
 
@@ -34,3 +54,81 @@ def daily_page(request: HttpRequest) -> HttpResponse:
         "time_left": time_left_text(now, today),
     }
     return render(request, "daily/today.html", context)
+
+
+def _day_over(day_text: str) -> DailyShoe:
+    """The Daily Shoe of a day that is over (D-8); Http404 for a malformed date or a day
+    with no Daily Shoe, DayNotOver for today or a day to come (its seed is still secret)."""
+    try:
+        day = date.fromisoformat(day_text)
+    except ValueError:
+        raise Http404(NO_SUCH_DAY) from None
+    first = first_daily_date()
+    if first is None or day < first:
+        raise Http404(NO_SUCH_DAY)
+    if day >= utc_today():
+        raise DayNotOver
+    shoe = daily_shoe_on(day)
+    if shoe is None:
+        raise Http404(NO_SUCH_DAY)
+    return shoe
+
+
+class DayNotOver(Exception):
+    """The day asked for is today or later: nothing of it is revealed yet (F-6, D-8)."""
+
+
+def _not_over(request: HttpRequest, *, json: bool = False) -> HttpResponse:
+    if json:
+        return JsonResponse({"error": NOT_OVER}, status=403)
+    return render(request, "daily/not_over.html", {"message": NOT_OVER}, status=403)
+
+
+@require_GET
+def past_day(request: HttpRequest, day: str) -> HttpResponse:
+    """A day that is over: its seed beside its commitment, its question lists with theirs,
+    and its finished attempts to replay (D-8); refused for today and the days to come."""
+    try:
+        shoe = _day_over(day)
+    except DayNotOver:
+        return _not_over(request)
+    ids = [qid for ids in shoe.questions.values() for qid in ids]
+    view = revealed_day(shoe, questions_by_id(ids), finished_daily_attempts(shoe))
+    return render(request, "daily/past_day.html", {"day": view})
+
+
+@require_GET
+def past_day_fairness(request: HttpRequest, day: str) -> HttpResponse:
+    """The Fairness page of a day that is over, its 20 shoes checked in the browser;
+    ``?format=json`` for F-7's JSON (D-8). Refused for today and the days to come."""
+    as_json = request.GET.get("format") == "json"
+    try:
+        shoe = _day_over(day)
+    except DayNotOver:
+        return _not_over(request, json=as_json)
+    view = daily_fairness_view(shoe)
+    if as_json:
+        return JsonResponse(fairness_json(view.shoes), json_dumps_params={"ensure_ascii": False})
+    context = {
+        "view": view,
+        "seed_form": None,
+        "json_url": reverse("game:daily_fairness", kwargs={"day": day}) + "?format=json",
+        "notice": "",
+    }
+    return render(request, "fairness/page.html", context)
+
+
+@login_required
+@require_GET
+def attempt_replay(request: HttpRequest, day: str, attempt_id: str) -> HttpResponse:
+    """A finished attempt of a day that is over, round by round (D-8); refused for today
+    (D-5: nobody sees another's rounds before the day is over), 404 when unfinished."""
+    try:
+        shoe = _day_over(day)
+    except DayNotOver:
+        return _not_over(request)
+    attempt = finished_daily_attempt(shoe, int(attempt_id))
+    if attempt is None:
+        raise Http404("No such finished attempt")
+    view = replay_view(attempt, finished_rounds(attempt.game))
+    return render(request, "daily/attempt.html", {"replay": view})

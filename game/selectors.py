@@ -4,6 +4,8 @@ game/presentation/."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import date
 from typing import Any
 
 from django.db.models import Case, Count, F, Q, QuerySet, Value, When
@@ -15,10 +17,12 @@ from game.models import (
     Game,
     GameShoe,
     Hand,
+    Round,
     TriviaAttempt,
 )
 from game.rules.records import NATURAL, WIN
 from game.rules.sidebets import stored_side_stakes
+from trivia.models import Question
 
 
 def games_for_player(user: Any) -> QuerySet[Game]:
@@ -143,3 +147,42 @@ def daily_attempt_of(user: Any, day: DailyShoe) -> DailyAttempt | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return DailyAttempt.objects.filter(day=day, player=user).first()
+
+
+def first_daily_date() -> date | None:
+    """The date of the first Daily Shoe ever made, if any (D-8: no day before it exists)."""
+    return DailyShoe.objects.order_by("date").values_list("date", flat=True).first()
+
+
+def daily_shoe_on(day: date) -> DailyShoe | None:
+    """The Daily Shoe of ``day`` if one was made (never made here: a day is committed ahead)."""
+    return DailyShoe.objects.filter(date=day).first()
+
+
+def finished_daily_attempts(day: DailyShoe) -> list[DailyAttempt]:
+    """A day's finished attempts, best final bank first (ties by right answers, then the
+    earlier finish, as the leaderboard ranks them, D-6)."""
+    return list(
+        DailyAttempt.objects.filter(day=day, finished_at__isnull=False)
+        .select_related("player")
+        .order_by("-final_bank_cents", "-right_answers", "finished_at", "pk")
+    )
+
+
+def finished_daily_attempt(day: DailyShoe, attempt_id: int) -> DailyAttempt | None:
+    """One finished attempt of ``day`` (an unfinished one is nobody else's to see, D-5)."""
+    return (
+        DailyAttempt.objects.filter(day=day, pk=attempt_id, finished_at__isnull=False)
+        .select_related("player")
+        .first()
+    )
+
+
+def finished_rounds(game: Game) -> list[Round]:
+    """The game's finished rounds in order, each with its engine record."""
+    return [row for row in game.rounds.order_by("number") if row.record]
+
+
+def questions_by_id(ids: Iterable[int]) -> dict[int, str]:
+    """The text of each question of ``ids`` (a day's question lists, D-8)."""
+    return dict(Question.objects.filter(pk__in=list(ids)).values_list("pk", "text"))

@@ -1,4 +1,4 @@
-from django.urls import path
+from django.urls import path, re_path
 
 # Registers the <id:…> converter the paths below use.
 import game.converters  # noqa: F401
@@ -15,6 +15,18 @@ urlpatterns = [
     path("games/<id:game_id>/fairness/", fairness_views.game_fairness, name="fairness"),
     path("games/<id:game_id>/client-seed/", fairness_views.game_client_seed, name="client_seed"),
     path("daily/", daily_views.daily_page, name="daily"),
+    # A day's address is its ISO date; anything else under /daily/ is not a day (404).
+    re_path(r"^daily/(?P<day>\d{4}-\d{2}-\d{2})/$", daily_views.past_day, name="daily_day"),
+    re_path(
+        r"^daily/(?P<day>\d{4}-\d{2}-\d{2})/fairness/$",
+        daily_views.past_day_fairness,
+        name="daily_fairness",
+    ),
+    re_path(
+        r"^daily/(?P<day>\d{4}-\d{2}-\d{2})/attempts/(?P<attempt_id>[0-9]{1,18})/$",
+        daily_views.attempt_replay,
+        name="daily_attempt",
+    ),
     path("fairness/verify_shoe.py", fairness_views.verifier_script, name="verify_shoe_script"),
     path(
         "games/<id:game_id>/options/house-edge/",

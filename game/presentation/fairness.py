@@ -23,12 +23,18 @@ INFINITE_LABEL = "infinite"
 class ShoeView:
     """One shoe as the page lists it."""
 
-    nonce: int
+    nonce: int | str  # a Daily Shoe's nonce is "{date}:{round}" (D-2)
     commitment: str
     client_seed: str
     deck_count: int | str  # "infinite" for an infinite shoe's batch of 52
     server_seed: str | None  # None until the shoe is finished
     cards: list[str]
+    # Where the shoe comes in its list when the nonce is not a number (a Daily Shoe's round).
+    order: int = 0
+
+    @property
+    def sort_key(self) -> int:
+        return self.nonce if isinstance(self.nonce, int) else self.order
 
     @property
     def revealed(self) -> bool:
@@ -99,7 +105,7 @@ def fairness_view(
     client_seed: str | None = None,
     hint: str = "",
 ) -> FairnessView:
-    shoes = sorted((shoe_view(record) for record in records), key=lambda s: -s.nonce)
+    shoes = sorted((shoe_view(record) for record in records), key=lambda s: -s.sort_key)
     return FairnessView(title, back_url, back_label, shoes, client_seed, hint)
 
 
@@ -116,7 +122,7 @@ def fairness_json(shoes: Sequence[ShoeView]) -> dict[str, Any]:
                 "deck_count": shoe.deck_count,
                 "cards_dealt": shoe.cards,
             }
-            for shoe in sorted(shoes, key=lambda s: s.nonce)
+            for shoe in sorted(shoes, key=lambda s: s.sort_key)
         ]
     }
 
