@@ -6,6 +6,7 @@ account; a form without a valid key is answered 400 with the form again."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django.conf import settings
@@ -27,10 +28,12 @@ from blackjack_site.auth import ACCOUNT_BACKEND
 from blackjack_site.forms import LoginForm, SignUpForm
 from blackjack_site.throttle import client_address
 from game import once_keys, services
+from game.clock import now_ms
 from game.errors import FormExpired, LimitReached, http_status
 from game.http import AuthenticatedHttpRequest
+from game.presentation.daily import daily_status, home_daily, time_left_text
 from game.presentation.notices import refusal_text
-from game.selectors import games_for_player
+from game.selectors import daily_attempt_of, daily_shoe_on, games_for_player
 from game.services import daily
 from game.tables import invitations
 
@@ -50,9 +53,17 @@ def favicon(request: HttpRequest) -> HttpResponse:
 @require_safe
 @never_cache
 def home(request: HttpRequest) -> HttpResponse:
+    """The front door, with the player's Daily Shoe today (D-4…D-7) and the time left."""
     # never_cache: Play now's one-time key is the visitor's own (a repeat of it logs in
     # as the guest it made), never one a shared cache hands to the next visitor.
-    return render(request, "home.html")
+    today = daily.utc_today()
+    # Read only: the front door makes no day (the Daily page and Play Daily Shoe do, D-4).
+    day = daily_shoe_on(today)
+    attempt = daily_attempt_of(request.user, day) if day is not None else None
+    status = daily_status(signed_in=request.user.is_authenticated, attempt=attempt, day=today)
+    now = datetime.fromtimestamp(now_ms() / 1000, tz=UTC)
+    card = home_daily(status, time_left=time_left_text(now, today))
+    return render(request, "home.html", {"daily": card})
 
 
 def form_expired(request: HttpRequest, kind: str) -> HttpResponse:

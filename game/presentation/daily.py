@@ -83,3 +83,32 @@ def daily_status(*, signed_in: bool, attempt: DailyAttempt | None, day: date) ->
     if attempt.finished:
         return DailyStatus("finished", attempt, share_text(attempt, day))
     return DailyStatus("resume", attempt, "")
+
+
+@dataclass(frozen=True)
+class HomeDaily:
+    """The front door's Daily Shoe card: the player's status today and the time left."""
+
+    kind: str  # as DailyStatus.kind
+    headline: str
+    detail: str
+    action: str  # the link's words
+    time_left: str
+
+
+def home_daily(status: DailyStatus, *, time_left: str) -> HomeDaily:
+    """The front door's words for the player's Daily Shoe today (D-4…D-7): play, resume or
+    the result, and how long until the next one."""
+    if status.kind == "finished" and status.attempt is not None:
+        attempt = status.attempt
+        bank = display_cents(attempt.final_bank_cents or 0).removesuffix(".00")
+        detail = (
+            f"Your result today: {bank} after {len(attempt.rounds)} rounds, "
+            f"trivia {attempt.right_answers}/{attempt.questions_answered}."
+        )
+        return HomeDaily(status.kind, "Daily Shoe", detail, "Share your result", time_left)
+    if status.kind == "resume":
+        detail = "Your attempt at today's twenty deals is under way."
+        return HomeDaily(status.kind, "Daily Shoe", detail, "Resume the Daily Shoe", time_left)
+    detail = "Today's twenty deals, the same for everyone: one attempt, $100 a round."
+    return HomeDaily(status.kind, "Daily Shoe", detail, "Play today's Daily Shoe", time_left)

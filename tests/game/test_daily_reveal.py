@@ -203,3 +203,19 @@ def test_a_finished_attempt_is_replayed_round_by_round(days, clock, client: Clie
     assert refused.status_code == 403
     # An attempt of another day is not found under this one.
     assert client.get(f"/daily/2026-11-27/attempts/{todays.pk}/").status_code == 404
+
+
+def test_the_front_door_shows_the_daily_status_and_time_left(days, clock, client: Client) -> None:
+    yesterday, today = days
+    go_to_today(clock)
+    body = client.get("/").content.decode()
+    assert 'data-daily-status="visitor"' in body and "Next Daily Shoe in 12 h 00 min" in body
+    ana = PlayerFactory()
+    client.force_login(ana)
+    assert "Play today&#x27;s Daily Shoe" in client.get("/").content.decode()
+    daily.start_attempt(user=ana, day=today)
+    assert 'data-daily-status="resume"' in client.get("/").content.decode()
+    play_through(ana, today)
+    body = client.get("/").content.decode()
+    assert 'data-daily-status="finished"' in body and "Your result today: $" in body
+    assert today.server_seed not in body
