@@ -1,0 +1,129 @@
+"""The Daily Shoe walked in a phone-sized browser (FAIRNESS.md D-1, D-5, D-7, D-8): an
+account plays today's twenty rounds through the table (Deal, then Rebet; Stand, declining
+insurance), the Daily page shows the result, and Share copies the spoiler-free summary;
+the front door shows the result too, and yesterday's revealed shoes check in the browser."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+
+from game import clock as game_clock
+from game.clock import epoch_ms
+from game.models import DailyAttempt
+from game.rules.clock import FakeClock
+from game.services import daily
+from tests.browser.table_flows import finish_animations
+from tests.browser.test_table_browser import table
+from tests.trivia.factories import QuestionFactory
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots" / "daily"
+TODAY = date(2026, 11, 28)
+PHONE = {"width": 390, "height": 844}
+DECLINE = '#table .felt .panel button[value="decline"]'
+SHARE_LINE = re.compile(
+    r"^Blackjack Trivia Daily 2026-11-28 · \$[0-9,]+ · [🟩🟥⬜⬛]{20} · trivia \d+/\d+$"
+)
+
+
+@pytest.fixture
+def today(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """The game clock at noon UTC on TODAY; the live server reads it in this process."""
+    clock = FakeClock(epoch_ms(datetime(2026, 11, 28, 12, tzinfo=UTC)))
+    monkeypatch.setattr(game_clock, "CLOCK", clock)
+    return clock
+
+
+def press(page, locator) -> None:
+    """Press a table control once the table is at rest, and wait for the new table."""
+    finish_animations(page)
+    old = page.query_selector("#table")
+    locator.click()
+    page.wait_for_function("old => !old.isConnected", arg=old)
+
+
+def play_to_the_end(page) -> int:
+    """Play the attempt on screen to its end standing on every hand; the rounds dealt."""
+    dealt = 0
+    for _ in range(200):
+        finish_animations(page)
+        panel = table(page).get_attribute("data-panel")
+        if panel == "game_over":
+            return dealt
+        if panel in ("bet", "outcome"):
+            rebet = page.get_by_role("button", name="Rebet", exact=True)
+            button = rebet if rebet.count() else page.get_by_role("button", name="Deal")
+            press(page, button)
+            dealt += 1
+            if dealt == 3:
+                finish_animations(page)
+                page.screenshot(path=str(SCREENSHOTS / "table-mid-attempt.png"))
+        elif page.locator(DECLINE).count():
+            press(page, page.locator(DECLINE))
+        else:
+            press(page, page.get_by_role("button", name="Stand", exact=True))
+    raise AssertionError(f"the attempt did not end (panel {panel})")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_whole_daily_shoe_on_a_phone_then_share(page, log_in_as, today) -> None:
+    from playwright.sync_api import expect
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for difficulty in ("easy", "medium", "hard"):
+        QuestionFactory.create_batch(4, difficulty=difficulty)
+    page.set_viewport_size(PHONE)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    user = log_in_as(page, "dana")
+
+    page.goto("/")
+    expect(page.locator(".front__daily")).to_contain_text("Play today's Daily Shoe")
+    page.goto("/daily/")
+    page.get_by_role("button", name="Play Daily Shoe").click()
+    expect(table(page)).to_be_visible()
+    dealt = play_to_the_end(page)
+
+    attempt = DailyAttempt.objects.get(player=user)
+    assert attempt.finished and dealt == len(attempt.rounds)
+    assert dealt == 20 or attempt.final_bank_cents < 10_000
+
+    page.goto("/daily/")
+    share = page.locator("#share-text")
+    expect(share).to_be_visible()
+    text = share.input_value()
+    assert SHARE_LINE.match(text), text
+    page.get_by_role("button", name="Share").click()
+    expect(page.locator("[data-copy-note]")).to_have_text("Copied: paste it anywhere.")
+    assert page.evaluate("() => navigator.clipboard.readText()") == text
+    page.screenshot(path=str(SCREENSHOTS / "result.png"), full_page=True)
+
+    page.goto("/")
+    card = page.locator(".front__daily")
+    expect(card).to_contain_text("Your result today")
+    box = card.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    overflow = page.evaluate("() => document.documentElement.scrollWidth")
+    assert overflow <= PHONE["width"]
+    page.screenshot(path=str(SCREENSHOTS / "front-door.png"), full_page=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_yesterdays_shoes_check_in_the_browser(page, today) -> None:
+    from playwright.sync_api import expect
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    today.now_ms -= 24 * 3600 * 1000
+    yesterday = daily.daily_shoe_for(date(2026, 11, 27))
+    today.now_ms += 24 * 3600 * 1000
+    page.set_viewport_size(PHONE)
+    page.goto("/daily/2026-11-27/")
+    expect(page.get_by_test_id("day-seed")).to_have_text(yesterday.server_seed)
+    page.get_by_role("link", name="Check the day's 20 shoes").click()
+    verdicts = page.locator("[data-fairness-verdict]")
+    expect(verdicts).to_have_count(20)
+    for index in range(20):
+        expect(verdicts.nth(index)).to_contain_text("✔")
+    page.screenshot(path=str(SCREENSHOTS / "fairness-yesterday.png"))
