@@ -47,8 +47,14 @@ def daily_page(request: HttpRequest) -> HttpResponse:
         signed_in=user.is_authenticated, attempt=daily_attempt_of(user, day), day=today
     )
     now = datetime.fromtimestamp(now_ms() / 1000, tz=UTC)
+    yesterday = daily_shoe_on(today - timedelta(days=1))
     context = {
         "days": [commitments_of(day), commitments_of(tomorrow)],
+        "yesterday_url": (
+            reverse("game:daily_day", kwargs={"day": yesterday.date.isoformat()})
+            if yesterday is not None
+            else ""
+        ),
         "date_label": long_date(today),
         "status": status,
         "time_left": time_left_text(now, today),

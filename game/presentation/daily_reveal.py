@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.urls import reverse
@@ -16,6 +17,7 @@ from game.models import DailyAttempt, DailyShoe, Round
 from game.presentation.cards import card_short
 from game.presentation.daily import DIFFICULTY_LABELS, long_date
 from game.presentation.fairness import FairnessView, ShoeView
+from game.presentation.table import HOW_LABELS, RESULT_LABELS
 from game.rules.daily import daily_round_shoes
 from game.rules.money import display_cents
 
@@ -189,21 +191,36 @@ def _decision(action: str) -> str:
     return f"{word}: {rest.replace(':', ' ')}"
 
 
+def _dollars(text: object) -> str:
+    """A record's plain dollar string ("1015.00") as the pages show money ("$1,015.00")."""
+    try:
+        cents = int((Decimal(str(text)) * 100).to_integral_value())
+    except (InvalidOperation, ValueError):
+        return ""
+    return display_cents(cents)
+
+
+def _hand_result(hand: Mapping[str, Any]) -> str:
+    """A settled hand's result in words, with how it came about: "Win (dealer bust)"."""
+    result = RESULT_LABELS.get(str(hand.get("result")), str(hand.get("result") or ""))
+    how = HOW_LABELS.get(str(hand.get("how")), "")
+    return f"{result} ({how})" if how else result
+
+
 def _round_line(row: Round, result: str) -> RoundLine:
     record: Mapping[str, Any] = row.record
     dealer = record.get("dealer", {})
     hands = [
         HandLine(
             _cards(hand.get("cards", [])),
-            hand.get("bet", ""),
-            str(hand.get("how") or hand.get("result") or ""),
-            hand.get("winnings", ""),
+            _dollars(hand.get("bet")),
+            _hand_result(hand),
+            _dollars(hand.get("winnings")),
         )
         for hand in record.get("hands", [])
     ]
     entries = (row.replay or {}).get("rounds") or [{}]
     actions = entries[0].get("actions", [])
-    bank_after = record.get("bank_after")
     return RoundLine(
         row.number,
         hands,
@@ -211,7 +228,7 @@ def _round_line(row: Round, result: str) -> RoundLine:
         int(dealer.get("total", 0)),
         ", ".join(_decision(action) for action in actions) or "No decision",
         RESULT_WORDS.get(result, result.capitalize()),
-        f"${bank_after}" if bank_after is not None else "",
+        display_cents(row.bank_after_cents) if row.bank_after_cents is not None else "",
     )
 
 

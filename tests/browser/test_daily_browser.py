@@ -18,6 +18,8 @@ from game.rules.clock import FakeClock
 from game.services import daily
 from tests.browser.table_flows import finish_animations
 from tests.browser.test_table_browser import table
+from tests.game.factories import PlayerFactory
+from tests.game.test_daily_attempts import deal, finish_round
 from tests.trivia.factories import QuestionFactory
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots" / "daily"
@@ -111,16 +113,33 @@ def test_a_whole_daily_shoe_on_a_phone_then_share(page, log_in_as, today) -> Non
 
 
 @pytest.mark.django_db(transaction=True)
-def test_yesterdays_shoes_check_in_the_browser(page, today) -> None:
+def test_yesterday_revealed_replayed_and_checked_in_the_browser(page, log_in_as, today) -> None:
     from playwright.sync_api import expect
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    for difficulty in ("easy", "medium", "hard"):
+        QuestionFactory.create_batch(4, difficulty=difficulty)
     today.now_ms -= 24 * 3600 * 1000
     yesterday = daily.daily_shoe_for(date(2026, 11, 27))
+    player = PlayerFactory(username="eli")
+    attempt = daily.start_attempt(user=player, day=yesterday)
+    game = attempt.game
+    for _ in range(20):
+        game = finish_round(deal(game, player), player, hit_first=False)
+        if game.is_over:
+            break
     today.now_ms += 24 * 3600 * 1000
     page.set_viewport_size(PHONE)
-    page.goto("/daily/2026-11-27/")
+    log_in_as(page, "fay")
+    page.goto("/daily/")
+    page.get_by_role("link", name="Yesterday's Daily Shoe, revealed").click()
     expect(page.get_by_test_id("day-seed")).to_have_text(yesterday.server_seed)
+    page.screenshot(path=str(SCREENSHOTS / "yesterday.png"), full_page=True)
+    page.get_by_role("link", name="eli").click()
+    expect(page.locator("[data-round]").first).to_contain_text("Dealer")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(SCREENSHOTS / "replay.png"))
+    page.go_back()
     page.get_by_role("link", name="Check the day's 20 shoes").click()
     verdicts = page.locator("[data-fairness-verdict]")
     expect(verdicts).to_have_count(20)
