@@ -148,6 +148,15 @@ def test_today_and_later_are_refused_without_their_seed(days, clock, client: Cli
             body = answer.content.decode()
             assert "revealed when the day is over" in body
             assert not any(secret in body for secret in secrets), address
+    # The player's own attempt today: its table and its game's Fairness page hold the day's
+    # seed server side only.
+    owner = PlayerFactory()
+    game = daily.start_attempt(user=owner, day=today).game
+    client.force_login(owner)
+    deal(game, owner)
+    for address in (f"/games/{game.pk}/", f"/games/{game.pk}/fairness/?format=json"):
+        body = client.get(address).content.decode()
+        assert today.server_seed not in body, address
     # The other days' pages show no seed of today's or later (a tiny bank's id lists may
     # repeat from day to day, so only the seeds are told apart there).
     for address in ("/daily/", "/daily/2026-11-27/", "/daily/2026-11-27/fairness/?format=json"):
