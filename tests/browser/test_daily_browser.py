@@ -71,7 +71,7 @@ def play_to_the_end(page) -> int:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_whole_daily_shoe_on_a_phone_then_share(page, log_in_as, today) -> None:
+def test_a_whole_daily_shoe_on_a_phone_then_share(page, log_in_as, today, axe_violations) -> None:
     from playwright.sync_api import expect
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -110,10 +110,14 @@ def test_a_whole_daily_shoe_on_a_phone_then_share(page, log_in_as, today) -> Non
     overflow = page.evaluate("() => document.documentElement.scrollWidth")
     assert overflow <= PHONE["width"]
     page.screenshot(path=str(SCREENSHOTS / "front-door.png"), full_page=True)
+    problems = axe_violations(page, "front door")
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.django_db(transaction=True)
-def test_yesterday_revealed_replayed_and_checked_in_the_browser(page, log_in_as, today) -> None:
+def test_yesterday_revealed_replayed_and_checked_in_the_browser(
+    page, log_in_as, today, axe_violations
+) -> None:
     from playwright.sync_api import expect
 
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -135,10 +139,12 @@ def test_yesterday_revealed_replayed_and_checked_in_the_browser(page, log_in_as,
     page.get_by_role("link", name="Yesterday's Daily Shoe, revealed").click()
     expect(page.get_by_test_id("day-seed")).to_have_text(yesterday.server_seed)
     page.screenshot(path=str(SCREENSHOTS / "yesterday.png"), full_page=True)
+    problems = axe_violations(page, "past day")
     page.get_by_role("link", name="eli").click()
     expect(page.locator("[data-round]").first).to_contain_text("Dealer")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=str(SCREENSHOTS / "replay.png"))
+    problems += axe_violations(page, "replay")
     page.go_back()
     page.get_by_role("link", name="Check the day's 20 shoes").click()
     verdicts = page.locator("[data-fairness-verdict]")
@@ -146,3 +152,5 @@ def test_yesterday_revealed_replayed_and_checked_in_the_browser(page, log_in_as,
     for index in range(20):
         expect(verdicts.nth(index)).to_contain_text("✔")
     page.screenshot(path=str(SCREENSHOTS / "fairness-yesterday.png"))
+    problems += axe_violations(page, "past day's fairness")
+    assert not problems, "\n".join(problems)
