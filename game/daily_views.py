@@ -3,16 +3,32 @@ and tomorrow, and how long until the next day."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+import re
+from datetime import UTC, date, datetime, timedelta
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from game.clock import now_ms
-from game.presentation.daily import commitments_of, daily_status, long_date, time_left_text
-from game.selectors import daily_attempt_of
+from game.presentation.daily import (
+    BAD_DATE_TEXT,
+    commitments_of,
+    daily_status,
+    leaderboard_of,
+    long_date,
+    streak_text,
+    time_left_text,
+)
+from game.selectors import (
+    daily_attempt_of,
+    daily_day_on_or_before,
+    daily_leaderboard,
+    daily_streak,
+)
 from game.services.daily import daily_shoe_for, utc_today
+
+ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
 @require_GET
@@ -32,5 +48,44 @@ def daily_page(request: HttpRequest) -> HttpResponse:
         "date_label": long_date(today),
         "status": status,
         "time_left": time_left_text(now, today),
+        "streak": streak_text(daily_streak(user, today)) if user.is_authenticated else "",
+        "leaderboard_date": today.isoformat(),
     }
     return render(request, "daily/today.html", context)
+
+
+@require_GET
+def daily_leaderboard_page(request: HttpRequest, day: str) -> HttpResponse:
+    """A day's leaderboard (D-6), today's included while it lasts: finished attempts only,
+    never a card or a question; 404 for a malformed date, a day before the first Daily
+    Shoe or one not started yet."""
+    try:
+        # Only YYYY-MM-DD: fromisoformat also reads forms like 20261128 the address never uses.
+        wanted = date.fromisoformat(day) if ISO_DATE.fullmatch(day) else None
+    except ValueError:
+        wanted = None
+    today = utc_today()
+    if wanted is None:
+        return _no_leaderboard(request, "malformed")
+    if wanted > today:
+        return _no_leaderboard(request, "future")
+    shoe = daily_day_on_or_before(wanted)
+    if shoe is None:
+        return _no_leaderboard(request, "before")
+    if shoe.date != wanted:
+        # No Daily Shoe was made that day (nobody asked for it): an empty leaderboard.
+        shoe = None
+    rows = daily_leaderboard(shoe, request.user, request.GET.get("page"))
+    board = leaderboard_of(
+        wanted,
+        rows.page,
+        own_rank=rows.own_rank,
+        own_page=rows.own_page,
+        today=today,
+        user_id=request.user.pk,
+    )
+    return render(request, "daily/leaderboard.html", {"board": board})
+
+
+def _no_leaderboard(request: HttpRequest, why: str) -> HttpResponse:
+    return render(request, "daily/no_leaderboard.html", {"text": BAD_DATE_TEXT[why]}, status=404)

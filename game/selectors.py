@@ -4,9 +4,13 @@ game/presentation/."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
-from django.db.models import Case, Count, F, Q, QuerySet, Value, When
+from django.core.paginator import Page, Paginator
+from django.db.models import Case, Count, F, Q, QuerySet, Value, When, Window
+from django.db.models.functions import Rank
 
 from game.models import (
     CoachDeviation,
@@ -143,3 +147,98 @@ def daily_attempt_of(user: Any, day: DailyShoe) -> DailyAttempt | None:
     if not getattr(user, "is_authenticated", False):
         return None
     return DailyAttempt.objects.filter(day=day, player=user).first()
+
+
+LEADERBOARD_PAGE_SIZE = 50
+# The leaderboard's order (D-6): final bank, then right answers, then the earlier finish;
+# the key last only keeps rows that tie on all three in a stable order between pages.
+LEADERBOARD_ORDER = ("-final_bank_cents", "-right_answers", "finished_at", "pk")
+
+
+@dataclass(frozen=True)
+class LeaderboardRows:
+    """One page of a day's leaderboard and where the viewer's own row stands."""
+
+    page: Page[Any]
+    own_rank: int | None  # the viewer's rank, None without a finished attempt that day
+    own_page: int | None  # the page number holding the viewer's row
+
+
+def daily_day_on_or_before(day: date) -> DailyShoe | None:
+    """The Daily Shoe of ``day``, or of the nearest day before it (None: no Daily Shoe was
+    ever made on or before ``day``), in one query."""
+    return DailyShoe.objects.filter(date__lte=day).only("pk", "date").order_by("-date").first()
+
+
+def daily_leaderboard(day: DailyShoe | None, user: Any, page_number: Any) -> LeaderboardRows:
+    """A page of ``day``'s finished attempts in the leaderboard's order, each with its
+    standard competition rank (equal bank, right answers and finish share a rank), and the
+    viewer's rank and page, in at most three queries along daily_leaderboard_idx (D-6).
+    ``day`` None (a day nobody made): an empty leaderboard."""
+    if day is None:
+        return LeaderboardRows(Paginator([], LEADERBOARD_PAGE_SIZE).page(1), None, None)
+    finished = DailyAttempt.objects.filter(day=day, finished_at__isnull=False)
+    mine = None
+    if getattr(user, "is_authenticated", False):
+        mine = (
+            finished.filter(player=user)
+            .values("pk", "final_bank_cents", "right_answers", "finished_at")
+            .first()
+        )
+    counts: dict[str, Any] = {"total": Count("pk")}
+    if mine is not None:
+        bank, right, at = mine["final_bank_cents"], mine["right_answers"], mine["finished_at"]
+        better = (
+            Q(final_bank_cents__gt=bank)
+            | Q(final_bank_cents=bank, right_answers__gt=right)
+            | Q(final_bank_cents=bank, right_answers=right, finished_at__lt=at)
+        )
+        same = Q(final_bank_cents=bank, right_answers=right, finished_at=at)
+        counts["better"] = Count("pk", filter=better)
+        counts["before"] = Count("pk", filter=better | (same & Q(pk__lt=mine["pk"])))
+    totals = finished.aggregate(**counts)
+    rows = (
+        finished.select_related("player")
+        .only(
+            "final_bank_cents",
+            "right_answers",
+            "rounds",
+            "finished_at",
+            "player__username",
+        )
+        .annotate(
+            rank=Window(
+                Rank(),
+                order_by=[F("final_bank_cents").desc(), F("right_answers").desc(), "finished_at"],
+            )
+        )
+        .order_by(*LEADERBOARD_ORDER)
+    )
+    paginator: Paginator[Any] = Paginator(rows, LEADERBOARD_PAGE_SIZE, allow_empty_first_page=True)
+    # The total is already counted above; the paginator need not count again.
+    paginator.__dict__["count"] = totals["total"]
+    page = paginator.get_page(page_number)
+    if mine is None:
+        return LeaderboardRows(page, None, None)
+    return LeaderboardRows(
+        page, totals["better"] + 1, totals["before"] // LEADERBOARD_PAGE_SIZE + 1
+    )
+
+
+def daily_streak(user: Any, today: date) -> int:
+    """Days in a row with a finished Daily Shoe, ending today or yesterday (D-6); one query."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    days = DailyAttempt.objects.filter(player=user, finished_at__isnull=False).order_by(
+        "-day__date"
+    )
+    expected = today
+    streak = 0
+    for played in days.values_list("day__date", flat=True).iterator():
+        if streak == 0 and played == today - timedelta(days=1):
+            expected = played
+        if played != expected:
+            break
+        streak += 1
+        expected = played - timedelta(days=1)
+    return streak

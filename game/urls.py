@@ -15,6 +15,11 @@ urlpatterns = [
     path("games/<id:game_id>/fairness/", fairness_views.game_fairness, name="fairness"),
     path("games/<id:game_id>/client-seed/", fairness_views.game_client_seed, name="client_seed"),
     path("daily/", daily_views.daily_page, name="daily"),
+    path(
+        "daily/<str:day>/leaderboard/",
+        daily_views.daily_leaderboard_page,
+        name="daily_leaderboard",
+    ),
     path("fairness/verify_shoe.py", fairness_views.verifier_script, name="verify_shoe_script"),
     path(
         "games/<id:game_id>/options/house-edge/",
