@@ -9,12 +9,13 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, Count, F, Q, QuerySet, Value, When, Window
+from django.db.models import Case, Count, F, Q, QuerySet, Subquery, Value, When, Window
 from django.db.models.functions import Rank
 
 from game.models import (
     CoachDeviation,
     DailyAttempt,
+    DailyRoundResult,
     DailyShoe,
     Game,
     GameShoe,
@@ -242,3 +243,36 @@ def daily_streak(user: Any, today: date) -> int:
         streak += 1
         expected = played - timedelta(days=1)
     return streak
+
+
+@dataclass(frozen=True)
+class RoundStanding:
+    """How a Daily Shoe round compares with the others who finished that deal (D-6)."""
+
+    others: int  # the other attempts of the day with a result for the round
+    percent: int | None  # better than this whole percent of them; None: nobody else yet
+
+
+def daily_round_standing(game_id: int, round_number: int) -> RoundStanding | None:
+    """The share of the day's other attempts whose result for ``round_number`` is lower
+    than the game's own, ties counting half, rounded down to a whole percent (D-6); None
+    when the game has no result for that round. One query: the attempt's own row and the
+    counts along daily_round_net_idx."""
+    own = DailyRoundResult.objects.filter(attempt__game_id=game_id, round_number=round_number)
+    net = Subquery(own.values("net_cents")[:1])
+    others = ~Q(attempt_id=Subquery(own.values("attempt_id")[:1]))
+    counts = DailyRoundResult.objects.filter(
+        day_id=Subquery(own.values("day_id")[:1]), round_number=round_number
+    ).aggregate(
+        own=Count("pk", filter=~others),
+        others=Count("pk", filter=others),
+        lower=Count("pk", filter=others & Q(net_cents__lt=net)),
+        equal=Count("pk", filter=others & Q(net_cents=net)),
+    )
+    if not counts["own"]:
+        return None
+    total = counts["others"]
+    if not total:
+        return RoundStanding(0, None)
+    # Ties count half: (lower + equal / 2) / total, in whole numbers to round down exactly.
+    return RoundStanding(total, (200 * counts["lower"] + 100 * counts["equal"]) // (2 * total))

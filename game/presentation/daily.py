@@ -10,6 +10,7 @@ from typing import Any
 
 from game.models import DailyAttempt, DailyShoe
 from game.rules.money import display_cents
+from game.selectors import RoundStanding
 
 DAILY_ROUNDS = 20
 SQUARES = {"win": "🟩", "loss": "🟥", "push": "⬜"}
@@ -152,3 +153,13 @@ BAD_DATE_TEXT = {
     "before": "There was no Daily Shoe on that day: the first one came later.",
     "future": "That day has not started yet, so it has no leaderboard.",
 }
+
+
+def round_standing_text(standing: RoundStanding | None) -> str:
+    """D-6's line after a Daily Shoe round: how it compares with the others on the deal
+    (ties count half), or that the player is the first to finish it; no other card shown."""
+    if standing is None:
+        return ""
+    if standing.percent is None:
+        return "You are the first to finish this deal today."
+    return f"Better than {standing.percent} % of players on this deal."
