@@ -69,13 +69,11 @@ def daily_leaderboard_page(request: HttpRequest, day: str) -> HttpResponse:
         return _no_leaderboard(request, "malformed")
     if wanted > today:
         return _no_leaderboard(request, "future")
-    shoe = daily_day_on_or_before(wanted)
-    if shoe is None:
+    rows = daily_leaderboard(wanted, request.user, request.GET.get("page"))
+    # Only an empty board asks whether any Daily Shoe came on or before the day (a day
+    # nobody made after the first shows an empty board, one before the first is a 404).
+    if not rows.page.paginator.count and daily_day_on_or_before(wanted) is None:
         return _no_leaderboard(request, "before")
-    if shoe.date != wanted:
-        # No Daily Shoe was made that day (nobody asked for it): an empty leaderboard.
-        shoe = None
-    rows = daily_leaderboard(shoe, request.user, request.GET.get("page"))
     board = leaderboard_of(
         wanted,
         rows.page,

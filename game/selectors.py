@@ -9,8 +9,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.core.paginator import Page, Paginator
-from django.db.models import Case, Count, F, Q, QuerySet, Subquery, Value, When, Window
-from django.db.models.functions import Rank
+from django.db.models import Case, Count, F, Q, QuerySet, Subquery, Value, When
 
 from game.models import (
     CoachDeviation,
@@ -171,55 +170,58 @@ def daily_day_on_or_before(day: date) -> DailyShoe | None:
     return DailyShoe.objects.filter(date__lte=day).only("pk", "date").order_by("-date").first()
 
 
-def daily_leaderboard(day: DailyShoe | None, user: Any, page_number: Any) -> LeaderboardRows:
+def _better_than(bank: Any, right: Any, at: Any) -> Q:
+    """Finished attempts ahead of one with this final bank, right answers and finish."""
+    return (
+        Q(final_bank_cents__gt=bank)
+        | Q(final_bank_cents=bank, right_answers__gt=right)
+        | Q(final_bank_cents=bank, right_answers=right, finished_at__lt=at)
+    )
+
+
+def _key(attempt: DailyAttempt) -> tuple[Any, ...]:
+    return attempt.final_bank_cents, attempt.right_answers, attempt.finished_at
+
+
+def daily_leaderboard(day: date, user: Any, page_number: Any) -> LeaderboardRows:
     """A page of ``day``'s finished attempts in the leaderboard's order, each with its
-    standard competition rank (equal bank, right answers and finish share a rank), and the
-    viewer's rank and page, in at most three queries along daily_leaderboard_idx (D-6).
-    ``day`` None (a day nobody made): an empty leaderboard."""
-    if day is None:
-        return LeaderboardRows(Paginator([], LEADERBOARD_PAGE_SIZE).page(1), None, None)
-    finished = DailyAttempt.objects.filter(day=day, finished_at__isnull=False)
-    mine = None
-    if getattr(user, "is_authenticated", False):
-        mine = (
-            finished.filter(player=user)
-            .values("pk", "final_bank_cents", "right_answers", "finished_at")
-            .first()
-        )
+    standard competition rank (``rank``: equal bank, right answers and finish share one),
+    and the viewer's rank and page (D-6). Along daily_leaderboard_idx: one aggregate (the
+    count, the viewer's rank and position), the page's rows, and on a later page one count
+    for its first row's rank."""
+    finished = DailyAttempt.objects.filter(day__date=day, finished_at__isnull=False)
     counts: dict[str, Any] = {"total": Count("pk")}
-    if mine is not None:
-        bank, right, at = mine["final_bank_cents"], mine["right_answers"], mine["finished_at"]
-        better = (
-            Q(final_bank_cents__gt=bank)
-            | Q(final_bank_cents=bank, right_answers__gt=right)
-            | Q(final_bank_cents=bank, right_answers=right, finished_at__lt=at)
+    if getattr(user, "is_authenticated", False):
+        own = finished.filter(player_id=user.pk)
+        bank, right, at, own_pk = (
+            Subquery(own.values(name)[:1])
+            for name in ("final_bank_cents", "right_answers", "finished_at", "pk")
         )
-        same = Q(final_bank_cents=bank, right_answers=right, finished_at=at)
+        better = _better_than(bank, right, at)
+        same = Q(final_bank_cents=bank, right_answers=right, finished_at=at, pk__lt=own_pk)
+        counts["own"] = Count("pk", filter=Q(player_id=user.pk))
         counts["better"] = Count("pk", filter=better)
-        counts["before"] = Count("pk", filter=better | (same & Q(pk__lt=mine["pk"])))
+        counts["before"] = Count("pk", filter=better | same)
     totals = finished.aggregate(**counts)
     rows = (
         finished.select_related("player")
-        .only(
-            "final_bank_cents",
-            "right_answers",
-            "rounds",
-            "finished_at",
-            "player__username",
-        )
-        .annotate(
-            rank=Window(
-                Rank(),
-                order_by=[F("final_bank_cents").desc(), F("right_answers").desc(), "finished_at"],
-            )
-        )
+        .only("final_bank_cents", "right_answers", "rounds", "finished_at", "player__username")
         .order_by(*LEADERBOARD_ORDER)
     )
     paginator: Paginator[Any] = Paginator(rows, LEADERBOARD_PAGE_SIZE, allow_empty_first_page=True)
     # The total is already counted above; the paginator need not count again.
     paginator.__dict__["count"] = totals["total"]
     page = paginator.get_page(page_number)
-    if mine is None:
+    page.object_list = attempts = list(page.object_list)
+    rank = 1
+    for index, attempt in enumerate(attempts):
+        position = page.start_index() + index
+        if index == 0 and position > 1:
+            rank = 1 + finished.filter(_better_than(*_key(attempt))).count()
+        elif index == 0 or _key(attempt) != _key(attempts[index - 1]):
+            rank = position
+        attempt.rank = rank  # type: ignore[attr-defined]
+    if not totals.get("own"):
         return LeaderboardRows(page, None, None)
     return LeaderboardRows(
         page, totals["better"] + 1, totals["before"] // LEADERBOARD_PAGE_SIZE + 1
@@ -260,17 +262,18 @@ def daily_round_standing(game_id: int, round_number: int) -> RoundStanding | Non
     counts along daily_round_net_idx."""
     own = DailyRoundResult.objects.filter(attempt__game_id=game_id, round_number=round_number)
     net = Subquery(own.values("net_cents")[:1])
-    others = ~Q(attempt_id=Subquery(own.values("attempt_id")[:1]))
+    # The attempt's own row is counted too (it ties with itself) and taken off below, so
+    # the counts read only the index, not the rows.
     counts = DailyRoundResult.objects.filter(
         day_id=Subquery(own.values("day_id")[:1]), round_number=round_number
     ).aggregate(
-        own=Count("pk", filter=~others),
-        others=Count("pk", filter=others),
-        lower=Count("pk", filter=others & Q(net_cents__lt=net)),
-        equal=Count("pk", filter=others & Q(net_cents=net)),
+        all=Count("pk"),
+        lower=Count("pk", filter=Q(net_cents__lt=net)),
+        equal=Count("pk", filter=Q(net_cents=net)),
     )
-    if not counts["own"]:
+    if not counts["all"]:
         return None
+    counts["others"], counts["equal"] = counts["all"] - 1, counts["equal"] - 1
     total = counts["others"]
     if not total:
         return RoundStanding(0, None)
