@@ -17,11 +17,13 @@ from game.presentation.daily import (
     daily_status,
     leaderboard_of,
     long_date,
+    round_standing_lines,
     streak_text,
     time_left_text,
 )
 from game.selectors import (
     daily_attempt_of,
+    daily_attempt_standings,
     daily_day_on_or_before,
     daily_leaderboard,
     daily_streak,
@@ -51,6 +53,9 @@ def daily_page(request: HttpRequest) -> HttpResponse:
         "streak": streak_text(daily_streak(user, today)) if user.is_authenticated else "",
         "leaderboard_date": today.isoformat(),
     }
+    if status.kind == "finished" and status.attempt is not None:
+        standings = daily_attempt_standings(status.attempt)
+        context["round_lines"] = round_standing_lines(status.attempt, standings)
     return render(request, "daily/today.html", context)
 
 

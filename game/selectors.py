@@ -279,3 +279,38 @@ def daily_round_standing(game_id: int, round_number: int) -> RoundStanding | Non
         return RoundStanding(0, None)
     # Ties count half: (lower + equal / 2) / total, in whole numbers to round down exactly.
     return RoundStanding(total, (200 * counts["lower"] + 100 * counts["equal"]) // (2 * total))
+
+
+def daily_attempt_standings(attempt: DailyAttempt) -> list[RoundStanding]:
+    """The attempt's standing on each round it played, as daily_round_standing words it
+    (D-6), in one aggregate grouped by round: its own nets are on the attempt already."""
+    nets = {n: entry["net_cents"] for n, entry in enumerate(attempt.rounds, start=1)}
+    if not nets:
+        return []
+    lower = Q()
+    equal = Q()
+    for number, net in nets.items():
+        lower |= Q(round_number=number, net_cents__lt=net)
+        equal |= Q(round_number=number, net_cents=net)
+    rows = (
+        DailyRoundResult.objects.filter(day_id=attempt.day_id, round_number__in=nets)
+        .exclude(attempt_id=attempt.pk)
+        .values("round_number")
+        .annotate(
+            others=Count("pk"),
+            lower=Count("pk", filter=lower),
+            equal=Count("pk", filter=equal),
+        )
+        .order_by()
+    )
+    counts = {row["round_number"]: row for row in rows}
+    standings = []
+    for number in nets:
+        row = counts.get(number)
+        if not row:
+            standings.append(RoundStanding(0, None))
+            continue
+        total = row["others"]
+        percent = (200 * row["lower"] + 100 * row["equal"]) // (2 * total)
+        standings.append(RoundStanding(total, percent))
+    return standings

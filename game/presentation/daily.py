@@ -163,3 +163,15 @@ def round_standing_text(standing: RoundStanding | None) -> str:
     if standing.percent is None:
         return "You are the first to finish this deal today."
     return f"Better than {standing.percent} % of players on this deal."
+
+
+def round_standing_lines(attempt: DailyAttempt, standings: Sequence[RoundStanding]) -> list[str]:
+    """Each played round of a finished attempt with its square and its standing (D-6, D-7)."""
+    lines = []
+    for number, (entry, standing) in enumerate(zip(attempt.rounds, standings, strict=False), 1):
+        if standing.percent is None:
+            compared = "nobody else has finished this deal yet"
+        else:
+            compared = f"better than {standing.percent} % of players"
+        lines.append(f"Round {number} {SQUARES[entry['result']]} {compared}")
+    return lines

@@ -13,6 +13,7 @@ from game.models import DailyAttempt, DailyRoundResult, Game
 from game.presentation.daily import round_standing_text
 from game.selectors import daily_round_standing
 from game.services import daily
+from game.services.daily_records import round_result
 from tests.game.factories import PlayerFactory
 from tests.game.test_daily_attempts import day as day  # noqa: F401 (the fixture)
 from tests.game.test_daily_attempts import deal, finish_round
@@ -22,7 +23,9 @@ from tests.game.test_daily_leaderboard import attempt
 
 def with_rounds(day: Any, name: str, *nets: int) -> DailyAttempt:
     """An attempt under way whose rounds paid ``nets``, in order."""
-    made = attempt(day, name, None, rounds=len(nets))
+    made = attempt(day, name, None, rounds=0)
+    made.rounds = [{"net_cents": net, "result": round_result(net)} for net in nets]
+    made.save(update_fields=["rounds"])
     DailyRoundResult.objects.bulk_create(
         DailyRoundResult(attempt=made, day=day, round_number=n, net_cents=net)
         for n, net in enumerate(nets, start=1)
@@ -93,3 +96,19 @@ def test_an_ordinary_games_outcome_has_no_standing_line(alice, make_game, player
     game = make_game(trivia_mode=False)
     page = alice.get(f"/games/{game.pk}/").content.decode()
     assert "daily-standing" not in page
+
+
+def test_the_daily_page_shows_a_finished_attempts_rounds_against_the_others(
+    day, client: Client
+) -> None:
+    mine = with_rounds(day, "me", 10_000, -10_000)
+    with_rounds(day, "a", -10_000, -10_000)
+    with_rounds(day, "b", 10_000)
+    DailyAttempt.objects.filter(pk=mine.pk).update(
+        final_bank_cents=200_000, finished_at=mine.started
+    )
+    client.force_login(mine.player)
+    page = client.get("/daily/").content.decode()
+    # Round 1: one lower, one tie → 75 %; round 2: a tie with the one other → 50 %.
+    assert "Round 1 🟩 better than 75 % of players" in page
+    assert "Round 2 🟥 better than 50 % of players" in page
