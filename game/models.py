@@ -404,3 +404,28 @@ class DailyAttempt(models.Model):
     @property
     def finished(self) -> bool:
         return self.finished_at is not None
+
+
+class DailyRoundResult(models.Model):
+    """What one round of a Daily Shoe attempt paid (D-6), a row a round, written when the
+    round ends: the attempt's rounds list kept as rows so "better than N % of players on
+    this deal" is two counts along an index, the same on SQLite and PostgreSQL."""
+
+    attempt = models.ForeignKey(DailyAttempt, on_delete=models.CASCADE, related_name="results")
+    day = models.ForeignKey(DailyShoe, on_delete=models.CASCADE, related_name="round_results")
+    round_number = models.PositiveSmallIntegerField()
+    net_cents = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["attempt", "round_number"], name="daily_round_result_once"
+            ),
+        ]
+        indexes = [
+            # The percentile (D-6): a day's round, counted below and at a net.
+            models.Index(fields=["day", "round_number", "net_cents"], name="daily_round_net_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.round_number} of {self.attempt_id}: {self.net_cents}"

@@ -5,14 +5,17 @@ game/presentation/."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, timedelta
 from typing import Any
 
-from django.db.models import Case, Count, F, Q, QuerySet, Value, When
+from django.core.paginator import Page, Paginator
+from django.db.models import Case, Count, F, Q, QuerySet, Subquery, Value, When
 
 from game.models import (
     CoachDeviation,
     DailyAttempt,
+    DailyRoundResult,
     DailyShoe,
     Game,
     GameShoe,
@@ -186,3 +189,170 @@ def finished_rounds(game: Game) -> list[Round]:
 def questions_by_id(ids: Iterable[int]) -> dict[int, str]:
     """The text of each question of ``ids`` (a day's question lists, D-8)."""
     return dict(Question.objects.filter(pk__in=list(ids)).values_list("pk", "text"))
+
+
+LEADERBOARD_PAGE_SIZE = 50
+# The leaderboard's order (D-6): final bank, then right answers, then the earlier finish;
+# the key last only keeps rows that tie on all three in a stable order between pages.
+LEADERBOARD_ORDER = ("-final_bank_cents", "-right_answers", "finished_at", "pk")
+
+
+@dataclass(frozen=True)
+class LeaderboardRows:
+    """One page of a day's leaderboard and where the viewer's own row stands."""
+
+    page: Page[Any]
+    own_rank: int | None  # the viewer's rank, None without a finished attempt that day
+    own_page: int | None  # the page number holding the viewer's row
+
+
+def daily_day_on_or_before(day: date) -> DailyShoe | None:
+    """The Daily Shoe of ``day``, or of the nearest day before it (None: no Daily Shoe was
+    ever made on or before ``day``), in one query."""
+    return DailyShoe.objects.filter(date__lte=day).only("pk", "date").order_by("-date").first()
+
+
+def _better_than(bank: Any, right: Any, at: Any) -> Q:
+    """Finished attempts ahead of one with this final bank, right answers and finish."""
+    return (
+        Q(final_bank_cents__gt=bank)
+        | Q(final_bank_cents=bank, right_answers__gt=right)
+        | Q(final_bank_cents=bank, right_answers=right, finished_at__lt=at)
+    )
+
+
+def _key(attempt: DailyAttempt) -> tuple[Any, ...]:
+    return attempt.final_bank_cents, attempt.right_answers, attempt.finished_at
+
+
+def daily_leaderboard(day: date, user: Any, page_number: Any) -> LeaderboardRows:
+    """A page of ``day``'s finished attempts in the leaderboard's order, each with its
+    standard competition rank (``rank``: equal bank, right answers and finish share one),
+    and the viewer's rank and page (D-6). Along daily_leaderboard_idx: one aggregate (the
+    count, the viewer's rank and position), the page's rows, and on a later page one count
+    for its first row's rank."""
+    finished = DailyAttempt.objects.filter(day__date=day, finished_at__isnull=False)
+    counts: dict[str, Any] = {"total": Count("pk")}
+    if getattr(user, "is_authenticated", False):
+        own = finished.filter(player_id=user.pk)
+        bank, right, at, own_pk = (
+            Subquery(own.values(name)[:1])
+            for name in ("final_bank_cents", "right_answers", "finished_at", "pk")
+        )
+        better = _better_than(bank, right, at)
+        same = Q(final_bank_cents=bank, right_answers=right, finished_at=at, pk__lt=own_pk)
+        counts["own"] = Count("pk", filter=Q(player_id=user.pk))
+        counts["better"] = Count("pk", filter=better)
+        counts["before"] = Count("pk", filter=better | same)
+    totals = finished.aggregate(**counts)
+    rows = (
+        finished.select_related("player")
+        .only("final_bank_cents", "right_answers", "rounds", "finished_at", "player__username")
+        .order_by(*LEADERBOARD_ORDER)
+    )
+    paginator: Paginator[Any] = Paginator(rows, LEADERBOARD_PAGE_SIZE, allow_empty_first_page=True)
+    # The total is already counted above; the paginator need not count again.
+    paginator.__dict__["count"] = totals["total"]
+    page = paginator.get_page(page_number)
+    page.object_list = attempts = list(page.object_list)
+    rank = 1
+    for index, attempt in enumerate(attempts):
+        position = page.start_index() + index
+        if index == 0 and position > 1:
+            rank = 1 + finished.filter(_better_than(*_key(attempt))).count()
+        elif index == 0 or _key(attempt) != _key(attempts[index - 1]):
+            rank = position
+        attempt.rank = rank  # type: ignore[attr-defined]
+    if not totals.get("own"):
+        return LeaderboardRows(page, None, None)
+    return LeaderboardRows(
+        page, totals["better"] + 1, totals["before"] // LEADERBOARD_PAGE_SIZE + 1
+    )
+
+
+def daily_streak(user: Any, today: date) -> int:
+    """Days in a row with a finished Daily Shoe, ending today or yesterday (D-6); one query."""
+    if not getattr(user, "is_authenticated", False):
+        return 0
+    days = DailyAttempt.objects.filter(player=user, finished_at__isnull=False).order_by(
+        "-day__date"
+    )
+    expected = today
+    streak = 0
+    for played in days.values_list("day__date", flat=True).iterator():
+        if streak == 0 and played == today - timedelta(days=1):
+            expected = played
+        if played != expected:
+            break
+        streak += 1
+        expected = played - timedelta(days=1)
+    return streak
+
+
+@dataclass(frozen=True)
+class RoundStanding:
+    """How a Daily Shoe round compares with the others who finished that deal (D-6)."""
+
+    others: int  # the other attempts of the day with a result for the round
+    percent: int | None  # better than this whole percent of them; None: nobody else yet
+
+
+def daily_round_standing(game_id: int, round_number: int) -> RoundStanding | None:
+    """The share of the day's other attempts whose result for ``round_number`` is lower
+    than the game's own, ties counting half, rounded down to a whole percent (D-6); None
+    when the game has no result for that round. One query: the attempt's own row and the
+    counts along daily_round_net_idx."""
+    own = DailyRoundResult.objects.filter(attempt__game_id=game_id, round_number=round_number)
+    net = Subquery(own.values("net_cents")[:1])
+    # The attempt's own row is counted too (it ties with itself) and taken off below, so
+    # the counts read only the index, not the rows.
+    counts = DailyRoundResult.objects.filter(
+        day_id=Subquery(own.values("day_id")[:1]), round_number=round_number
+    ).aggregate(
+        all=Count("pk"),
+        lower=Count("pk", filter=Q(net_cents__lt=net)),
+        equal=Count("pk", filter=Q(net_cents=net)),
+    )
+    if not counts["all"]:
+        return None
+    counts["others"], counts["equal"] = counts["all"] - 1, counts["equal"] - 1
+    total = counts["others"]
+    if not total:
+        return RoundStanding(0, None)
+    # Ties count half: (lower + equal / 2) / total, in whole numbers to round down exactly.
+    return RoundStanding(total, (200 * counts["lower"] + 100 * counts["equal"]) // (2 * total))
+
+
+def daily_attempt_standings(attempt: DailyAttempt) -> list[RoundStanding]:
+    """The attempt's standing on each round it played, as daily_round_standing words it
+    (D-6), in one aggregate grouped by round: its own nets are on the attempt already."""
+    nets = {n: entry["net_cents"] for n, entry in enumerate(attempt.rounds, start=1)}
+    if not nets:
+        return []
+    lower = Q()
+    equal = Q()
+    for number, net in nets.items():
+        lower |= Q(round_number=number, net_cents__lt=net)
+        equal |= Q(round_number=number, net_cents=net)
+    rows = (
+        DailyRoundResult.objects.filter(day_id=attempt.day_id, round_number__in=nets)
+        .exclude(attempt_id=attempt.pk)
+        .values("round_number")
+        .annotate(
+            others=Count("pk"),
+            lower=Count("pk", filter=lower),
+            equal=Count("pk", filter=equal),
+        )
+        .order_by()
+    )
+    counts = {row["round_number"]: row for row in rows}
+    standings = []
+    for number in nets:
+        row = counts.get(number)
+        if not row:
+            standings.append(RoundStanding(0, None))
+            continue
+        total = row["others"]
+        percent = (200 * row["lower"] + 100 * row["equal"]) // (2 * total)
+        standings.append(RoundStanding(total, percent))
+    return standings

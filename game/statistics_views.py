@@ -7,7 +7,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from game.selectors import coach_deviation_count
+from game.presentation.daily import streak_text
+from game.selectors import coach_deviation_count, daily_streak
+from game.services.daily import utc_today
 from game.statistics import player_statistics
 
 
@@ -21,5 +23,6 @@ def statistics(request: HttpRequest) -> HttpResponse:
         {
             "stats": player_statistics(request.user),
             "coach_deviations": coach_deviation_count(request.user),
+            "daily_streak": streak_text(daily_streak(request.user, utc_today())),
         },
     )

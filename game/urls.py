@@ -27,6 +27,11 @@ urlpatterns = [
         daily_views.attempt_replay,
         name="daily_attempt",
     ),
+    path(
+        "daily/<str:day>/leaderboard/",
+        daily_views.daily_leaderboard_page,
+        name="daily_leaderboard",
+    ),
     path("fairness/verify_shoe.py", fairness_views.verifier_script, name="verify_shoe_script"),
     path(
         "games/<id:game_id>/options/house-edge/",

@@ -55,12 +55,13 @@ from game.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from game.models import Game
 from game.presentation import coach
 from game.presentation.bet_spots import bet_focus, focus_query, side_spots
+from game.presentation.daily import round_standing_text
 from game.presentation.notices import REFUSALS, STALE_NOTICE, refusal_text
-from game.presentation.table import TableView, table_view
+from game.presentation.table import TableView, daily_round_shown, table_view
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
 from game.rules.options import NEEDS
 from game.rules_pages.content import rules_url
-from game.selectors import next_client_seed
+from game.selectors import daily_round_standing, next_client_seed
 from game.sql import read_game
 from game.url_cache import cached_reverse, game_url, urls_in_use
 
@@ -122,6 +123,9 @@ def render_table(
         "htmx_answer": bool(request.htmx),
         **coach.table_context(game, view, hint=hint),
     }
+    daily_round = daily_round_shown(view)
+    if daily_round:
+        context["daily_standing"] = round_standing_text(daily_round_standing(game.pk, daily_round))
     if request.htmx:
         html = render_to_string(HTMX_TABLE_TEMPLATE, context, request=request)
         return HttpResponse(html, status=status)

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from game.models import DailyAttempt, DailyShoe
 from game.rules.money import display_cents
+from game.selectors import RoundStanding
 
 DAILY_ROUNDS = 20
 SQUARES = {"win": "🟩", "loss": "🟥", "push": "⬜"}
@@ -112,3 +114,93 @@ def home_daily(status: DailyStatus, *, time_left: str) -> HomeDaily:
         return HomeDaily(status.kind, "Daily Shoe", detail, "Resume the Daily Shoe", time_left)
     detail = "Today's twenty deals, the same for everyone: one attempt, $100 a round."
     return HomeDaily(status.kind, "Daily Shoe", detail, "Play today's Daily Shoe", time_left)
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """One finished attempt on a day's leaderboard (D-6): no card, no question."""
+
+    rank: int
+    player: str
+    final_bank: str
+    right_answers: int
+    rounds: int
+    own: bool
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """A page of a day's leaderboard, worded for the page."""
+
+    date: date
+    title: str
+    rows: list[LeaderboardRow]
+    page: Any  # Django's Page, for the pagination links
+    own_rank: int | None
+    own_page: int | None
+    is_today: bool
+
+    @property
+    def empty_text(self) -> str:
+        if self.is_today:
+            return "Nobody has finished today's Daily Shoe yet."
+        return "Nobody finished this day's Daily Shoe."
+
+    @property
+    def own_text(self) -> str:
+        return f"You are ranked {self.own_rank}." if self.own_rank else ""
+
+
+def leaderboard_of(
+    day: date, page: Any, *, own_rank: int | None, own_page: int | None, today: date, user_id: Any
+) -> Leaderboard:
+    """The leaderboard page's view model: rank, player, final bank, right answers, rounds."""
+    rows = [
+        LeaderboardRow(
+            rank=attempt.rank,
+            player=attempt.player.username,
+            final_bank=display_cents(attempt.final_bank_cents or 0),
+            right_answers=attempt.right_answers,
+            rounds=len(attempt.rounds),
+            own=attempt.player_id == user_id,
+        )
+        for attempt in page.object_list
+    ]
+    title = f"Leaderboard · {long_date(day)}"
+    return Leaderboard(day, title, rows, page, own_rank, own_page, day == today)
+
+
+def streak_text(days: int) -> str:
+    """D-6: the player's run of days in a row with a finished Daily Shoe."""
+    if days == 0:
+        return "No Daily Shoe streak yet: finish today's to start one."
+    return f"Daily Shoe streak: {days} day{'s' if days != 1 else ''} in a row."
+
+
+BAD_DATE_TEXT = {
+    "malformed": "That is not a date: leaderboards are at /daily/YYYY-MM-DD/leaderboard/.",
+    "before": "There was no Daily Shoe on that day: the first one came later.",
+    "future": "That day has not started yet, so it has no leaderboard.",
+}
+
+
+def round_standing_text(standing: RoundStanding | None) -> str:
+    """D-6's line after a Daily Shoe round: how it compares with the others on the deal
+    (ties count half), or that the player is the first to finish it; no other card shown."""
+    if standing is None:
+        return ""
+    if standing.percent is None:
+        return "You are the first to finish this deal today."
+    return f"Better than {standing.percent} % of players on this deal."
+
+
+def round_standing_lines(attempt: DailyAttempt, standings: Sequence[RoundStanding]) -> list[str]:
+    """Each played round of a finished attempt with its square and its standing (D-6, D-7)."""
+    lines = []
+    for number, (entry, standing) in enumerate(zip(attempt.rounds, standings, strict=False), 1):
+        if standing.percent is None:
+            compared = "nobody else has finished this deal yet"
+        else:
+            compared = f"better than {standing.percent} % of players"
+        lines.append(f"Round {number} {SQUARES[entry['result']]} {compared}")
+    return lines

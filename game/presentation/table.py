@@ -27,6 +27,7 @@ from game.presentation.side_bet_panels import (
     dice_of,
 )
 from game.rules import sidebets as sb
+from game.rules.daily import is_daily
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_DOLLARS, display_cents
 from game.rules.no_random import NoRandom
@@ -298,6 +299,8 @@ class TableView(TemplateLookup):
     # The credits before the answer on screen was counted (the bar shows them after).
     credits_before: int | None = None
     trivia_choice_for: str = ""
+    # A Daily Shoe attempt's game: its round's outcome says how others did on the deal (D-6).
+    daily: bool = False
     difficulty_hints: dict[str, int] = field(default_factory=lambda: dict(CREDITS_FOR_CORRECT))
     insurance_cost: int = 0
     round_paid: int = 0
@@ -556,6 +559,7 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         round_in_progress=engine.round_in_progress,
         house_rules=house_rules(engine.options),
         usual_rules_expected=usual_rules_expected(engine.options),
+        daily=is_daily(engine),
     )
     show_round = round_ is not None and (engine.round_in_progress or game.showing_outcome)
     if show_round:
@@ -582,6 +586,12 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
     elif view.panel == "outcome":
         _offer_rebet(view, game, engine)
     return view
+
+
+def daily_round_shown(view: TableView) -> int | None:
+    """The Daily Shoe round whose outcome the table shows (D-6), None for any other view."""
+    shown = view.panel == "outcome" or (view.panel == "game_over" and bool(view.hands))
+    return view.round_number if view.daily and shown and view.round_number else None
 
 
 def _offer_rebet(view: TableView, game: Game, engine: EngineGame) -> None:

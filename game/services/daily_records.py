@@ -9,7 +9,7 @@ from typing import Any
 from django.utils import timezone
 
 from game import sql
-from game.models import DailyAttempt, Game, TriviaAttempt
+from game.models import DailyAttempt, DailyRoundResult, Game, TriviaAttempt
 from game.rules.engine import Game as EngineGame
 
 
@@ -19,7 +19,8 @@ def round_result(net_cents: int) -> str:
 
 
 def daily_writes(game: Game, engine: EngineGame) -> list[sql.Write]:
-    """The attempt's UPDATE after an action that ended a round or the attempt, else none."""
+    """The attempt's UPDATE after an action that ended a round or the attempt, with the
+    round's result row when a round ended (D-6, D-7); else none."""
     round_ = engine.round
     # A round dealt and settled by the same action (a natural on either side) was never
     # open before it; the attempt's count of rounds tells whether it is recorded yet.
@@ -30,14 +31,22 @@ def daily_writes(game: Game, engine: EngineGame) -> list[sql.Write]:
     if attempt is None or attempt.finished:
         return []
     values: dict[str, Any] = {}
+    writes: list[sql.Write] = []
     if ended_round and round_ is not None and len(attempt.rounds) < round_.number:
         net = round_.paid - round_.staked
         values["rounds"] = [*attempt.rounds, {"net_cents": net, "result": round_result(net)}]
+        # The same figure as a row, which the percentile counts along its index (D-6).
+        result = DailyRoundResult(
+            attempt_id=attempt.pk, day_id=attempt.day_id, round_number=round_.number, net_cents=net
+        )
+        insert = sql.insert_all_write([result])
+        if insert is not None:
+            writes.append(insert)
     values["questions_answered"], values["right_answers"] = _trivia_score(game)
     if engine.game_over:
         values["final_bank_cents"] = engine.bank
         values["finished_at"] = timezone.now()
-    return [sql.update_write(DailyAttempt, values, id=attempt.pk)]
+    return [sql.update_write(DailyAttempt, values, id=attempt.pk), *writes]
 
 
 def _trivia_score(game: Game) -> tuple[int, int]:
