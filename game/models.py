@@ -29,6 +29,7 @@ class Game(models.Model):
         BANK = "bank", "The bank fell below the table minimum"
         CREDITS = "credits", "The trivia credits ran out"
         ENDED = "ended", "The player ended the game"
+        DAILY = "daily", "All twenty rounds of a Daily Shoe played"
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="games"

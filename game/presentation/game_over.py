@@ -18,14 +18,14 @@ OVER_HEADINGS = {
     "bank": "Bank empty",
     "credits": "Out of credits",
     "ended": "Game ended",
-    "daily_done": "Daily Shoe played",
+    "daily": "Daily Shoe played",
 }
 # ... and the sentence under it.
 OVER_REASONS = {
     "bank": "Your bank fell below the table minimum.",
     "credits": "Your trivia credits ran out.",
     "ended": "You ended the game.",
-    "daily_done": "You played all twenty of today's deals.",
+    "daily": "You played all twenty of today's deals.",
 }
 BEST_HAND_LABELS = {NATURAL: "Blackjack"}
 BEST_HAND_HOW = {"charlie": "Charlie", "dealer_bust": "Dealer bust"}

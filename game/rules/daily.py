@@ -214,7 +214,7 @@ def nth_question(lists: Mapping[str, Sequence[int]], difficulty: str, n: int) ->
     return ids[n - 1]
 
 
-DAILY_DONE: Final = "daily_done"
+DAILY_DONE: Final = "daily"  # Game.over_reason holds 8 characters
 
 
 def end_after_the_last_round(game: Game) -> bool:
