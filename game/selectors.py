@@ -316,11 +316,15 @@ def daily_round_standing(game_id: int, round_number: int) -> RoundStanding | Non
     if not counts["all"]:
         return None
     counts["others"], counts["equal"] = counts["all"] - 1, counts["equal"] - 1
-    total = counts["others"]
-    if not total:
+    return _standing(counts["others"], counts["lower"], counts["equal"])
+
+
+def _standing(others: int, lower: int, equal: int) -> RoundStanding:
+    """D-6's share of ``others`` below (ties counting half), rounded down to a whole
+    percent, exactly: (lower + equal / 2) / others in whole numbers."""
+    if not others:
         return RoundStanding(0, None)
-    # Ties count half: (lower + equal / 2) / total, in whole numbers to round down exactly.
-    return RoundStanding(total, (200 * counts["lower"] + 100 * counts["equal"]) // (2 * total))
+    return RoundStanding(others, (200 * lower + 100 * equal) // (2 * others))
 
 
 def daily_attempt_standings(attempt: DailyAttempt) -> list[RoundStanding]:
@@ -348,11 +352,6 @@ def daily_attempt_standings(attempt: DailyAttempt) -> list[RoundStanding]:
     counts = {row["round_number"]: row for row in rows}
     standings = []
     for number in nets:
-        row = counts.get(number)
-        if not row:
-            standings.append(RoundStanding(0, None))
-            continue
-        total = row["others"]
-        percent = (200 * row["lower"] + 100 * row["equal"]) // (2 * total)
-        standings.append(RoundStanding(total, percent))
+        row = counts.get(number) or {"others": 0, "lower": 0, "equal": 0}
+        standings.append(_standing(row["others"], row["lower"], row["equal"]))
     return standings
