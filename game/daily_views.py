@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime, timedelta
+from functools import partial
 
-from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -40,11 +40,13 @@ from game.selectors import (
     daily_leaderboard,
     daily_shoe_on,
     daily_streak,
+    empty_leaderboard,
     finished_daily_attempt,
     finished_daily_attempts,
     finished_rounds,
     first_daily_date,
     questions_by_id,
+    ranked_attempts,
 )
 from game.services.daily import daily_shoe_for, utc_today
 
@@ -145,11 +147,11 @@ def past_day_fairness(request: HttpRequest, day: str) -> HttpResponse:
     return render(request, "fairness/page.html", context)
 
 
-@login_required
 @require_GET
 def attempt_replay(request: HttpRequest, day: str, attempt_id: str) -> HttpResponse:
-    """A finished attempt of a day that is over, round by round (D-8); refused for today
-    (D-5: nobody sees another's rounds before the day is over), 404 when unfinished."""
+    """A finished attempt of a day that is over, round by round, for anyone (D-8); refused
+    for today (D-5: nobody sees another's rounds before the day is over), 404 when
+    unfinished."""
     try:
         shoe = _day_over(day)
     except DayNotOver:
@@ -177,18 +179,13 @@ def daily_leaderboard_page(request: HttpRequest, day: str) -> HttpResponse:
     if wanted > today:
         return _no_leaderboard(request, "future")
     rows = daily_leaderboard(wanted, request.user, request.GET.get("page"))
-    # Only an empty board asks whether any Daily Shoe came on or before the day (a day
-    # nobody made after the first shows an empty board, one before the first is a 404).
-    if not rows.page.paginator.count and daily_day_on_or_before(wanted) is None:
-        return _no_leaderboard(request, "before")
-    board = leaderboard_of(
-        wanted,
-        rows.page,
-        own_rank=rows.own_rank,
-        own_page=rows.own_page,
-        today=today,
-        user_id=request.user.pk,
-    )
+    if rows is None:
+        # A day nobody made after the first shows an empty board; one before the first
+        # is a 404.
+        if daily_day_on_or_before(wanted) is None:
+            return _no_leaderboard(request, "before")
+        rows = empty_leaderboard()
+    board = leaderboard_of(wanted, rows, partial(ranked_attempts, rows), today=today)
     return render(request, "daily/leaderboard.html", {"board": board})
 
 

@@ -363,6 +363,11 @@ class DailyShoe(models.Model):
     # SHA-256 of each list's ids joined with ",", by difficulty.
     question_commitments = models.JSONField(default=dict)
     created = models.DateTimeField(default=timezone.now)
+    # The day's finished attempts (the leaderboard's length), counted as each finishes, and a
+    # number that grows whenever the leaderboard changes (an attempt finished or deleted):
+    # a leaderboard page rendered once is kept under it (templates/daily/leaderboard.html).
+    finished_attempts = models.PositiveIntegerField(default=0)
+    board_version = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["-date"]

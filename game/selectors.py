@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.core.paginator import Page, Paginator
+from django.db import connection
 from django.db.models import Case, Count, F, Q, QuerySet, Subquery, Value, When
 
 from game.models import (
@@ -199,11 +200,36 @@ LEADERBOARD_ORDER = ("-final_bank_cents", "-right_answers", "finished_at", "pk")
 
 @dataclass(frozen=True)
 class LeaderboardRows:
-    """One page of a day's leaderboard and where the viewer's own row stands."""
+    """One page of a day's leaderboard and where the viewer's own row stands. The page's
+    rows are read only when iterated (:func:`ranked_attempts`): a page already rendered
+    under the same ``version`` needs none of them."""
 
-    page: Page[Any]
+    page: Page[DailyAttempt]
+    version: tuple[str, int]  # the day's commitment and board_version: the rows change
+    # only when the version does (the commitment tells a day made anew apart)
     own_rank: int | None  # the viewer's rank, None without a finished attempt that day
     own_page: int | None  # the page number holding the viewer's row
+    own_attempt_id: int | None
+    finished: QuerySet[DailyAttempt]  # the day's finished attempts, for a page's first rank
+
+
+class _CountedAttempts:
+    """A day's finished attempts in the leaderboard's order with their number already
+    known (the day counts them as they finish): the paginator slices it lazily and never
+    counts them again (Django's Paginator takes any sliceable object with ``count()``)."""
+
+    def __init__(self, rows: QuerySet[DailyAttempt], count: int) -> None:
+        self._rows = rows
+        self._count = count
+
+    def count(self) -> int:
+        return self._count
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index: slice) -> QuerySet[DailyAttempt]:
+        return self._rows[index]
 
 
 def daily_day_on_or_before(day: date) -> DailyShoe | None:
@@ -225,49 +251,123 @@ def _key(attempt: DailyAttempt) -> tuple[Any, ...]:
     return attempt.final_bank_cents, attempt.right_answers, attempt.finished_at
 
 
-def daily_leaderboard(day: date, user: Any, page_number: Any) -> LeaderboardRows:
-    """A page of ``day``'s finished attempts in the leaderboard's order, each with its
-    standard competition rank (``rank``: equal bank, right answers and finish share one),
-    and the viewer's rank and page (D-6). Along daily_leaderboard_idx: one aggregate (the
-    count, the viewer's rank and position), the page's rows, and on a later page one count
-    for its first row's rank."""
-    finished = DailyAttempt.objects.filter(day__date=day, finished_at__isnull=False)
-    counts: dict[str, Any] = {"total": Count("pk")}
-    if getattr(user, "is_authenticated", False):
-        own = finished.filter(player_id=user.pk)
-        bank, right, at, own_pk = (
-            Subquery(own.values(name)[:1])
-            for name in ("final_bank_cents", "right_answers", "finished_at", "pk")
-        )
-        better = _better_than(bank, right, at)
-        same = Q(final_bank_cents=bank, right_answers=right, finished_at=at, pk__lt=own_pk)
-        counts["own"] = Count("pk", filter=Q(player_id=user.pk))
-        counts["better"] = Count("pk", filter=better)
-        counts["before"] = Count("pk", filter=better | same)
-    totals = finished.aggregate(**counts)
+def daily_leaderboard(day: date, user: Any, page_number: Any) -> LeaderboardRows | None:
+    """A page of ``day``'s finished attempts in the leaderboard's order (D-6: final bank,
+    then right answers, then the earlier finish), read when iterated, and the viewer's
+    rank and page; None when no Daily Shoe was made that day. One query: the viewer's
+    finished attempt with its day and the counts of the rows ahead of it, along
+    daily_leaderboard_idx (or, for a viewer without one, the day alone)."""
+    own = _own_standing(day, user)
+    shoe = own.day if own is not None else _leaderboard_day(day)
+    if shoe is None:
+        return None
+    finished = DailyAttempt.objects.filter(day=shoe, finished_at__isnull=False)
     rows = (
         finished.select_related("player")
         .only("final_bank_cents", "right_answers", "rounds", "finished_at", "player__username")
         .order_by(*LEADERBOARD_ORDER)
     )
-    paginator: Paginator[Any] = Paginator(rows, LEADERBOARD_PAGE_SIZE, allow_empty_first_page=True)
-    # The total is already counted above; the paginator need not count again.
-    paginator.__dict__["count"] = totals["total"]
+    paginator: Paginator[DailyAttempt] = Paginator(
+        _CountedAttempts(rows, shoe.finished_attempts),  # type: ignore[arg-type]
+        LEADERBOARD_PAGE_SIZE,
+        allow_empty_first_page=True,
+    )
     page = paginator.get_page(page_number)
-    page.object_list = attempts = list(page.object_list)
+    version = (shoe.commitment, shoe.board_version)
+    if own is None:
+        return LeaderboardRows(page, version, None, None, None, finished)
+    own_page = own.before // LEADERBOARD_PAGE_SIZE + 1
+    return LeaderboardRows(page, version, own.better + 1, own_page, own.attempt_id, finished)
+
+
+@dataclass(frozen=True)
+class _OwnStanding:
+    attempt_id: int
+    day: DailyShoe  # with only the board's fields
+    better: int  # finished attempts ranked ahead
+    before: int  # finished attempts listed before it (ahead, or equal with a smaller key)
+
+
+# The viewer's finished attempt at a day, with its day's board fields and the counts of the
+# day's finished attempts ahead of it, along daily_leaderboard_idx. Written by hand: as one
+# ORM statement with three correlated counts, building it cost more than running it.
+_OWN_STANDING_SQL = """
+SELECT a.id, d.id, d.commitment, d.finished_attempts, d.board_version,
+  (SELECT COUNT(*) FROM {attempts} o
+    WHERE o.day_id = a.day_id AND o.finished_at IS NOT NULL
+      AND o.final_bank_cents > a.final_bank_cents),
+  (SELECT COUNT(*) FROM {attempts} o
+    WHERE o.day_id = a.day_id AND o.finished_at IS NOT NULL
+      AND o.final_bank_cents = a.final_bank_cents
+      AND (o.right_answers > a.right_answers
+        OR (o.right_answers = a.right_answers AND o.finished_at < a.finished_at))),
+  (SELECT COUNT(*) FROM {attempts} o
+    WHERE o.day_id = a.day_id AND o.finished_at IS NOT NULL
+      AND o.final_bank_cents = a.final_bank_cents AND o.right_answers = a.right_answers
+      AND o.finished_at = a.finished_at AND o.id < a.id)
+FROM {attempts} a JOIN {days} d ON d.id = a.day_id
+WHERE d.date = %s AND a.player_id = %s AND a.finished_at IS NOT NULL
+"""
+
+
+def _own_standing(day: date, user: Any) -> _OwnStanding | None:
+    """The viewer's finished attempt at ``day``, its day, and where it stands, in one query
+    (None: no finished attempt that day, or no account)."""
+    if not getattr(user, "is_authenticated", False):
+        return None
+    sql = _OWN_STANDING_SQL.format(
+        attempts=DailyAttempt._meta.db_table, days=DailyShoe._meta.db_table
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [day.isoformat(), user.pk])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    attempt_id, day_id, commitment, finished, version, richer, tied_better, tied_key = row
+    shoe = DailyShoe(
+        id=day_id,
+        date=day,
+        commitment=commitment,
+        finished_attempts=finished,
+        board_version=version,
+    )
+    better = richer + tied_better
+    return _OwnStanding(attempt_id, shoe, better, better + tied_key)
+
+
+# What the leaderboard reads of its day: never the seed or the question lists.
+_BOARD_DAY_FIELDS = ("date", "commitment", "finished_attempts", "board_version")
+
+
+def _leaderboard_day(day: date) -> DailyShoe | None:
+    return DailyShoe.objects.filter(date=day).only(*_BOARD_DAY_FIELDS).first()
+
+
+def empty_leaderboard() -> LeaderboardRows:
+    """The board of a day nobody made (after the first Daily Shoe): no rows."""
+    paginator: Paginator[DailyAttempt] = Paginator(
+        DailyAttempt.objects.none(), LEADERBOARD_PAGE_SIZE, allow_empty_first_page=True
+    )
+    return LeaderboardRows(
+        paginator.get_page(1), ("", 0), None, None, None, DailyAttempt.objects.none()
+    )
+
+
+def ranked_attempts(board: LeaderboardRows) -> list[DailyAttempt]:
+    """The page's attempts, read now, each with its standard competition rank (``rank``:
+    equal bank, right answers and finish share one); a later page's first rank is one
+    count of the attempts ahead of its first row."""
+    page = board.page
+    attempts = list(page.object_list)
     rank = 1
     for index, attempt in enumerate(attempts):
         position = page.start_index() + index
         if index == 0 and position > 1:
-            rank = 1 + finished.filter(_better_than(*_key(attempt))).count()
+            rank = 1 + board.finished.filter(_better_than(*_key(attempt))).count()
         elif index == 0 or _key(attempt) != _key(attempts[index - 1]):
             rank = position
         attempt.rank = rank  # type: ignore[attr-defined]
-    if not totals.get("own"):
-        return LeaderboardRows(page, None, None)
-    return LeaderboardRows(
-        page, totals["better"] + 1, totals["before"] // LEADERBOARD_PAGE_SIZE + 1
-    )
+    return attempts
 
 
 def daily_streak(user: Any, today: date) -> int:

@@ -155,6 +155,17 @@ def update_write(
     return Write(sql, params)
 
 
+def add_write(model: type[Model], amounts: dict[str, int], **where: Any) -> Write:
+    """``model.objects.filter(**where).update(name=F(name) + amount, ...)`` as a statement:
+    each counter moves by its amount in the row itself, so concurrent saves never lose one."""
+    sql, where_fields = _add_statement(model, tuple(amounts), tuple(where))
+    params: list[Any] = list(amounts.values())
+    params += [
+        _db_value(field, value) for field, value in zip(where_fields, where.values(), strict=True)
+    ]
+    return Write(sql, params)
+
+
 def insert_all_write(instances: Sequence[Model]) -> Write | None:
     """``bulk_create(instances)`` of one model's new rows whose keys nobody reads, as one
     statement (None: nothing to insert)."""
@@ -236,6 +247,19 @@ def _update_statement(
     if new_key is not None:
         sql += " RETURNING (SELECT * FROM new_row)"
     return sql, fields, where_fields
+
+
+@cache
+def _add_statement(
+    model: type[Model], names: tuple[str, ...], where: tuple[str, ...]
+) -> tuple[str, tuple[Field, ...]]:
+    columns = [_column(_concrete_field(model, name)) for name in names]
+    where_fields = tuple(_concrete_field(model, name) for name in where)
+    assignments = [f'"{column}" = "{column}" + %s' for column in columns]
+    condition = " AND ".join(f'"{_column(field)}" = %s' for field in where_fields)
+    # Only names from the model's metadata; every value is a parameter.
+    sql = f"UPDATE {_table(model)} SET {', '.join(assignments)} WHERE {condition}"  # noqa: S608
+    return sql, where_fields
 
 
 @cache

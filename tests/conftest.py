@@ -40,16 +40,20 @@ def empty_cache():
     counted: sessions, or the trivia ids a process keeps, from another test's rolled-back
     rows must not leak into it (SQLite reuses a rolled-back row's id), nor a stream another
     test left unread take a place of the process's."""
-    from django.core.cache import cache
+    from django.core.cache import cache, caches
 
     from game.tables.stream_limits import PROCESS
     from trivia.services import forget_question_pools
 
     cache.clear()
+    # Fragments kept under a version (a Daily Shoe's leaderboard) would outlive the rows
+    # they were read from.
+    caches["template_fragments"].clear()
     forget_question_pools()
     PROCESS.forget_all()
     yield
     cache.clear()
+    caches["template_fragments"].clear()
     forget_question_pools()
     PROCESS.forget_all()
 

@@ -3,14 +3,16 @@ player, the commitments published ahead, and the spoiler-free share line."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from typing import Any
+from functools import cached_property
+
+from django.urls import reverse
 
 from game.models import DailyAttempt, DailyShoe
 from game.rules.money import display_cents
-from game.selectors import RoundStanding
+from game.selectors import LeaderboardRows, RoundStanding
 
 DAILY_ROUNDS = 20
 SQUARES = {"win": "🟩", "loss": "🟥", "push": "⬜"}
@@ -118,7 +120,8 @@ def home_daily(status: DailyStatus, *, time_left: str) -> HomeDaily:
 
 @dataclass(frozen=True)
 class LeaderboardRow:
-    """One finished attempt on a day's leaderboard (D-6): no card, no question."""
+    """One finished attempt on a day's leaderboard (D-6): no card, no question; on a day
+    that is over, the address of its replay (D-8)."""
 
     rank: int
     player: str
@@ -126,19 +129,62 @@ class LeaderboardRow:
     right_answers: int
     rounds: int
     own: bool
+    replay_url: str
 
 
-@dataclass(frozen=True)
 class Leaderboard:
-    """A page of a day's leaderboard, worded for the page."""
+    """A page of a day's leaderboard, worded for the page. Its rows are built from the
+    attempts only when the template asks for them: a page already rendered under the same
+    board version (``cache_key``) is served as it was, without reading a row."""
 
-    date: date
-    title: str
-    rows: list[LeaderboardRow]
-    page: Any  # Django's Page, for the pagination links
-    own_rank: int | None
-    own_page: int | None
-    is_today: bool
+    def __init__(
+        self,
+        day: date,
+        board: LeaderboardRows,
+        attempts: Callable[[], Sequence[DailyAttempt]],
+        *,
+        today: date,
+    ) -> None:
+        self.date = day
+        self.title = f"Leaderboard · {long_date(day)}"
+        self.page = board.page
+        self.own_rank = board.own_rank
+        self.own_page = board.own_page
+        self.is_today = day == today
+        self.has_rows = bool(board.page.paginator.count)
+        self._board = board
+        self._attempts = attempts
+
+    @property
+    def cache_key(self) -> tuple[object, ...]:
+        """Everything the rendered rows depend on: the day and its board's version, the
+        page, and the viewer's own attempt when its row is on this page (highlighted)."""
+        own = self._board.own_attempt_id if self.own_page == self.page.number else None
+        return (self.date, self._board.version, self.page.number, own)
+
+    @cached_property
+    def rows(self) -> list[LeaderboardRow]:
+        """The page's rows: rank, player, final bank, right answers, rounds, and the replay."""
+        return [self._row(attempt) for attempt in self._attempts()]
+
+    def _row(self, attempt: DailyAttempt) -> LeaderboardRow:
+        replay = (
+            ""
+            if self.is_today
+            else reverse(
+                "game:daily_attempt",
+                kwargs={"day": self.date.isoformat(), "attempt_id": attempt.pk},
+            )
+        )
+        return LeaderboardRow(
+            rank=attempt.rank,  # type: ignore[attr-defined]
+            player=attempt.player.username,
+            final_bank=display_cents(attempt.final_bank_cents or 0),
+            right_answers=attempt.right_answers,
+            rounds=len(attempt.rounds),
+            own=attempt.pk == self._board.own_attempt_id,
+            replay_url=replay,
+        )
 
     @property
     def empty_text(self) -> str:
@@ -152,22 +198,14 @@ class Leaderboard:
 
 
 def leaderboard_of(
-    day: date, page: Any, *, own_rank: int | None, own_page: int | None, today: date, user_id: Any
+    day: date,
+    board: LeaderboardRows,
+    attempts: Callable[[], Sequence[DailyAttempt]],
+    *,
+    today: date,
 ) -> Leaderboard:
-    """The leaderboard page's view model: rank, player, final bank, right answers, rounds."""
-    rows = [
-        LeaderboardRow(
-            rank=attempt.rank,
-            player=attempt.player.username,
-            final_bank=display_cents(attempt.final_bank_cents or 0),
-            right_answers=attempt.right_answers,
-            rounds=len(attempt.rounds),
-            own=attempt.player_id == user_id,
-        )
-        for attempt in page.object_list
-    ]
-    title = f"Leaderboard · {long_date(day)}"
-    return Leaderboard(day, title, rows, page, own_rank, own_page, day == today)
+    """The leaderboard page's view model; ``attempts`` reads the page's ranked rows."""
+    return Leaderboard(day, board, attempts, today=today)
 
 
 def streak_text(days: int) -> str:

@@ -12,9 +12,11 @@ import pytest
 from django.test import Client
 
 from game import clock as game_clock
+from game import sql
 from game.clock import epoch_ms
 from game.models import DailyAttempt, DailyShoe, Game
 from game.rules.clock import FakeClock
+from game.services.daily_records import finished_attempt_write
 from tests.game.factories import PlayerFactory
 
 TODAY = date(2026, 11, 28)
@@ -52,7 +54,7 @@ def attempt(
     player = PlayerFactory(username=name)
     game = Game.objects.create(owner=player, bank_cents=bank or 0, credits=0)
     finished = None if bank is None else NOON - timedelta(hours=1) + timedelta(minutes=minute)
-    return DailyAttempt.objects.create(
+    made = DailyAttempt.objects.create(
         day=day,
         player=player,
         game=game,
@@ -61,11 +63,15 @@ def attempt(
         final_bank_cents=bank,
         finished_at=finished,
     )
+    if finished is not None:
+        # As the attempt's last save does: the day counts one more finished attempt.
+        sql.run_all([finished_attempt_write(day.pk)])
+    return made
 
 
 def rows_of(page: str) -> list[tuple[str, str]]:
     """(rank, player) of each row of the leaderboard's table."""
-    return re.findall(r"<tr[^>]*><td>(\d+)</td><th scope=\"row\">([^<]+)</th>", page)
+    return re.findall(r"<tr[^>]*><td>(\d+)</td><th scope=\"row\">(?:<a [^>]*>)?([^<]+)<", page)
 
 
 def board(client: Client, day: date = TODAY, query: str = "") -> Any:
@@ -162,3 +168,63 @@ def test_a_day_before_the_first_or_in_the_future_is_404(day, client: Client) -> 
 
 def test_the_daily_page_links_todays_board(day, client: Client) -> None:
     assert "/daily/2026-11-28/leaderboard/" in client.get("/daily/").content.decode()
+
+
+def test_a_page_rendered_once_is_served_again_with_one_query(
+    day, client: Client, django_assert_num_queries: Any
+) -> None:
+    for n in range(60):
+        attempt(day, f"p{n:03d}", 300_000 - n * 1_000)
+    client.force_login(DailyAttempt.objects.get(player__username="p055").player)
+    board(client, query="?page=2")  # renders the page's rows, kept under the board's version
+    # The viewer's attempt with its day (its count and version) and its rank: no row is
+    # read again.
+    with django_assert_num_queries(1):
+        again = board(client, query="?page=2").content.decode()
+    assert rows_of(again)[0] == ("51", "p050") and 'aria-current="true"' in again
+
+
+def test_a_new_finish_or_a_deleted_account_changes_the_board_at_once(day, client: Client) -> None:
+    attempt(day, "first", 200_000)
+    gone = attempt(day, "gone", 150_000)
+    assert rows_of(board(client).content.decode()) == [("1", "first"), ("2", "gone")]
+    attempt(day, "better", 300_000)
+    assert rows_of(board(client).content.decode()) == [
+        ("1", "better"),
+        ("2", "first"),
+        ("3", "gone"),
+    ]
+    gone.player.delete()
+    assert rows_of(board(client).content.decode()) == [("1", "better"), ("2", "first")]
+    day.refresh_from_db()
+    assert day.finished_attempts == 2
+
+
+def test_each_viewer_sees_only_their_own_row_highlighted(day, client: Client) -> None:
+    ana, ben = attempt(day, "ana", 300_000), attempt(day, "ben", 200_000)
+    for mine, other in ((ana, "ben"), (ben, "ana")):
+        client.force_login(mine.player)
+        own = re.findall(r'<tr id="own-row"[^>]*>.*?</tr>', board(client).content.decode())
+        assert len(own) == 1 and f">{mine.player.username}<" in own[0] and other not in own[0]
+    client.logout()
+    assert 'id="own-row"' not in board(client).content.decode()
+
+
+def test_each_player_is_told_their_rank_ties_included(day, client: Client) -> None:
+    # "c" and "d" are equal on bank and right answers but "c" finished first; "e" and "f"
+    # are equal on all three and share third place.
+    made = {
+        name: attempt(day, name, bank, right=right, minute=minute)
+        for name, bank, right, minute in [
+            ("f", 100_000, 2, 7),
+            ("a", 300_000, 1, 9),
+            ("c", 200_000, 4, 1),
+            ("e", 100_000, 2, 7),
+            ("d", 200_000, 4, 2),
+            ("b", 200_000, 5, 9),
+        ]
+    }
+    expected = {"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 5}
+    for name, rank in expected.items():
+        client.force_login(made[name].player)
+        assert f"You are ranked {rank}." in board(client).content.decode(), name

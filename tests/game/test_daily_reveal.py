@@ -193,10 +193,12 @@ def test_a_finished_attempt_is_replayed_round_by_round(days, clock, client: Clie
     todays = play_through(ben, today)
 
     address = f"/daily/2026-11-27/attempts/{attempt.pk}/"
-    assert client.get(address).status_code == 302  # logged-in accounts only
-    client.force_login(PlayerFactory())
+    # Anyone may replay a finished attempt of a day that is over, from the day's page and
+    # from its leaderboard (D-8), a visitor without an account included.
     day_page = client.get("/daily/2026-11-27/").content.decode()
     assert address in day_page and f"/attempts/{unfinished.pk}/" not in day_page
+    board = client.get("/daily/2026-11-27/leaderboard/").content.decode()
+    assert f'href="{address}"' in board and f"/attempts/{unfinished.pk}/" not in board
     page = client.get(address)
     assert page.status_code == 200
     text = page.content.decode()
@@ -207,7 +209,10 @@ def test_a_finished_attempt_is_replayed_round_by_round(days, clock, client: Clie
         assert f"Round {row.number}" in text
     assert "Stand" in text and "Dealer" in text
     assert client.get(f"/daily/2026-11-27/attempts/{unfinished.pk}/").status_code == 404
-    # Today's attempt, finished or not, is nobody else's to see until the day is over.
+    # Today's attempt, finished or not, is nobody else's to see until the day is over; its
+    # row on today's board links to nothing.
+    assert "/attempts/" not in client.get("/daily/2026-11-28/leaderboard/").content.decode()
+    client.force_login(PlayerFactory())
     refused = client.get(f"/daily/2026-11-28/attempts/{todays.pk}/")
     assert refused.status_code == 403
     # An attempt of another day is not found under this one.
