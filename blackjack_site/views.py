@@ -33,7 +33,7 @@ from game.errors import FormExpired, LimitReached, http_status
 from game.http import AuthenticatedHttpRequest
 from game.presentation.daily import daily_status, home_daily, time_left_text
 from game.presentation.notices import refusal_text
-from game.selectors import daily_attempt_of, daily_shoe_on, games_for_player
+from game.selectors import daily_attempt_of, daily_rank, daily_shoe_on, games_for_player
 from game.services import daily
 from game.tables import invitations
 
@@ -60,7 +60,10 @@ def home(request: HttpRequest) -> HttpResponse:
     # Read only: the front door makes no day (the Daily page and Play Daily Shoe do, D-4).
     day = daily_shoe_on(today)
     attempt = daily_attempt_of(request.user, day) if day is not None else None
-    status = daily_status(signed_in=request.user.is_authenticated, attempt=attempt, day=today)
+    rank = daily_rank(today, request.user) if attempt is not None and attempt.finished else None
+    status = daily_status(
+        signed_in=request.user.is_authenticated, attempt=attempt, day=today, rank=rank
+    )
     now = datetime.fromtimestamp(now_ms() / 1000, tz=UTC)
     card = home_daily(status, time_left=time_left_text(now, today))
     return render(request, "home.html", {"daily": card})

@@ -38,6 +38,7 @@ from game.selectors import (
     daily_attempt_standings,
     daily_day_on_or_before,
     daily_leaderboard,
+    daily_rank,
     daily_shoe_on,
     daily_streak,
     empty_leaderboard,
@@ -61,9 +62,9 @@ def daily_page(request: HttpRequest) -> HttpResponse:
     day, tomorrow = daily_shoe_for(today), daily_shoe_for(today + timedelta(days=1))
     user = request.user
     # A guest's account is told apart in the template (the project's guests filter).
-    status = daily_status(
-        signed_in=user.is_authenticated, attempt=daily_attempt_of(user, day), day=today
-    )
+    attempt = daily_attempt_of(user, day)
+    rank = daily_rank(today, user) if attempt is not None and attempt.finished else None
+    status = daily_status(signed_in=user.is_authenticated, attempt=attempt, day=today, rank=rank)
     now = datetime.fromtimestamp(now_ms() / 1000, tz=UTC)
     yesterday = daily_shoe_on(today - timedelta(days=1))
     context = {

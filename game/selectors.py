@@ -335,6 +335,23 @@ def _own_standing(day: date, user: Any) -> _OwnStanding | None:
     return _OwnStanding(attempt_id, shoe, better, better + tied_key)
 
 
+@dataclass(frozen=True)
+class DailyRank:
+    """A finished attempt's place on its day's leaderboard so far (D-6)."""
+
+    rank: int
+    of: int  # the day's finished attempts
+
+
+def daily_rank(day: date, user: Any) -> DailyRank | None:
+    """The viewer's rank on ``day``'s leaderboard and how many finished, in one query; None
+    without a finished attempt that day."""
+    own = _own_standing(day, user)
+    if own is None:
+        return None
+    return DailyRank(own.better + 1, own.day.finished_attempts)
+
+
 # What the leaderboard reads of its day: never the seed or the question lists.
 _BOARD_DAY_FIELDS = ("date", "commitment", "finished_attempts", "board_version")
 

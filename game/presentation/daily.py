@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from game.models import DailyAttempt, DailyShoe
 from game.rules.money import display_cents
-from game.selectors import LeaderboardRows, RoundStanding
+from game.selectors import DailyRank, LeaderboardRows, RoundStanding
 
 DAILY_ROUNDS = 20
 SQUARES = {"win": "🟩", "loss": "🟥", "push": "⬜"}
@@ -40,6 +40,7 @@ class DailyStatus:
     kind: str  # "play", "resume", "finished" or "visitor"
     attempt: DailyAttempt | None
     share_text: str
+    rank_text: str = ""  # once finished: "ranked 3 of 41 so far"
 
 
 def long_date(day: date) -> str:
@@ -77,16 +78,26 @@ def share_text(attempt: DailyAttempt, day: date) -> str:
     return f"Blackjack Trivia Daily {day.isoformat()} · {bank} · {squares} · {trivia}"
 
 
-def daily_status(*, signed_in: bool, attempt: DailyAttempt | None, day: date) -> DailyStatus:
-    """The player's status today; a guest account reads "play" here and is offered to sign
-    up by the page (guests are the project's, told apart by its template filter)."""
+def daily_status(
+    *, signed_in: bool, attempt: DailyAttempt | None, day: date, rank: DailyRank | None = None
+) -> DailyStatus:
+    """The player's status today, with their rank once they have finished; a guest account
+    reads "play" here and is offered to sign up by the page (guests are the project's, told
+    apart by its template filter)."""
     if not signed_in:
         return DailyStatus("visitor", None, "")
     if attempt is None:
         return DailyStatus("play", None, "")
     if attempt.finished:
-        return DailyStatus("finished", attempt, share_text(attempt, day))
+        return DailyStatus("finished", attempt, share_text(attempt, day), rank_text(rank))
     return DailyStatus("resume", attempt, "")
+
+
+def rank_text(rank: DailyRank | None) -> str:
+    """Where a finished attempt stands today: "ranked 3 of 41 so far"."""
+    if rank is None:
+        return ""
+    return f"ranked {rank.rank:,} of {rank.of:,} so far"
 
 
 @dataclass(frozen=True)
@@ -108,7 +119,8 @@ def home_daily(status: DailyStatus, *, time_left: str) -> HomeDaily:
         bank = display_cents(attempt.final_bank_cents or 0).removesuffix(".00")
         detail = (
             f"Your result today: {bank} after {len(attempt.rounds)} rounds, "
-            f"trivia {attempt.right_answers}/{attempt.questions_answered}."
+            f"trivia {attempt.right_answers}/{attempt.questions_answered}"
+            + (f", {status.rank_text}." if status.rank_text else ".")
         )
         return HomeDaily(status.kind, "Daily Shoe", detail, "Share your result", time_left)
     if status.kind == "resume":

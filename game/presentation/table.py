@@ -27,7 +27,7 @@ from game.presentation.side_bet_panels import (
     dice_of,
 )
 from game.rules import sidebets as sb
-from game.rules.daily import is_daily
+from game.rules.daily import DAILY_ROUNDS, is_daily
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_DOLLARS, display_cents
 from game.rules.no_random import NoRandom
@@ -301,6 +301,9 @@ class TableView(TemplateLookup):
     trivia_choice_for: str = ""
     # A Daily Shoe attempt's game: its round's outcome says how others did on the deal (D-6).
     daily: bool = False
+    # What every round stakes, in cents, when the table's limits leave no choice (the Daily
+    # Shoe's $100, D-5): the bet panel is then Deal alone. 0: the player builds the bet.
+    fixed_stake: int = 0
     difficulty_hints: dict[str, int] = field(default_factory=lambda: dict(CREDITS_FOR_CORRECT))
     insurance_cost: int = 0
     round_paid: int = 0
@@ -401,6 +404,19 @@ class TableView(TemplateLookup):
         if self.hands:
             return self.round_staked
         return rebet_total(self.game, int(self.options.get("seats", 1)))
+
+    @property
+    def fixed_stake_text(self) -> str:
+        """The bet panel's line at a fixed stake: what each round stakes, and on the Daily
+        Shoe which of its rounds comes next."""
+        stake = display_cents(self.fixed_stake)
+        if self.daily:
+            upcoming = min(self.round_number + 1, DAILY_ROUNDS)
+            return (
+                f"Round {upcoming} of {DAILY_ROUNDS} · every round stakes {stake}, "
+                "the same for everyone."
+            )
+        return f"Every round stakes {stake}: the table's limits allow no other bet."
 
     @property
     def deal_refusal(self) -> str:
@@ -560,6 +576,7 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
         house_rules=house_rules(engine.options),
         usual_rules_expected=usual_rules_expected(engine.options),
         daily=is_daily(engine),
+        fixed_stake=fixed_stake(engine),
     )
     show_round = round_ is not None and (engine.round_in_progress or game.showing_outcome)
     if show_round:
@@ -586,6 +603,15 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
     elif view.panel == "outcome":
         _offer_rebet(view, game, engine)
     return view
+
+
+def fixed_stake(engine: EngineGame) -> int:
+    """The one stake a single box without side bets can take when the minimum and maximum
+    bets are equal, in cents; 0 when the player chooses the bet."""
+    options = engine.options
+    if options.min_bet != options.max_bet or options.seats > 1 or options.side_bets:
+        return 0
+    return options.min_bet
 
 
 def daily_round_shown(view: TableView) -> int | None:

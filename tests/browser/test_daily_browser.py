@@ -101,6 +101,16 @@ def test_a_whole_daily_shoe_on_a_phone_then_share(page, log_in_as, today, axe_vi
     expect(page.locator("[data-copy-note]")).to_have_text("Copied: paste it anywhere.")
     assert page.evaluate("() => navigator.clipboard.readText()") == text
     page.screenshot(path=str(SCREENSHOTS / "result.png"), full_page=True)
+    expect(page.locator(".daily__status")).to_contain_text("ranked 1 of 1 so far")
+
+    page.get_by_role("link", name="Today's leaderboard").click()
+    own = page.locator("#own-row")
+    expect(own).to_contain_text("dana")
+    expect(own).to_have_attribute("aria-current", "true")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    page.screenshot(path=str(SCREENSHOTS / "leaderboard.png"), full_page=True)
+    leaderboard_problems = axe_violations(page, "leaderboard")
+    assert not leaderboard_problems, "\n".join(leaderboard_problems)
 
     page.goto("/")
     card = page.locator(".front__daily")
@@ -142,10 +152,15 @@ def test_yesterday_revealed_replayed_and_checked_in_the_browser(
     problems = axe_violations(page, "past day")
     page.get_by_role("link", name="eli").click()
     expect(page.locator("[data-round]").first).to_contain_text("Dealer")
+    # The same replay from yesterday's leaderboard, where each name opens its attempt.
+    replay_url = page.url
+    page.goto("/daily/2026-11-27/leaderboard/")
+    page.get_by_role("link", name="Replay eli's attempt").click()
+    assert page.url == replay_url
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=str(SCREENSHOTS / "replay.png"))
     problems += axe_violations(page, "replay")
-    page.go_back()
+    page.goto("/daily/2026-11-27/")
     page.get_by_role("link", name="Check the day's 20 shoes").click()
     verdicts = page.locator("[data-fairness-verdict]")
     expect(verdicts).to_have_count(20)

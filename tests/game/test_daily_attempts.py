@@ -179,3 +179,42 @@ def test_the_daily_page_shows_today_and_tomorrow_committed(day, client: Client) 
     assert client.post("/daily/play/")["Location"] == answer["Location"]
     assert "Resume" in client.get("/daily/").content.decode()
     assert client.get("/daily/play/").status_code == 405
+
+
+def test_the_daily_table_offers_deal_at_the_fixed_stake_and_no_chips(day, client: Client) -> None:
+    ana = PlayerFactory()
+    game = daily.start_attempt(user=ana, day=day).game
+    client.force_login(ana)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Round 1 of 20 · every round stakes $100.00, the same for everyone." in page
+    assert 'aria-label="Chips"' not in page and ">Clear Bet<" not in page
+    assert 'type="hidden" name="amount" value="100.00"' in page
+    assert "betting-circle__spot" not in page  # the circle takes no chip
+    # Deal from that panel (its hidden amount) plays the round at $100.
+    answer = client.post(f"/games/{game.pk}/deal/", {"version": game.version, "amount": "100.00"})
+    assert answer.status_code == 302
+    game.refresh_from_db()
+    assert game.state["round"]["hands"][0]["bet"] == 10_000
+    finish_round(game, ana, hit_first=False)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Round 2 of 20" in page
+
+
+def test_an_ordinary_table_keeps_its_chips(db, client: Client) -> None:
+    ana = PlayerFactory()
+    game = services.new_game(user=ana, options={"trivia_mode": False})
+    client.force_login(ana)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'aria-label="Chips"' in page and "every round stakes" not in page
+
+
+def test_a_finished_attempt_points_to_its_daily_result(day, client: Client) -> None:
+    ana = PlayerFactory()
+    game = daily.start_attempt(user=ana, day=day).game
+    for _ in range(20):
+        game = finish_round(deal(game, ana), ana, hit_first=False)
+        if game.is_over:
+            break
+    client.force_login(ana)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'href="/daily/">Your Daily Shoe result</a>' in page

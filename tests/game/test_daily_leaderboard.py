@@ -228,3 +228,17 @@ def test_each_player_is_told_their_rank_ties_included(day, client: Client) -> No
     for name, rank in expected.items():
         client.force_login(made[name].player)
         assert f"You are ranked {rank}." in board(client).content.decode(), name
+
+
+def test_the_daily_page_and_the_front_door_tell_a_finished_player_their_rank(
+    day, client: Client
+) -> None:
+    attempt(day, "ahead", 300_000)
+    mine = attempt(day, "me", 200_000, right=4)
+    attempt(day, "behind", 100_000)
+    client.force_login(mine.player)
+    assert (
+        "You played today's Daily Shoe: ranked 2 of 3 so far."
+        in client.get("/daily/").content.decode()
+    )
+    assert "ranked 2 of 3 so far." in client.get("/").content.decode()
