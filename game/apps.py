@@ -8,7 +8,7 @@ class GameConfig(AppConfig):
 
     def ready(self) -> None:
         from game.models import DailyAttempt
-        from game.services.daily_records import forget_deleted_attempt
+        from game.signals import forget_deleted_attempt
 
         post_delete.connect(
             forget_deleted_attempt, sender=DailyAttempt, dispatch_uid="daily_attempt_deleted"

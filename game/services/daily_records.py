@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import F
 from django.utils import timezone
 
 from game import sql
@@ -54,16 +53,6 @@ def daily_writes(game: Game, engine: EngineGame) -> list[sql.Write]:
 def finished_attempt_write(day_id: int) -> sql.Write:
     """An attempt of the day finished: one more row on its leaderboard, which has changed."""
     return sql.add_write(DailyShoe, {"finished_attempts": 1, "board_version": 1}, id=day_id)
-
-
-def forget_deleted_attempt(sender: type[DailyAttempt], instance: DailyAttempt, **_: Any) -> None:
-    """A finished attempt deleted (with its player's account, say) leaves the day's
-    leaderboard: one fewer row, and a board that has changed. Connected to post_delete."""
-    if instance.finished_at is None:
-        return
-    DailyShoe.objects.filter(pk=instance.day_id).update(
-        finished_attempts=F("finished_attempts") - 1, board_version=F("board_version") + 1
-    )
 
 
 def _trivia_score(game: Game) -> tuple[int, int]:
