@@ -26,7 +26,7 @@ from game.errors import STALE
 from game.http import HtmxHttpRequest
 from game.models import Game
 from game.presentation.notices import STALE_NOTICE
-from game.views import render_table
+from game.views.rendering import render_table
 
 logger = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from django.test import Client
 
 from game.models import Game, TriviaAttempt
 from game.tables.views import TABLE_ACTIONS
-from game.views import ACTIONS
+from game.views.actions import ACTIONS
 
 # Every route under /games/<id>/ and /tables/<id>/, by the path after the id.
 GAME_ROUTES = [

@@ -18,7 +18,7 @@ import pytest
 from django.db import OperationalError
 from django.test import Client
 
-from game import views
+from game import services
 from game.models import Game
 from tests.game import scenarios
 from tests.game.helpers import post
@@ -140,8 +140,7 @@ def chip_service_failing(message: str) -> Any:
     def fail(**kwargs: Any) -> Game:
         raise OperationalError(message)
 
-    chip = views.ACTIONS["chip"]
-    return mock.patch.dict(views.ACTIONS, {"chip": views.Action(fail, chip.parse)})
+    return mock.patch.object(services, "add_chip", fail)
 
 
 @pytest.mark.django_db

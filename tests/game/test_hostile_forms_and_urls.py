@@ -38,7 +38,7 @@ from game.tables import services as table_services
 from game.tables.forms import TableOptionsForm
 from game.tables.models import SharedTable
 from game.tables.views import TABLE_ACTIONS
-from game.views import ACTIONS
+from game.views.actions import ACTIONS
 from tests.game import scenarios
 from tests.game.factories import PASSWORD, PlayerFactory
 from tests.game.helpers import GAME_ROUTES, TABLE_ROUTES
@@ -429,3 +429,9 @@ def test_an_invitation_token_no_table_has_is_not_found(token: str, world: World)
     response = world.clients["player"].get(f"/tables/invite/{quote(token, safe='')}/")
     assert response.status_code == 404
     assert database_snapshot() == world.at_start
+
+
+def test_every_action_the_table_links_to_has_a_view_of_its_own() -> None:
+    from game.views.rendering import ACTION_NAMES
+
+    assert sorted(ACTIONS) == sorted(ACTION_NAMES)

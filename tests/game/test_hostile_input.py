@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.models import Game, Round, TriviaAttempt
-from game.views import ACTIONS
+from game.views.actions import ACTIONS
 from tests.game import scenarios
 from tests.game.presentation.test_side_bet_panels import TEN_FIRST, deal
 from tests.game.test_options_house_edge import form_data

@@ -18,7 +18,7 @@ from game.rules.sidebet_edges import EDGE_BETS, edge_percent, house_edge
 from game.rules.sidebets import PAY_TABLES, SIDE_BET_NAMES
 from game.rules_pages import views as rules_views
 from game.rules_pages.content import SIDE_BET_ANCHORS, TOPICS, rules_url
-from game.views import table_urls
+from game.views.rendering import table_urls
 
 pytestmark = pytest.mark.django_db
 

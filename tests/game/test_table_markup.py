@@ -18,7 +18,7 @@ from game import services
 from game.models import Game
 from game.presentation import coach
 from game.presentation.table import answer_buttons, table_view
-from game.views import table_urls
+from game.views.rendering import table_urls
 from tests.game import scenarios
 from tests.game.helpers import post, stack_shoe
 from tests.game.html_tree import Node, parse

@@ -20,7 +20,7 @@ from game.models import Game
 from game.presentation.side_bet_panels import extra_chip_refusal
 from game.presentation.table import table_view
 from game.rules.money import CHIP_DOLLARS, parse_typed_amount
-from game.views import render_table
+from game.views.rendering import render_table
 
 
 @login_required

@@ -13,7 +13,7 @@ from game.http import AuthenticatedHttpRequest
 from game.models import Game
 from game.presentation.notices import refusal_text
 from game.question_reports import THANKS, ReportQuestionForm, report_attempt_question
-from game.views import render_table
+from game.views.rendering import render_table
 
 
 @login_required

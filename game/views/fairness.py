@@ -21,18 +21,11 @@ from game.models import Game
 from game.presentation.fairness import GAME_SEED_HINT, FairnessView, fairness_json, fairness_view
 from game.presentation.notices import STALE_NOTICE, refusal_text
 from game.selectors import game_shoes, next_client_seed
-from game.sql import read_game
+from game.views.rendering import owned_game
 
 VERIFIER = Path(settings.BASE_DIR) / "tools" / "verify_shoe.py"
 # Where the client seed form sends the player back to (a whitelist: never a posted URL).
 SEED_FORM_PAGES = {"fairness": "game:fairness", "options": "game:options"}
-
-
-def _owned_game(request: AuthenticatedHttpRequest, game_id: int) -> Game:
-    read = read_game(game_id=game_id, owner_id=request.user.pk, lock=False)
-    if read is None:
-        raise Http404("No such game")
-    return read.game
 
 
 def _game_fairness(game: Game) -> FairnessView:
@@ -50,7 +43,7 @@ def _game_fairness(game: Game) -> FairnessView:
 @require_GET
 def game_fairness(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Every shoe of the player's game; ``?format=json`` for F-7's JSON."""
-    game = _owned_game(request, game_id)
+    game = owned_game(request, game_id)
     view = _game_fairness(game)
     if request.GET.get("format") == "json":
         return JsonResponse(fairness_json(view.shoes), json_dumps_params={"ensure_ascii": False})
@@ -81,7 +74,7 @@ def _page(
 @require_POST
 def game_client_seed(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """Set the game's client seed (F-2): back to the page the form was on."""
-    game = _owned_game(request, game_id)
+    game = owned_game(request, game_id)
     page = SEED_FORM_PAGES.get(request.POST.get("back", ""), "game:fairness")
     try:
         version = parse_version(request.POST.get("version"))

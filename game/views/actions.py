@@ -1,0 +1,379 @@
+"""The table's actions, a view each: a logged-in post that calls one service with the
+game, the player, the posted version and what the form adds, and answers as
+game/views/rendering.py does (the table partial for htmx, a redirect otherwise, the table
+with a notice and a 4xx when refused). Each is reached at /games/<id>/<name>/ (``ACTIONS``,
+read by game/urls.py); any other name there is a 404 with the table and a notice.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, QueryDict
+from django.shortcuts import render
+from django.views.decorators.http import require_http_methods, require_POST
+
+from game import services
+from game.forms import (
+    parse_bet,
+    parse_chip_dollars,
+    parse_extra_bet_activation,
+    parse_menu_toggle,
+    parse_side_chip,
+    parse_side_clear,
+    parse_side_clear_all,
+)
+from game.http import AuthenticatedHttpRequest
+from game.models import Game
+from game.presentation.notices import REFUSALS
+from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
+from game.views.rendering import owned_game, refused, run_action
+
+ActionBody = Callable[[AuthenticatedHttpRequest, int, int], Game]
+ActionView = Callable[[AuthenticatedHttpRequest, int], HttpResponse]
+
+
+def game_action(act: ActionBody) -> ActionView:
+    """The view of one action: logged-in posts only; ``act(request, game_id, version)``
+    calls the action's service (a ValueError from reading the form is bad input: 422)."""
+
+    @functools.wraps(act)
+    def view(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+        return run_action(request, game_id, lambda version: act(request, game_id, version))
+
+    return login_required(require_POST(view))  # type: ignore[return-value]
+
+
+def _choice(post: QueryDict) -> dict[str, Any]:
+    choice = post.get("choice")
+    if choice not in ("accept", "decline"):
+        raise ValueError("Choose Accept or Decline.")
+    return {"accept": choice == "accept"}
+
+
+def _chip(post: QueryDict) -> dict[str, Any]:
+    dollars = parse_chip_dollars(post.get("chip"))
+    # The amount typed in the same form is the base the chip adds to (blank: the bet so far).
+    typed = post.get("amount", "").strip()
+    return {"chip_cents": dollars * 100, "base_cents": parse_bet(typed) if typed else None}
+
+
+def _box(post: QueryDict) -> dict[str, Any]:
+    """A box's circle (seats > 1), with the amount typed for the box being left, if any,
+    and the rack's selected chip, which the box takes."""
+    try:
+        box = parse_whole_number(post.get("box"))
+    except ValueError:
+        raise ValueError(REFUSALS["no_box_chosen"]) from None
+    typed = (post.get("amount") or "").strip()
+    chip = post.get("selected_chip")
+    return {
+        "box": box,
+        "base_cents": parse_bet(typed) if typed else None,
+        "chip_cents": parse_chip_dollars(chip) * 100 if chip else None,
+    }
+
+
+def _deal(post: QueryDict) -> dict[str, Any]:
+    return {"bet_cents": parse_bet(post.get("amount"))}
+
+
+def _extra_bet(post: QueryDict) -> dict[str, Any]:
+    if post.get("choice") == "decline":
+        return {"amount_cents": None}
+    typed = post.get("amount") or ""
+    if not typed.strip():
+        raise ValueError(AMOUNT_FORMAT_REFUSAL)
+    return {"amount_cents": parse_bet(typed)}
+
+
+def _text(name: str, missing: str) -> Callable[[QueryDict], dict[str, Any]]:
+    """A required text field; ``missing`` tells the player what to do when it is absent."""
+
+    def parse(post: QueryDict) -> dict[str, Any]:
+        value = post.get(name)
+        if not value:
+            raise ValueError(missing)
+        return {name: value}
+
+    return parse
+
+
+def _optional_difficulty(post: QueryDict) -> dict[str, Any]:
+    """Hit / Double Down posted with the difficulty chosen beside them (absent: ask which)."""
+    difficulty = post.get("difficulty")
+    return {"difficulty": difficulty} if difficulty else {}
+
+
+@game_action
+def add_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """A chip from the rack onto the bet (or the lit box), added to the amount typed."""
+    return services.add_chip(
+        game_id=game_id, user=request.user, version=version, **_chip(request.POST)
+    )
+
+
+@game_action
+def clear_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Clear Bet: the main bet back to nothing."""
+    return services.clear_bet(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def deal(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Deal: the amount posted is the bet, and the round is dealt."""
+    return services.place_bet_and_deal(
+        game_id=game_id, user=request.user, version=version, **_deal(request.POST)
+    )
+
+
+@game_action
+def select_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """A box's circle pressed: that box takes the chips from now on."""
+    return services.select_box(
+        game_id=game_id, user=request.user, version=version, **_box(request.POST)
+    )
+
+
+@game_action
+def same_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Same bet on every box: the lit box's bet copied to the others."""
+    return services.same_bet_on_every_box(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def hit(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Hit, at the difficulty posted beside it (none: the player is asked which)."""
+    return services.hit(
+        game_id=game_id, user=request.user, version=version, **_optional_difficulty(request.POST)
+    )
+
+
+@game_action
+def stand(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Stand: the hand in play takes no more cards."""
+    return services.stand(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def double(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Double Down, at the difficulty posted beside it (none: the player is asked which)."""
+    return services.double(
+        game_id=game_id, user=request.user, version=version, **_optional_difficulty(request.POST)
+    )
+
+
+@game_action
+def split(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Split the pair in play into two hands."""
+    return services.split(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def surrender(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Surrender the hand: half the bet back."""
+    return services.surrender(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def insurance(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Insurance or even money: accepted or declined."""
+    return services.answer_insurance(
+        game_id=game_id, user=request.user, version=version, **_choice(request.POST)
+    )
+
+
+@game_action
+def insurance_every_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Insurance or even money for every box waiting at once: accepted or declined."""
+    return services.answer_insurance_for_every_box(
+        game_id=game_id, user=request.user, version=version, **_choice(request.POST)
+    )
+
+
+@game_action
+def insurance_box_by_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Insurance asked box by box instead of for every box at once."""
+    return services.choose_insurance_box_by_box(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def early_surrender(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Early surrender: accepted or declined before the dealer checks."""
+    return services.answer_early_surrender(
+        game_id=game_id, user=request.user, version=version, **_choice(request.POST)
+    )
+
+
+@game_action
+def difficulty(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """The difficulty of the question a Hit or Double Down asks."""
+    return services.choose_difficulty(
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **_text("difficulty", REFUSALS["no_such_difficulty"])(request.POST),
+    )
+
+
+@game_action
+def answer(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """An answer to the question asked."""
+    return services.answer_question(
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **_text("answer", REFUSALS["not_an_answer_shown"])(request.POST),
+    )
+
+
+@game_action
+def continue_after_reveal(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Continue after an answer's reveal (from a page shown before answers were carried
+    into the round at once)."""
+    return services.continue_after_reveal(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def next_round(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Next round: the outcome put away, the bet panel back."""
+    return services.next_round(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def rebet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Rebet: the last round's stakes again, and the deal."""
+    return services.rebet(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def extra_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """The Extra Bet offered after the deal: placed or declined."""
+    return services.place_extra_bet(
+        game_id=game_id, user=request.user, version=version, **_extra_bet(request.POST)
+    )
+
+
+@game_action
+def parlay(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """A side bet's winnings: let ride or taken."""
+    return services.parlay(
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **_text("choice", "Choose one of the offers shown.")(request.POST),
+    )
+
+
+@game_action
+def roll(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Roll the dice of the Infinity side bet."""
+    return services.roll(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def shuffle_now(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Shuffle now: the shoe finished between rounds (its seed revealed) and a new one begun."""
+    return services.shuffle_now(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def side_bets_menu(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """A side bet shown on or taken off the bet panel's menu."""
+    return services.toggle_side_bet_menu(
+        game_id=game_id, user=request.user, version=version, **parse_menu_toggle(request.POST)
+    )
+
+
+@game_action
+def side_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """A chip onto a side bet's circle."""
+    return services.add_side_chip(
+        game_id=game_id, user=request.user, version=version, **parse_side_chip(request.POST)
+    )
+
+
+@game_action
+def side_clear(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """One side bet cleared."""
+    return services.clear_side_bet(
+        game_id=game_id, user=request.user, version=version, **parse_side_clear(request.POST)
+    )
+
+
+@game_action
+def side_clear_all(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """Every side bet cleared."""
+    return services.clear_side_bets(
+        game_id=game_id, user=request.user, version=version, **parse_side_clear_all(request.POST)
+    )
+
+
+@game_action
+def extra_bet_activate(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+    """The Extra Bet switched on or off for the rounds to come."""
+    return services.activate_extra_bet(
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_extra_bet_activation(request.POST),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def end_game(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
+    """End Game: GET asks to confirm (R-1.6); POST ends the game."""
+    game = owned_game(request, game_id)
+    if request.method == "GET":
+        return render(request, "game/end_confirm.html", {"game": game})
+    return run_action(
+        request,
+        game_id,
+        lambda version: services.end_game(game_id=game_id, user=request.user, version=version),
+    )
+
+
+@login_required
+@require_POST
+def no_such_action(request: AuthenticatedHttpRequest, game_id: int, action: str) -> HttpResponse:
+    """A post to /games/<id>/<name>/ for a name no action has: 404 with the table (another
+    player's game: a plain 404 first)."""
+    owned_game(request, game_id)
+    return refused(request, game_id, "There is no such action.", status=404)
+
+
+# Each action's view by the name in its address (the names of rendering.ACTION_NAMES).
+ACTIONS: dict[str, ActionView] = {
+    "chip": add_chip,
+    "clear-bet": clear_bet,
+    "deal": deal,
+    "select-box": select_box,
+    "same-bet": same_bet,
+    "hit": hit,
+    "stand": stand,
+    "double": double,
+    "split": split,
+    "surrender": surrender,
+    "insurance": insurance,
+    "insurance-every-box": insurance_every_box,
+    "insurance-box-by-box": insurance_box_by_box,
+    "early-surrender": early_surrender,
+    "difficulty": difficulty,
+    "answer": answer,
+    "continue": continue_after_reveal,
+    "next-round": next_round,
+    "rebet": rebet,
+    "extra-bet": extra_bet,
+    "parlay": parlay,
+    "roll": roll,
+    "shuffle-now": shuffle_now,
+    "side-bets-menu": side_bets_menu,
+    "side-chip": side_chip,
+    "side-clear": side_clear,
+    "side-clear-all": side_clear_all,
+    "extra-bet-activate": extra_bet_activate,
+}
