@@ -62,15 +62,18 @@ def _trivia_action(
 
 
 def hit(*, game_id: int, user: Player, version: int, difficulty: str | None = None) -> Game:
-    """R-5.1; in trivia mode this asks a question at ``difficulty``, or first asks which
-    difficulty when none is given (R-8.1)."""
+    """Hit: the hand in play takes one card (R-5.1). In trivia mode the card must be earned
+    first: this asks a question at ``difficulty``, or first asks which difficulty when none
+    is given (R-8.1)."""
     return _trivia_action(
         game_id=game_id, user=user, version=version, action="hit", difficulty=difficulty
     )
 
 
 def double(*, game_id: int, user: Player, version: int, difficulty: str | None = None) -> Game:
-    """R-5.3; in trivia mode like :func:`hit`."""
+    """Double Down: the hand's bet is doubled, it takes exactly one card and stands
+    (R-5.3). In trivia mode a question comes first, asked as :func:`hit` asks it; a wrong
+    answer stands the hand with its bet not doubled (R-8.2)."""
     return _trivia_action(
         game_id=game_id, user=user, version=version, action="double", difficulty=difficulty
     )

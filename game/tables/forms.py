@@ -22,7 +22,9 @@ TABLE_FIELDS = ("name", "public", "seat_count", "intermission_seconds")
 
 
 class TableOptionsForm(OptionsForm):
-    """The host's options between rounds (T-2)."""
+    """The host's Table Options form, changed between rounds only (T-2): the single-player
+    options less those a shared table decides itself, with its turn and answer timers
+    required (never "off", T-8)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
