@@ -89,7 +89,8 @@ class BettingCircle(FragmentModel):
 
 @dataclass(frozen=True)
 class SideSpotsFragment(FragmentModel):
-    """While betting, the side-bet circles as buttons: each adds the selected chip."""
+    """While betting, the side-bet circles as buttons: each adds the selected chip. Their
+    rules links ({% rules_link %}) name the page's game, which the URLs here name too."""
 
     spots: SideSpots
     chip: int
