@@ -26,6 +26,7 @@ from game.models import Game
 from game.presentation import coach
 from game.presentation.bet_spots import bet_focus, focus_query, side_spots
 from game.presentation.daily import round_standing_text
+from game.presentation.fragments import table_fragments
 from game.presentation.notices import STALE_NOTICE, refusal_text
 from game.presentation.table import TableView, daily_round_shown, table_view
 from game.rules_pages.content import rules_url
@@ -112,17 +113,30 @@ def render_table(
     focus = bet_focus(request.POST if request.method == "POST" else request.GET)
     menu = view.side_bet_menu
     betting = view.panel in ("bet", "outcome")
+    spots = side_spots(menu, focus, view.side_circles) if betting and menu.available else None
+    urls = table_urls(game.pk)
+    coach_context = coach.table_context(game, view, hint=hint)
     context = {
         "view": view,
         "focus": focus,
         "betting": betting,
-        "spots": side_spots(menu, focus, view.side_circles) if betting and menu.available else None,
-        "urls": table_urls(game.pk),
+        "spots": spots,
+        "urls": urls,
         "notice": notice,
         # An htmx answer's forms leave the CSRF field out (htmx sends the page's token in a
         # header); read once here, not by each form.
         "htmx_answer": bool(request.htmx),
-        **coach.table_context(game, view, hint=hint),
+        **coach_context,
+        # The models of the pieces kept rendered per process ({% cache %}), each keyed by
+        # everything it shows.
+        **table_fragments(
+            view,
+            urls=urls,
+            focus=focus,
+            betting=betting,
+            spots=spots,
+            hint_available=coach_context["hint_available"],
+        ),
     }
     daily_round = daily_round_shown(view)
     if daily_round:
