@@ -53,9 +53,7 @@ TABLE_REFUSALS = {
     "table_name_missing": "Give the table a name.",
     "seat_count_out_of_range": "A table has 2 to 7 seats.",
     "intermission_out_of_range": "Betting time is 10 to 60 seconds.",
-    "no_such_activation": "Choose Activate or Deactivate.",
     "no_amount": AMOUNT_FORMAT_REFUSAL,
-    "bad_version": "This page is out of date: the table has been reloaded, please try again.",
     "shuffle_between_rounds": "The shoe can be shuffled only between rounds.",
     "shoe_new": "The shoe is new: no card has been dealt from it yet.",
 }
