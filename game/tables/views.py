@@ -88,9 +88,10 @@ LOG_BATCH = 200  # log lines a stream sends at once when catching up
 def _may_see(
     request: AuthenticatedHttpRequest, table: SharedTable, seats: list[Seat] | None = None
 ) -> bool:
-    """T-1/T-4: public tables to anyone logged in; private ones to their host, to players
-    who sat there, and to whoever opened the current invitation link (a renewed link ends
-    the old one's access). ``seats``: the table's seats when already read, else asked for."""
+    """Whether the requesting player may see ``table`` (T-1, T-4): a public table anyone
+    logged in may; a private one its host, the players who sat there and whoever opened
+    its current invitation link (a renewed link ends the old one's access). ``seats``:
+    the table's seats when already read, else asked for."""
     if table.public or table.host_id == request.user.pk:
         return True
     if invitations.grants(request.session, table.invite_token):
@@ -178,10 +179,10 @@ def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
-    """T-1: the invitation link opens the table (the token is remembered by the browser's
-    session). A player goes to it, told who invited them; anyone else sees it there as a
-    watcher does, who invited them, and Play as guest, Log in and Sign up, each of which
-    comes back to the table (UI.md "Shared tables")."""
+    """Opens the table an invitation link names (T-1), remembering its token in the
+    browser's session. A player goes to it, told who invited them; anyone else sees it
+    there as a watcher does, who invited them, and Play as guest, Log in and Sign up, each
+    of which comes back to the table (UI.md "Shared tables")."""
     table = _invited_table(token)
     invitations.remember(request.session, token)
     if request.user.is_authenticated:
@@ -270,8 +271,8 @@ def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
 @login_required
 @require_GET
 def invite_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
-    """T-1: the host's invitation link, Copy and a new link: what Invite Link opens without
-    JavaScript (with it, the same panel in a dialog over the table)."""
+    """Shows the host the table's invitation link, Copy and a new link (T-1): what Invite
+    Link opens without JavaScript (with it, the same panel in a dialog over the table)."""
     table = _visible_table(request, table_id)
     if table.host_id != request.user.pk or table.is_closed:
         raise Http404("No such table")
@@ -390,7 +391,7 @@ def table_action(request: AuthenticatedHttpRequest, table_id: int, action: str) 
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_options(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
-    """T-2: the host's Table Options, between rounds only."""
+    """Shows and applies the host's Table Options, between rounds only (T-2)."""
     table = _visible_table(request, table_id)
     if table.host_id != request.user.pk:
         raise Http404("No such table")

@@ -38,6 +38,7 @@ def in_log(event: TableEvent) -> bool:
 
 
 def log_lines(events: list[TableEvent]) -> list[str]:
+    """The log's lines for ``events``, in their order, the silent ones left out (T-10)."""
     return [event_text(event) for event in events if in_log(event)]
 
 

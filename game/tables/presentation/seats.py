@@ -76,6 +76,7 @@ class SeatView(TemplateLookup):
 
 
 def hand_view(hand: dict[str, Any], active: bool) -> HandView:
+    """One hand of a seat on the felt, from the round's public view: cards, total, result."""
     badge = hand_badge(hand.get("result"), hand.get("how")) if hand.get("result") else ""
     return HandView(
         cards=list(hand["cards"]),
@@ -88,6 +89,8 @@ def hand_view(hand: dict[str, Any], active: bool) -> HandView:
 
 
 def seat_status(table: SharedTable, seat: Seat, in_round: bool) -> str:
+    """A seat's status line as everyone sees it: answering (how hard, never the question:
+    T-11), its betting state between rounds (T-5), or sitting the round out."""
     question = seat.pending_question
     if question is not None:
         level = DIFFICULTY_LABELS.get(question.difficulty, question.difficulty)
