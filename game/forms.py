@@ -50,13 +50,16 @@ def parse_chip_dollars(raw: str | None) -> int:
         raise ValueError("There is no such chip.") from None
 
 
+OUT_OF_DATE = "This page is out of date: the table has been reloaded, please try again."
+
+
 def parse_version(raw: str | None) -> int:
+    """The version a page showed, in plain digits; raises ValueError (OUT_OF_DATE) for
+    anything else: a post without one is refused, never applied unchecked."""
     try:
         return parse_whole_number(raw)
     except ValueError:
-        raise ValueError(
-            "This page is out of date: the table has been reloaded, please try again."
-        ) from None
+        raise ValueError(OUT_OF_DATE) from None
 
 
 class AmountField(forms.Field):
@@ -324,11 +327,19 @@ def parse_side_clear_all(post: QueryDict) -> dict[str, Any]:
     return _typed_base(post)
 
 
+CHOOSE_ACTIVATION = "Choose Activate or Deactivate."
+
+
+def parse_activation(raw: str | None) -> bool:
+    """Activate (``on``) or Deactivate (``off``) of the Extra Bet Blackjack; raises
+    ValueError for anything else."""
+    if raw not in ("on", "off"):
+        raise ValueError(CHOOSE_ACTIVATION)
+    return raw == "on"
+
+
 def parse_extra_bet_activation(post: QueryDict) -> dict[str, Any]:
-    choice = post.get("active")
-    if choice not in ("on", "off"):
-        raise ValueError("Choose Activate or Deactivate.")
-    return {"active": choice == "on", **_typed_base(post)}
+    return {"active": parse_activation(post.get("active")), **_typed_base(post)}
 
 
 def parse_menu_toggle(post: QueryDict) -> dict[str, Any]:

@@ -99,7 +99,7 @@ def _worded(details: dict[str, Any]) -> dict[str, Any]:
 
 def refusal_text(error: ActionRefused, refusals: Mapping[str, str] = REFUSALS) -> str:
     """The sentence a refused action shows the player (``refusals``: these words with a
-    caller's own, as a shared table's, game/tables/presentation.py)."""
+    caller's own, as a shared table's, game/tables/presentation/)."""
     return refusals[error.reason].format(**_worded(error.details))
 
 

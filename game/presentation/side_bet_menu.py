@@ -82,7 +82,7 @@ class SideBetLine(TemplateLookup):
 @dataclass(frozen=True)
 class SideBetMenu(TemplateLookup):
     """The side bets of the bet for the next deal: the single-player bet panel's menu and a
-    shared table's seat's (game/tables/presentation.py), built by :func:`menu_for`."""
+    shared table's seat's (game/tables/presentation/), built by :func:`menu_for`."""
 
     # False when the table's ``side_bets`` option is off: no menu and no Side Bets button.
     available: bool

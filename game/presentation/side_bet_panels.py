@@ -337,7 +337,7 @@ def result_rows(round_: Mapping[str, Any]) -> list[SideBetRow]:
     """The side bets of the round as result rows, in menu order (the extra bet last).
 
     ``round_`` is a round's public view (``public_view(engine)["round"]``), or one box's
-    part of a shared round under the same keys (game/tables/presentation.py ``box_round``:
+    part of a shared round under the same keys (game/tables/presentation/seats.py ``box_round``:
     ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
     settled = {record["name"]: record for record in round_["side_bets"]}
     rows: list[SideBetRow] = []
@@ -359,7 +359,7 @@ def dice_roll_panel(round_: Mapping[str, Any]) -> DiceRollPanel:
     """The Perfect 11s dice panel (R-SB-12): the pay table and the stake that rolls.
 
     ``round_`` is a round's public view (``public_view(engine)["round"]``), or one box's
-    part of a shared round under the same keys (game/tables/presentation.py ``box_round``:
+    part of a shared round under the same keys (game/tables/presentation/seats.py ``box_round``:
     ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
     lines = [
         (condition_text(sb.PERFECT_11S, condition), ratio_text(ratio))
@@ -429,7 +429,7 @@ def parlay_panel(round_: Mapping[str, Any]) -> ParlayPanel | None:
     """The House Money parlay panel (R-SB-31); None when House Money did not win.
 
     ``round_`` is a round's public view (``public_view(engine)["round"]``), or one box's
-    part of a shared round under the same keys (game/tables/presentation.py ``box_round``:
+    part of a shared round under the same keys (game/tables/presentation/seats.py ``box_round``:
     ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
     stake = round_["side_stakes"].get(sb.HOUSE_MONEY, 0)
     win = sb.house_money(_first_two(round_))

@@ -6,6 +6,7 @@ services.py  every write: one function per action, under the table's row lock (T
 clock_runner.py  applies the deadlines that ran out (T-5, T-7, T-8), for the clock process
 live.py      the live channel: Redis pub/sub across servers, or in process (T-10, T-13)
 sse.py       the Server-Sent Events stream a table page listens to (T-10, T-14)
-presentation.py  what each viewer sees, in words (T-4, T-11)
+presentation/    what each viewer sees, in words (T-4, T-11): the scene, one viewer's view,
+                 the seats, the offers, the log, the notices, the lobby's rules line
 views.py     thin views: lobby, table, actions, the event stream
 """

@@ -29,7 +29,7 @@ def new_client_seed() -> str:
 
 
 def new_invite_token() -> str:
-    """T-1: the unguessable token of a table's invitation link."""
+    """Makes the unguessable token of a table's invitation link (T-1)."""
     return secrets.token_urlsafe(24)
 
 

@@ -24,9 +24,11 @@ A stream refused by the caps of game/tables/stream_limits.py gets ``busy_stream_
 a ``retry:`` of a few seconds and nothing else, so the browser's EventSource reconnects then
 from its last event (Last-Event-ID), as after any stream's end: nothing is lost.
 
-Django buffers a sync iterator under ASGI and an async one under WSGI, so there are two
-drivers, chosen by the request: an async generator for ASGIRequest (uvicorn), a sync
-generator otherwise (runserver, the test Client, live_server).
+The loop is written once (``_stream_loop``): it yields the bytes to send and asks for each
+read and each wait. Django buffers a sync iterator under ASGI and an async one under WSGI,
+so two thin drivers do its reads and waits, chosen by the request: an async generator for
+ASGIRequest (uvicorn, production: docs/deploy.md), a sync generator otherwise (runserver,
+a WSGI server, the test Client, live_server).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ import re
 import secrets
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
@@ -291,21 +293,40 @@ def release_connections() -> None:
             connection.close()
 
 
-def _sync_stream(
-    table_id: int, after_seq: int | None, messages_after: MessagesAfter, timing: _Timing
-) -> Iterator[bytes]:
-    start = time.monotonic()
-    deadline = start + timing.lifetime
+@dataclass(frozen=True)
+class _Read:
+    """The loop asks for one read: the news known, then ``messages_after(after)``."""
+
+    after: int | None
+
+
+@dataclass(frozen=True)
+class _Wait:
+    """The loop asks to wait for news of the table past seq ``after``, at most ``timeout``."""
+
+    after: int | None
+    timeout: float
+
+
+# What a read brings the loop: the messages, the new last seq and the news known before
+# the read; None when ``messages_after`` raised StreamEnded.
+_ReadResult = tuple[list[SseMessage], int | None, int | None] | None
+# The loop's steps: bytes to send, or a read or a wait for its driver to do.
+_Step = bytes | _Read | _Wait
+
+
+def _stream_loop(after_seq: int | None, timing: _Timing) -> Generator[_Step, _ReadResult, None]:
+    """The stream's one loop (the module's docstring): yields the bytes to send, and the
+    reads and waits for its driver to do, sync or async, getting each read's result
+    back (``send``). It does no I/O of its own but the news status and the clock."""
+    deadline = time.monotonic() + timing.lifetime
     status, said = _news_status(None)
     yield f"retry: {timing.retry_ms}\n\n".encode() + status
-    try:
-        known = live.known_seq(table_id)
-        messages, last = messages_after(after_seq)
-    except StreamEnded:
+    read = yield _Read(after_seq)
+    if read is None:
         yield _GONE
         return
-    finally:
-        release_connections()
+    messages, last, known = read
     wait_after = _wait_after(last, known)
     last_sent = time.monotonic()
     if messages:
@@ -317,18 +338,14 @@ def _sync_stream(
         if now >= deadline:
             return
         heartbeat_at = last_sent + timing.heartbeat
-        timeout = min(now + timing.poll, deadline, heartbeat_at) - now
-        live.wait_for_news(table_id, wait_after, timeout)
+        yield _Wait(wait_after, min(now + timing.poll, deadline, heartbeat_at) - now)
         if time.monotonic() >= deadline:
             return
-        try:
-            known = live.known_seq(table_id)
-            messages, new_last = messages_after(last)
-        except StreamEnded:
+        read = yield _Read(last)
+        if read is None:
             yield _GONE
             return
-        finally:
-            release_connections()
+        messages, new_last, known = read
         last = last if new_last is None else new_last
         wait_after = _wait_after(last, known)
         status, said = _news_status(said)
@@ -342,15 +359,41 @@ def _sync_stream(
             last_sent = time.monotonic()
 
 
-def _read_in_thread(messages_after: MessagesAfter, table_id: int, after: int | None):
-    """One read, in a worker thread of the loop's executor (the connection it used is
-    kept for that thread's next read, unless old or broken)."""
+def _read(
+    messages_after: MessagesAfter, table_id: int, after: int | None, release: Callable[[], None]
+) -> _ReadResult:
+    """One read for the loop, then ``release`` (the database connections it used)."""
     try:
         known = live.known_seq(table_id)
         messages, last = messages_after(after)
-        return messages, last, known
+    except StreamEnded:
+        return None
     finally:
-        close_old_connections()
+        release()
+    return messages, last, known
+
+
+def _sync_stream(
+    table_id: int, after_seq: int | None, messages_after: MessagesAfter, timing: _Timing
+) -> Iterator[bytes]:
+    """The loop driven in the request's thread (WSGI): each read gives its connection
+    back at once (``release_connections``), each wait blocks the thread."""
+    loop = _stream_loop(after_seq, timing)
+    try:
+        step = next(loop)
+        while True:
+            reply: _ReadResult = None
+            if isinstance(step, bytes):
+                yield step
+            elif isinstance(step, _Wait):
+                live.wait_for_news(table_id, step.after, step.timeout)
+            else:
+                reply = _read(messages_after, table_id, step.after, release_connections)
+            step = loop.send(reply)
+    except StopIteration:
+        return
+    finally:
+        loop.close()
 
 
 _stream_reads: ThreadPoolExecutor | None = None
@@ -377,44 +420,23 @@ def stream_reads() -> ThreadPoolExecutor:
 async def _async_stream(
     table_id: int, after_seq: int | None, messages_after: MessagesAfter, timing: _Timing
 ) -> AsyncIterator[bytes]:
-    read = sync_to_async(_read_in_thread, thread_sensitive=False, executor=stream_reads())
-    start = time.monotonic()
-    deadline = start + timing.lifetime
-    status, said = _news_status(None)
-    yield f"retry: {timing.retry_ms}\n\n".encode() + status
+    """The loop driven on the event loop (ASGI): each read in a thread of
+    ``stream_reads()`` (its connection kept for that thread's next read, unless old or
+    broken), each wait awaited, holding no thread."""
+    read = sync_to_async(_read, thread_sensitive=False, executor=stream_reads())
+    loop = _stream_loop(after_seq, timing)
     try:
-        messages, last, known = await read(messages_after, table_id, after_seq)
-    except StreamEnded:
-        yield _GONE
+        step = next(loop)
+        while True:
+            reply: _ReadResult = None
+            if isinstance(step, bytes):
+                yield step
+            elif isinstance(step, _Wait):
+                await live.await_news(table_id, step.after, step.timeout)
+            else:
+                reply = await read(messages_after, table_id, step.after, close_old_connections)
+            step = loop.send(reply)
+    except StopIteration:
         return
-    wait_after = _wait_after(last, known)
-    last_sent = time.monotonic()
-    if messages:
-        yield _encode_all(messages)
-        if _ended(messages):
-            return
-    while True:
-        now = time.monotonic()
-        if now >= deadline:
-            return
-        heartbeat_at = last_sent + timing.heartbeat
-        timeout = min(now + timing.poll, deadline, heartbeat_at) - now
-        await live.await_news(table_id, wait_after, timeout)
-        if time.monotonic() >= deadline:
-            return
-        try:
-            messages, new_last, known = await read(messages_after, table_id, last)
-        except StreamEnded:
-            yield _GONE
-            return
-        last = last if new_last is None else new_last
-        wait_after = _wait_after(last, known)
-        status, said = _news_status(said)
-        if messages or status:
-            yield status + _encode_all(messages)
-            if _ended(messages):
-                return
-            last_sent = time.monotonic()
-        elif time.monotonic() >= heartbeat_at:
-            yield HEARTBEAT
-            last_sent = time.monotonic()
+    finally:
+        loop.close()

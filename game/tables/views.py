@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -34,13 +35,23 @@ from game.errors import (
     TableNotFound,
     http_status,
 )
-from game.forms import parse_bet, parse_chip_dollars, parse_version
+from game.forms import parse_version
 from game.http import AuthenticatedHttpRequest
 from game.presentation.fairness import TABLE_SEED_HINT, fairness_json, fairness_view
 from game.presentation.notices import STALE_NOTICE
-from game.rules.money import parse_whole_number
 from game.tables import clock_runner, invitations, live, services, stream_limits
-from game.tables.forms import CreateTableForm, TableOptionsForm
+from game.tables.forms import (
+    CreateTableForm,
+    Parse,
+    TableOptionsForm,
+    no_fields,
+    parse_chip,
+    parse_extra_bet_activation,
+    parse_offer,
+    parse_seat,
+    parse_side_chip,
+    text,
+)
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
     LIVE_ENDED_NOTICES,
@@ -77,9 +88,10 @@ LOG_BATCH = 200  # log lines a stream sends at once when catching up
 def _may_see(
     request: AuthenticatedHttpRequest, table: SharedTable, seats: list[Seat] | None = None
 ) -> bool:
-    """T-1/T-4: public tables to anyone logged in; private ones to their host, to players
-    who sat there, and to whoever opened the current invitation link (a renewed link ends
-    the old one's access). ``seats``: the table's seats when already read, else asked for."""
+    """Whether the requesting player may see ``table`` (T-1, T-4): a public table anyone
+    logged in may; a private one its host, the players who sat there and whoever opened
+    its current invitation link (a renewed link ends the old one's access). ``seats``:
+    the table's seats when already read, else asked for."""
     if table.public or table.host_id == request.user.pk:
         return True
     if invitations.grants(request.session, table.invite_token):
@@ -167,10 +179,10 @@ def create_table(request: AuthenticatedHttpRequest) -> HttpResponse:
 @never_cache
 @require_GET
 def invitation(request: HttpRequest, token: str) -> HttpResponse:
-    """T-1: the invitation link opens the table (the token is remembered by the browser's
-    session). A player goes to it, told who invited them; anyone else sees it there as a
-    watcher does, who invited them, and Play as guest, Log in and Sign up, each of which
-    comes back to the table (UI.md "Shared tables")."""
+    """Opens the table an invitation link names (T-1), remembering its token in the
+    browser's session. A player goes to it, told who invited them; anyone else sees it
+    there as a watcher does, who invited them, and Play as guest, Log in and Sign up, each
+    of which comes back to the table (UI.md "Shared tables")."""
     table = _invited_table(token)
     invitations.remember(request.session, token)
     if request.user.is_authenticated:
@@ -201,28 +213,6 @@ def _invited_table(token: str) -> SharedTable:
 
 
 # --------------------------------------------------------------------- the table
-
-
-# Every seat action's name (its URL: /tables/<id>/<name>/).
-TABLE_ACTIONS = (
-    "sit",
-    "leave",
-    "chip",
-    "clear",
-    "ready",
-    "sit-out",
-    "offer",
-    "side-chip",
-    "side-clear",
-    "extra-bet-activate",
-    "play",
-    "difficulty",
-    "answer",
-    "renew-invite",
-    "close",
-    "client-seed",
-    "shuffle-now",
-)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -281,8 +271,8 @@ def table_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse
 @login_required
 @require_GET
 def invite_page(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
-    """T-1: the host's invitation link, Copy and a new link: what Invite Link opens without
-    JavaScript (with it, the same panel in a dialog over the table)."""
+    """Shows the host the table's invitation link, Copy and a new link (T-1): what Invite
+    Link opens without JavaScript (with it, the same panel in a dialog over the table)."""
     table = _visible_table(request, table_id)
     if table.host_id != request.user.pk or table.is_closed:
         raise Http404("No such table")
@@ -326,6 +316,8 @@ def _answer(
         status, notice = http_status(error), STALE_NOTICE
     except ActionRefused as error:
         status, notice = http_status(error), refusal_text(error)
+    except ValueError as error:  # bad input, worded by its parser (game/tables/forms.py)
+        status, notice = REFUSED, str(error)
     table = table_by_id(table.pk) or table
     if request.htmx:
         return HttpResponse(_table_partial(request, table, notice), status=status)
@@ -338,126 +330,68 @@ def _answer(
     return redirect("tables:table", table_id=table.pk)
 
 
+@dataclass(frozen=True)
+class SeatAction:
+    """One seat action: its service, and the parser of its post's fields besides the
+    version (game/tables/forms.py; ValueError: bad input, answered with 422)."""
+
+    service: Callable[..., Any]
+    parse: Parse = no_fields
+
+
+SEAT_ACTIONS: dict[str, SeatAction] = {
+    "sit": SeatAction(services.sit, parse_seat),
+    "leave": SeatAction(services.leave),
+    "chip": SeatAction(services.add_chip, parse_chip),
+    "clear": SeatAction(services.clear_bet),
+    "ready": SeatAction(services.ready),
+    "sit-out": SeatAction(services.sit_out),
+    "offer": SeatAction(services.answer_offer, parse_offer),
+    # The side bets of the bet for the next deal (T-5, RULES.md §9).
+    "side-chip": SeatAction(services.add_side_chip, parse_side_chip),
+    "side-clear": SeatAction(services.clear_side_bet, text("bet")),
+    "extra-bet-activate": SeatAction(services.activate_extra_bet, parse_extra_bet_activation),
+    "play": SeatAction(services.play, text("play", "action")),
+    "difficulty": SeatAction(services.choose_difficulty, text("difficulty")),
+    "answer": SeatAction(services.answer_question, text("answer")),
+    "renew-invite": SeatAction(services.renew_invite),
+    "close": SeatAction(services.close_table),
+    # F-2: the player's own seed, joined with the others' in the next shoe (taken as
+    # typed: a space is one of its characters).
+    "client-seed": SeatAction(services.set_seat_client_seed, text("client_seed")),
+    # F-6: the host's Shuffle now, between rounds.
+    "shuffle-now": SeatAction(services.shuffle_now),
+}
+# Every seat action's name (its URL: /tables/<id>/<name>/).
+TABLE_ACTIONS = tuple(SEAT_ACTIONS)
+
+
 @login_required
 @require_POST
 def table_action(request: AuthenticatedHttpRequest, table_id: int, action: str) -> HttpResponse:
-    """Every seat action: /tables/<id>/<action>/ (T-12: the server checks seat, phase,
-    turn and deadline; a refused or late action changes nothing)."""
-    user, post = request.user, request.POST
+    """Runs one seat action: /tables/<id>/<action>/ for the requesting player's own seat
+    (T-12: the server checks seat, phase, turn and deadline; a refused or late action
+    changes nothing)."""
+    spec = SEAT_ACTIONS.get(action)
+    if spec is None:
+        raise Http404("No such action")
 
-    def version() -> int:
+    def run() -> Any:
         # Every action names the version its page showed, as in the single-player game:
         # a post without one is refused, never applied unchecked.
-        return _version(post.get("version"))
+        version = parse_version(request.POST.get("version"))
+        extra = spec.parse(request.POST)
+        return spec.service(table_id=table_id, user=request.user, version=version, **extra)
 
-    actions: dict[str, Callable[[], Any]] = {
-        "sit": lambda: services.sit(
-            table_id=table_id, user=user, version=version(), number=_seat_number(post.get("seat"))
-        ),
-        "leave": lambda: services.leave(table_id=table_id, user=user, version=version()),
-        "chip": lambda: services.add_chip(
-            table_id=table_id, user=user, version=version(), chip_cents=_chip(post.get("chip"))
-        ),
-        "clear": lambda: services.clear_bet(table_id=table_id, user=user, version=version()),
-        "ready": lambda: services.ready(table_id=table_id, user=user, version=version()),
-        "sit-out": lambda: services.sit_out(table_id=table_id, user=user, version=version()),
-        "offer": lambda: services.answer_offer(
-            table_id=table_id,
-            user=user,
-            version=version(),
-            answer=post.get("answer", ""),
-            amount_cents=_extra_bet_amount(post),
-        ),
-        # The side bets of the bet for the next deal (T-5, RULES.md §9).
-        "side-chip": lambda: services.add_side_chip(
-            table_id=table_id, user=user, version=version(), **_side_chip(post.get("side_chip"))
-        ),
-        "side-clear": lambda: services.clear_side_bet(
-            table_id=table_id, user=user, version=version(), bet=post.get("bet", "")
-        ),
-        "extra-bet-activate": lambda: services.activate_extra_bet(
-            table_id=table_id, user=user, version=version(), active=_active(post.get("active"))
-        ),
-        "play": lambda: services.play(
-            table_id=table_id, user=user, version=version(), action=post.get("play", "")
-        ),
-        "difficulty": lambda: services.choose_difficulty(
-            table_id=table_id, user=user, version=version(), difficulty=post.get("difficulty", "")
-        ),
-        "answer": lambda: services.answer_question(
-            table_id=table_id, user=user, version=version(), answer=post.get("answer", "")
-        ),
-        "renew-invite": lambda: services.renew_invite(
-            table_id=table_id, user=user, version=version()
-        ),
-        "close": lambda: services.close_table(table_id=table_id, user=user, version=version()),
-        # F-2: the player's own seed, joined with the others' in the next shoe (taken as
-        # typed: a space is one of its characters).
-        "client-seed": lambda: services.set_seat_client_seed(
-            table_id=table_id, user=user, version=version(), client_seed=post.get("client_seed", "")
-        ),
-        # F-6: the host's Shuffle now, between rounds.
-        "shuffle-now": lambda: services.shuffle_now(
-            table_id=table_id, user=user, version=version()
-        ),
-    }
-    run = actions.get(action)
-    if run is None:
-        raise Http404("No such action")
     # A new link posted from the invitation's own page (no JavaScript) goes back to it.
     done_url = table_urls(table_id)["invite"] if action == "renew-invite" else None
     return _answer(request, table_id, run, done_url)
 
 
-def _version(raw: str | None) -> int:
-    try:
-        return parse_version(raw)
-    except ValueError:
-        raise ActionRefused("bad_version") from None
-
-
-def _seat_number(raw: str | None) -> int:
-    """A seat's number in plain ASCII digits (``int()`` would also take "٤", "+4", " 4")."""
-    try:
-        return parse_whole_number(raw)
-    except ValueError:
-        raise ActionRefused("no_such_seat") from None
-
-
-def _chip(raw: str | None) -> int:
-    try:
-        return parse_chip_dollars(raw) * 100
-    except ValueError:
-        raise ActionRefused("no_such_chip") from None
-
-
-def _side_chip(raw: str | None) -> dict[str, Any]:
-    """``side_chip=<bet>:<dollars>``, e.g. ``21+3:5`` (one button carries both, as in the
-    single-player menu); which bets exist is the service's check."""
-    bet, _, dollars = (raw or "").rpartition(":")
-    return {"bet": bet, "chip_cents": _chip(dollars)}
-
-
-def _active(raw: str | None) -> bool:
-    if raw not in ("on", "off"):
-        raise ActionRefused("no_such_activation")
-    return raw == "on"
-
-
-def _extra_bet_amount(post: Any) -> int | None:
-    """The extra bet's amount typed in dollars, for the answer "extra_bet" only (R-1.4a)."""
-    if post.get("answer") != services.EXTRA_BET_ANSWER:
-        return None
-    try:
-        return parse_bet(post.get("amount"))
-    except ValueError:
-        raise ActionRefused("no_amount") from None
-
-
 @login_required
 @require_http_methods(["GET", "POST"])
 def table_options(request: AuthenticatedHttpRequest, table_id: int) -> HttpResponse:
-    """T-2: the host's Table Options, between rounds only."""
+    """Shows and applies the host's Table Options, between rounds only (T-2)."""
     table = _visible_table(request, table_id)
     if table.host_id != request.user.pk:
         raise Http404("No such table")
@@ -469,7 +403,7 @@ def table_options(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespo
                 services.change_options(
                     table_id=table.pk,
                     user=request.user,
-                    version=_version(request.POST.get("version")),
+                    version=parse_version(request.POST.get("version")),
                     options=form.to_options(),
                 )
             except TableNotFound:
@@ -480,6 +414,9 @@ def table_options(request: AuthenticatedHttpRequest, table_id: int) -> HttpRespo
             except ActionRefused as error:
                 form.add_error(None, refusal_text(error))
                 status = http_status(error)
+            except ValueError as error:  # a post without the version its page showed
+                form.add_error(None, str(error))
+                status = REFUSED
             else:
                 messages.success(request, "Options changed: everyone at the table sees them.")
                 return redirect("tables:table", table_id=table.pk)

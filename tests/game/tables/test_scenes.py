@@ -108,7 +108,7 @@ def test_a_chip_writes_no_event_and_the_bet_being_built_is_its_players_own(
 def test_catching_up_reads_the_same_lines_from_the_scene_as_from_the_database(
     seated_pair, ana, ben, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(presentation, "SCENE_EVENTS", 2)
+    monkeypatch.setattr(presentation.scene, "SCENE_EVENTS", 2)
     table = seated_pair(PLAIN)
     table.refresh_from_db()
     scene = scenes.scene_of(table)
@@ -127,7 +127,7 @@ def test_catching_up_reads_the_same_lines_from_the_scene_as_from_the_database(
 def test_a_scene_carries_the_last_ones_events_and_reads_only_the_new(
     seated_pair, ana, ben, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(presentation, "SCENE_EVENTS", 5)
+    monkeypatch.setattr(presentation.scene, "SCENE_EVENTS", 5)
     table = seated_pair(PLAIN)
     table.refresh_from_db()
     scenes.scene_of(table)

@@ -343,13 +343,13 @@ def test_the_offer_panels_take_their_figures_from_the_scenes_one_public_view(
     answer(table, ben, "extra_bet", 1_000)  # the parlay is open to both
     table.refresh_from_db()
     calls = []
-    public_view = presentation.public_view
+    public_view = presentation.scene.public_view
 
     def counted(engine):
         calls.append(engine)
         return public_view(engine)
 
-    monkeypatch.setattr(presentation, "public_view", counted)
+    monkeypatch.setattr(presentation.scene, "public_view", counted)
     scene = table_scene(table)
     views = [view_for(scene, viewer) for viewer in (ana, ben, watcher, ana)]
     assert len(calls) == 1

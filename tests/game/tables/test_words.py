@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import game.tables
 from game.errors import ActionRefused
 from game.presentation import notices
 from game.presentation.side_bet_menu import SideBetMenu
@@ -17,13 +18,14 @@ from tests.game.tables.helpers import seat_version
 
 pytestmark = pytest.mark.django_db
 
-TABLES = Path(presentation.__file__).parent
+# The app's folder, its packages (presentation/, services) included.
+TABLES = Path(game.tables.__file__).parent
 
 
 def refusal_reasons_raised() -> set[str]:
     """Every ``ActionRefused("<reason>", ...)`` the shared-table code raises."""
     reasons = set()
-    for path in TABLES.glob("*.py"):
+    for path in TABLES.rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if (
                 isinstance(node, ast.Call)
