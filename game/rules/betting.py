@@ -43,7 +43,7 @@ class Betting(PhaseBase):
         extra_bet: bool = False,
         boxes: Sequence[BoxBet | tuple[Any, ...]] | None = None,
     ) -> list[Event]:
-        """R-4.1/R-4.2: lock in the bets, take them from the bank and deal.
+        """Lock in the bets, take them from the bank and deal (R-4.1, R-4.2).
 
         One box: ``start_round(bet, side_bets, extra_bet=...)``. Several (§10 Extensions,
         ``seats``): ``start_round(boxes=[BoxBet(bet, side_bets, extra_bet), ...])`` with one

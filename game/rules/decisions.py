@@ -75,7 +75,8 @@ class Decisions(PhaseBase):
         return mask
 
     def hit(self, trivia: TriviaOutcome | None = None) -> list[Event]:
-        """R-5.1 (with R-8.2 in trivia mode)."""
+        """Hit: one more card to the hand in play, which ends on a bust, a Charlie or 21
+        (R-5.1). In trivia mode the card comes only after a right answer (R-8.2)."""
         self._require("hit")
         self._check_trivia(trivia, "Hit")
         self._begin()
@@ -89,7 +90,7 @@ class Decisions(PhaseBase):
         return self._finish()
 
     def stand(self) -> list[Event]:
-        """R-5.2."""
+        """Stand: the hand in play ends with its total and play moves on (R-5.2)."""
         self._require("stand")
         self._begin()
         round_, hand = self._record_action("stand")
@@ -98,7 +99,7 @@ class Decisions(PhaseBase):
         return self._finish()
 
     def double(self, trivia: TriviaOutcome | None = None) -> list[Event]:
-        """R-5.3: bet doubled first, exactly one card, then the hand stands."""
+        """Double Down: the bet doubled first, exactly one card, then the hand stands (R-5.3)."""
         self._require("double")
         self._check_trivia(trivia, "Double Down")
         self._begin()
@@ -119,8 +120,9 @@ class Decisions(PhaseBase):
         return self._finish()
 
     def split(self) -> list[Event]:
-        """R-5.4/R-5.5: hand A keeps the first card, hand B (inserted right after) the second;
-        A gets a card, then B, and play goes on with A. No trivia for split cards."""
+        """Split the pair into two hands (R-5.4, R-5.5): hand A keeps the first card, hand B
+        (inserted right after) the second; A gets a card, then B, and play goes on with A.
+        No trivia for split cards."""
         self._require("split")
         self._begin()
         round_, hand = self._record_action("split")
@@ -140,7 +142,7 @@ class Decisions(PhaseBase):
         return self._finish()
 
     def surrender(self) -> list[Event]:
-        """R-5.7: the hand ends, half its bet comes back at settlement."""
+        """Surrender: the hand ends and half its bet comes back at settlement (R-5.7)."""
         self._require("surrender")
         self._begin()
         round_, hand = self._record_action("surrender")
@@ -149,7 +151,7 @@ class Decisions(PhaseBase):
         return self._finish()
 
     def timeout(self) -> list[Event]:
-        """R-4.13: the pending decision's time ran out, so the hand stands (replay ``timeout``).
+        """The pending decision's time ran out, so the hand stands (R-4.13; replay ``timeout``).
 
         In a shared round's open offer stage (T-7): every box still awaited gets the
         default answer — decline, collect, an automatic roll — each with an
@@ -298,7 +300,7 @@ class Decisions(PhaseBase):
             raise IllegalAction("No question is timed at this table (answer_seconds is off)")
 
     def _stage_player_turn(self, round_: Round) -> bool:
-        """R-4.9/R-4.10: play the hands left to right; True while one waits for the player."""
+        """Play the hands left to right; True while one waits for the player (R-4.9, R-4.10)."""
         round_.phase = PLAYER_TURN
         hands = round_.hands
         while round_.current < len(hands):
@@ -315,9 +317,10 @@ class Decisions(PhaseBase):
         return False
 
     def _start_turn_clock(self, round_: Round) -> None:
-        """R-4.13: each decision of the player's turn gets ``turn_seconds`` from when it
-        became pending — now, or the deadline a timeout just applied (so a game resumed
-        late finds every hand whose time ran out stood, one after another)."""
+        """Start the clock of the decision now pending (R-4.13): each decision of the
+        player's turn gets ``turn_seconds`` from when it became pending — now, or the
+        deadline a timeout just applied (so a game resumed late finds every hand whose time
+        ran out stood, one after another)."""
         turn_ms = self._table.turn_ms
         if turn_ms is None:
             return
@@ -368,7 +371,7 @@ class Decisions(PhaseBase):
             self._emit("hand_surrendered", hand=index)
 
     def _answer_trivia(self, trivia: TriviaOutcome | None, hand: Hand, index: int) -> bool:
-        """R-8.2/R-8.3/R-8.7: apply the answer; True when the action goes ahead."""
+        """Apply the trivia answer; True when the action goes ahead (R-8.2, R-8.3, R-8.7)."""
         if trivia is None:
             return True
         round_ = self.round

@@ -371,8 +371,8 @@ _EARLY_SURRENDER_MODES = ("early", "early_non_ace")
 
 
 def answer_deadline(shown_at_ms: int, options: Options) -> int | None:
-    """R-8.9: when a question shown at ``shown_at_ms`` must be answered by, or None (no
-    answer clock). The clock starts when the question is first sent."""
+    """When a question shown at ``shown_at_ms`` must be answered by, or None (no answer
+    clock), R-8.9. The clock starts when the question is first sent."""
     answer_ms = options.answer_ms
     return None if answer_ms is None or not options.trivia_mode else shown_at_ms + answer_ms
 

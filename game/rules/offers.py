@@ -57,8 +57,8 @@ class Offers(PhaseBase):
     __slots__ = ()
 
     def insurance_cost(self, box: int | None = None) -> int:
-        """R-4.5: half the base bet of the box in play (or of box index ``box``), rounded
-        down to the cent."""
+        """What insurance costs: half the base bet of the box in play (or of box index
+        ``box``), rounded down to the cent (R-4.5)."""
         return half_down(self._box_bet_in_play(box))
 
     def extra_bet_limits(self, box: int | None = None) -> tuple[int, int]:
@@ -193,7 +193,7 @@ class Offers(PhaseBase):
         return None  # pragma: no cover - the other stages never wait for an answer
 
     def _box_needs_dice(self, round_: Round, index: int) -> bool:
-        """R-SB-12: box ``index``'s Perfect 11s waits (or will wait) for the dice."""
+        """Whether box ``index``'s Perfect 11s waits (or will wait) for the dice (R-SB-12)."""
         box = round_.boxes[index]
         pending = box.pending_side_bets.get(sb.PERFECT_11S)
         if pending is not None:  # the box the after-deal stage waits at
@@ -203,14 +203,16 @@ class Offers(PhaseBase):
         return needs_dice(first_cards_win(round_, index, sb.PERFECT_11S))
 
     def _insurance_offer(self, round_: Round, index: int) -> str | None:
-        """R-4.5 for one box, by its own hand: even money to a natural, else insurance."""
+        """The insurance offer to one box, by its own hand: even money to a natural, else
+        insurance (R-4.5)."""
         table = self._table
         if round_.hands[index].is_natural():
             return EVEN_MONEY if table.even_money else None
         return INSURANCE if table.insurance else None
 
     def _parlay_offered(self, round_: Round, index: int) -> bool:
-        """R-4.7a for one box: House Money won and the dealer known to have no natural
+        """Whether box ``index`` is offered the parlay (R-4.7a): House Money won and the
+        dealer known to have no natural
         (inverted, §10 Extensions: the win is settled as a loss, nothing to parlay)."""
         return (
             sb.HOUSE_MONEY in round_.boxes[index].pending_side_bets
@@ -246,7 +248,7 @@ class Offers(PhaseBase):
         round_.offer_box += 1  # the same offer to the next box, or the next stage
 
     def place_extra_bet(self, amount: int | None) -> list[Event]:
-        """R-SB-20: place the extra bet (amount in cents) or decline it (None)."""
+        """Place the extra bet (amount in cents) or decline it (None), R-SB-20."""
         self._require("extra_bet" if amount is not None else "extra_bet:decline")
         if amount is not None:
             self._check_extra_bet_amount(amount)
@@ -271,7 +273,7 @@ class Offers(PhaseBase):
         round_.offer_box += 1
 
     def parlay(self, choice: str) -> list[Event]:
-        """R-SB-31: collect, or parlay the bet, the winnings or all onto hand 1."""
+        """Collect House Money, or parlay the bet, the winnings or all onto hand 1 (R-SB-31)."""
         self._require(f"parlay:{choice}")
         self._begin()
         self._apply_parlay(choice)
@@ -286,7 +288,7 @@ class Offers(PhaseBase):
         round_.offer_box += 1
 
     def roll(self) -> list[Event]:
-        """R-SB-12: roll the three Infinity dice for a suited 11 (decided here, server side)."""
+        """Roll the three Infinity dice for a suited 11, decided here, server side (R-SB-12)."""
         self._require("roll")
         dice = self._roll_dice()
         self._begin()
@@ -331,7 +333,7 @@ class Offers(PhaseBase):
             self._apply_offer_answer(kind, value == "accept")
 
     def _time_out_stage(self, round_: Round) -> list[Event]:
-        """T-7: a shared round's offer stage ran out of time: the defaults for every box
+        """A shared round's offer stage ran out of time (T-7): the defaults for every box
         still awaited, applied in box order with the answers given ahead."""
         self._begin()
         self._decision_start = round_.deadline  # the next deadline starts from this one
@@ -429,7 +431,7 @@ class Offers(PhaseBase):
             round_.deadline = None
 
     def _stage_extra_bet(self, round_: Round) -> bool:
-        """R-4.4: offer the extra bet when active and hand 1's first card is a ten-card."""
+        """Offer the extra bet when active and hand 1's first card is a ten-card (R-4.4)."""
         boxes = round_.boxes
         while round_.offer_box < len(boxes):
             index = round_.offer_box
@@ -445,7 +447,7 @@ class Offers(PhaseBase):
         return False
 
     def _stage_insurance(self, round_: Round) -> bool:
-        """R-4.5: Even Money to a natural, Insurance otherwise, against an ace upcard."""
+        """Offer Even Money to a natural, Insurance otherwise, against an ace upcard (R-4.5)."""
         if round_.dealer[1][0] != "A":
             return False
         count = len(round_.boxes)
@@ -466,7 +468,8 @@ class Offers(PhaseBase):
         return False
 
     def _stage_early_surrender(self, round_: Round) -> bool:
-        """R-4.6: offered before the peek in early mode (early_non_ace: ten-card upcard)."""
+        """Offer early surrender before the peek in early mode (early_non_ace: against a
+        ten-card upcard), R-4.6."""
         mode = self._table.surrender
         offered = mode == "early" or (mode == "early_non_ace" and is_ten_card(round_.upcard))
         if not offered:
@@ -483,7 +486,8 @@ class Offers(PhaseBase):
         return False
 
     def _stage_parlay(self, round_: Round) -> bool:
-        """R-4.7a: House Money won and the dealer has no natural: the parlay choice."""
+        """Offer the parlay choice where House Money won and the dealer has no natural
+        (R-4.7a)."""
         boxes = round_.boxes
         while round_.offer_box < len(boxes):
             index = round_.offer_box
@@ -507,14 +511,16 @@ class Offers(PhaseBase):
 
 
 def _extra_bet_offered(round_: Round, index: int) -> bool:
-    """R-4.4 for one box: activated, and its hand 1's first card is a ten-card."""
+    """Whether box ``index`` is offered the extra bet: activated, and its hand 1's first
+    card a ten-card (R-4.4)."""
     return round_.boxes[index].extra_bet_active and sb.extra_bet_offered(
         round_.hands[index].cards[0]
     )
 
 
 def _early_surrender_offered(round_: Round, index: int) -> bool:
-    """R-4.6 for one box (in a stage that offers it): a natural is never offered it."""
+    """Whether box ``index`` is offered early surrender, in a stage that offers it: never
+    to a natural (R-4.6)."""
     return not round_.hands[index].is_natural()
 
 

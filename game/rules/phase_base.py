@@ -150,8 +150,8 @@ class PhaseBase:
         return card
 
     def _refill(self, round_: Round) -> Shoe:
-        """R-2.2 mid-round: the shoe to go on with, from the cards not on the table (a
-        fixed shoe raises). Returns the shoe now in play."""
+        """Refill the shoe mid-round from the cards not on the table (R-2.2; a fixed shoe
+        raises). Returns the shoe now in play."""
         shoe, reshuffled = self.source.refill(self.shoe, round_.table_cards())
         self.shoe = shoe
         if reshuffled:
@@ -159,7 +159,8 @@ class PhaseBase:
         return shoe
 
     def _check_game_over(self) -> None:
-        """R-1.5: between rounds, bank below the minimum or (trivia) no credits left."""
+        """End the game when the bank is below the minimum or, in trivia mode, no credits are
+        left (R-1.5, between rounds)."""
         if self.game_over:
             return
         if self.bank < self._table.min_bet:

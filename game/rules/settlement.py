@@ -54,7 +54,7 @@ class Settlement(PhaseBase):
     __slots__ = ()
 
     def end_game(self) -> list[Event]:
-        """R-1.6: bets in play in an unfinished round are forfeited; the game is over."""
+        """End the game: bets in play in an unfinished round are forfeited (R-1.6)."""
         if self.game_over:
             raise GameOver("The game is over; start a new game")
         self._begin()
@@ -74,7 +74,7 @@ class Settlement(PhaseBase):
         return self._finish()
 
     def _stage_peek(self, round_: Round) -> bool:
-        """R-4.7: with an ace or ten-card up the dealer checks for a natural."""
+        """With an ace or ten-card up, the dealer checks for a natural (R-4.7)."""
         if not self._table.dealer_peek or round_.dealer[1][0] not in _NATURAL_UPCARD_RANKS:
             return False
         round_.phase = PEEK
@@ -91,8 +91,8 @@ class Settlement(PhaseBase):
         return False
 
     def _stage_natural(self, round_: Round) -> bool:
-        """R-4.8: a player natural against a dealer known to have none ends the round
-        (with several boxes: once no box has a hand left to play)."""
+        """End the round on a player natural against a dealer known to have none (R-4.8;
+        with several boxes, once no box has a hand left to play)."""
         hands = round_.hands
         naturals = False
         for index in range(len(round_.boxes)):
@@ -109,7 +109,7 @@ class Settlement(PhaseBase):
         return False
 
     def _stage_dealer_turn(self, round_: Round) -> bool:
-        """R-4.11/R-6: the dealer draws only for a hand whose outcome is still open."""
+        """Play the dealer's hand, only for a hand whose outcome is still open (R-4.11, R-6)."""
         for hand in round_.hands:
             if hand.status == "stood":
                 break
@@ -131,7 +131,7 @@ class Settlement(PhaseBase):
         return False
 
     def _stage_settlement(self, round_: Round) -> bool:
-        """R-7.1: reveal, settle every hand and bet in play, pay the bank, end the round."""
+        """Reveal, settle every hand and bet in play, pay the bank, end the round (R-7.1)."""
         round_.phase = SETTLEMENT
         self._reveal_hole_card()
         self._settle_insurances()
@@ -194,7 +194,7 @@ class Settlement(PhaseBase):
         return round_.peeked or round_.dealer[1][0] not in _NATURAL_UPCARD_RANKS
 
     def _settle_insurances(self) -> None:
-        """R-7.4/R-7.5 for every box that took insurance or even money, left to right."""
+        """Settle every box's insurance or even money, left to right (R-7.4, R-7.5)."""
         round_ = self.round
         assert round_ is not None  # only called while a round exists
         for index, box in enumerate(round_.boxes):
@@ -203,7 +203,7 @@ class Settlement(PhaseBase):
                 self._settle_insurance(insurance, index)
 
     def _settle_insurance(self, insurance: dict[str, Any], index: int) -> None:
-        """R-7.4/R-7.5: insurance and even money pay 2:1 if the dealer has a natural."""
+        """Settle one insurance or even money: 2:1 if the dealer has a natural (R-7.4, R-7.5)."""
         round_ = self.round
         assert round_ is not None  # only called while a round exists
         stake = insurance["stake"]
@@ -274,7 +274,8 @@ def _hand_outcome(
     dealer_natural: bool,
     natural_beats_all: bool = False,
 ) -> tuple[str, str]:
-    """R-7.1, in its order; ``how`` names the step that decided.
+    """The result of a hand against the dealer's, by R-7.1 in its order; ``how`` names the
+    step that decided.
 
     ``natural_beats_all``: R-7.1a, a dealer natural found at the end of a no-hole-card
     round (no early surrender): it comes before step 1 for a surrendered hand and before

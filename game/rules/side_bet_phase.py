@@ -32,7 +32,8 @@ class SideBetPhase(PhaseBase):
     __slots__ = ()
 
     def _stage_after_deal(self, round_: Round) -> bool:
-        """R-4.3: 21+3, Perfect 11s (maybe waiting for the dice) and House Money."""
+        """Settle the side bets on the first cards: 21+3, Perfect 11s (maybe waiting for the
+        dice) and House Money (R-4.3)."""
         boxes = round_.boxes
         while round_.offer_box < len(boxes):
             index = round_.offer_box
@@ -43,7 +44,8 @@ class SideBetPhase(PhaseBase):
         return False
 
     def _side_bets_after_deal(self, round_: Round, index: int) -> bool:
-        """R-4.3 for one box; True when its Perfect 11s waits for the dice (R-SB-12)."""
+        """Settle one box's side bets on the first cards (R-4.3); True when its Perfect 11s
+        waits for the dice (R-SB-12)."""
         box = round_.boxes[index]
         for name in (sb.TWENTY_ONE_PLUS_THREE, sb.HOUSE_MONEY, sb.PERFECT_11S):
             stake = box.side_stakes.get(name)
@@ -116,7 +118,7 @@ class SideBetPhase(PhaseBase):
         self._emit("side_bet_settled", **record)
 
     def _settle_house_money(self, choice: str, index: int) -> None:
-        """R-SB-31: pay House Money, moving the parlayed part onto the box's hand 1."""
+        """Pay House Money, moving the parlayed part onto the box's hand 1 (R-SB-31)."""
         round_ = self.round
         assert round_ is not None  # only called while a round exists
         box = round_.boxes[index]
@@ -175,7 +177,7 @@ class SideBetPhase(PhaseBase):
             self._settle_side_bet(sb.LUCKY_LADIES, stake, win, index)
 
     def _forfeit_box(self, box: Box, index: int, settled: set[tuple[int, str]]) -> None:
-        """R-1.6: the box's insurance and side bets still in play are lost."""
+        """Lose the box's insurance and side bets still in play (R-1.6)."""
         if box.insurance is not None and box.insurance["result"] is None:
             box.insurance["result"] = LOSE
         for name, stake in box.side_stakes.items():
@@ -198,10 +200,10 @@ def _pending(win: sb.SideBetWin, stake: int) -> dict[str, Any]:
 
 
 def first_cards_win(round_: Round, index: int, name: str) -> sb.SideBetWin | None:
-    """R-4.3: side bet ``name`` of box ``index`` on its first two cards and the upcard."""
+    """Side bet ``name`` of box ``index`` on its first two cards and the upcard (R-4.3)."""
     return sb.evaluate_first_cards(name, tuple(round_.hands[index].cards), round_.upcard)
 
 
 def needs_dice(win: sb.SideBetWin | None) -> bool:
-    """R-SB-12: a Perfect 11s win that waits for the Infinity dice."""
+    """Whether a Perfect 11s win waits for the Infinity dice (R-SB-12)."""
     return win is not None and win.needs_dice
