@@ -35,9 +35,9 @@ traits): :class:`~game.rules.betting.Betting` (the bets and the deal),
 :class:`~game.rules.side_bet_phase.SideBetPhase` (the side bets) and
 :class:`~game.rules.settlement.Settlement` (the dealer's play and settlement), on
 :class:`~game.rules.phase_base.PhaseBase` (the state they share and its mechanics). This
-module holds the state itself, its construction, what happens between rounds, the legal-
-action queries and the stage driver (``Game._advance``). A round's state
-(:class:`Hand`, :class:`Box`, :class:`Round`) is :mod:`game.rules.round_state`'s.
+module holds the state's construction, what happens between rounds, the legal-action
+queries and the stage driver (``Game._advance``). A round's state (:class:`Hand`,
+:class:`Box`, :class:`Round`) is :mod:`game.rules.round_state`'s.
 
 Beside this module, not inside it: :mod:`game.rules.storage` (the state as JSON, the copy
 the server stores), :mod:`game.rules.public` (what the page may see of it),
@@ -62,9 +62,7 @@ from game.rules.decisions import (
     Decisions,
 )
 from game.rules.fair import CommittedShoes
-from game.rules.money import (
-    check_amount,
-)
+from game.rules.money import check_amount
 from game.rules.offers import DICE, NOT_OFFERED, OFFER_PHASES, SHARED_OFFER_MS, Offers
 from game.rules.options import Options
 from game.rules.records import (
