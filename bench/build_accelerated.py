@@ -5,11 +5,11 @@
 
 mypyc comes with mypy, in the project's ``dev`` extra (``make test`` installs it); a C
 compiler and the Python headers are needed too. Compiles the engine's hot modules
-(accelerated.COMPILED_MODULES: cards, money, hands, shoe, table_rules, bets, wallets,
-engine, simulator) unchanged into C extensions under <venv>/blackjack-accelerated and
-records the SHA-256 of each source. Nothing in the repository changes, and the game, the
-tests and coverage keep running the pure-Python modules. ``--if-needed`` does nothing
-when the build already matches the sources.
+(accelerated.COMPILED_MODULES: cards, money, hands, shoe, table_rules, bets, wallets, the
+engine with the modules of its phases, simulator) unchanged into C extensions under
+<venv>/blackjack-accelerated and records the SHA-256 of each source. Nothing in the
+repository changes, and the game, the tests and coverage keep running the pure-Python
+modules. ``--if-needed`` does nothing when the build already matches the sources.
 """
 
 from __future__ import annotations

@@ -9,7 +9,17 @@ import secrets
 from types import ModuleType
 
 import game.services
-from game.rules import engine, shoe
+from game.rules import (
+    betting,
+    decisions,
+    engine,
+    offers,
+    phase_base,
+    round_state,
+    settlement,
+    shoe,
+    side_bet_phase,
+)
 from game.services import randomness
 
 
@@ -26,5 +36,7 @@ def test_games_are_dealt_from_the_system_generator() -> None:
 
 
 def test_play_never_uses_the_simulators_seeded_generator() -> None:
-    for module in (*_service_modules(), engine, shoe):
+    # The engine is its module and the modules of the game's phases.
+    engine_modules = (engine, round_state, phase_base, betting, offers, decisions)
+    for module in (*_service_modules(), *engine_modules, side_bet_phase, settlement, shoe):
         assert "game.rules.rng" not in inspect.getsource(module), module.__name__

@@ -27,6 +27,7 @@ from game.presentation.side_bet_panels import (
     dice_of,
 )
 from game.rules import sidebets as sb
+from game.rules.bets import BANK_SHORT, bet_refusal
 from game.rules.daily import DAILY_ROUNDS, is_daily
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_DOLLARS, display_cents
@@ -625,8 +626,8 @@ def _offer_rebet(view: TableView, game: Game, engine: EngineGame) -> None:
     if game.pending_bet_cents <= 0:
         return
     view.rebet_stakes = rebet_total(game, engine.options.seats)
-    if view.rebet_stakes > engine.bank:
-        view.rebet_refusal = REFUSALS["bank_short"].format(bank=display_cents(engine.bank))
+    if bet_refusal(view.rebet_stakes, bank=engine.bank) == BANK_SHORT:
+        view.rebet_refusal = REFUSALS[BANK_SHORT].format(bank=display_cents(engine.bank))
 
 
 def _boxes(

@@ -31,6 +31,13 @@ COMPILED_MODULES = (
     "game.rules.table_rules",
     "game.rules.bets",
     "game.rules.wallets",
+    "game.rules.round_state",
+    "game.rules.phase_base",
+    "game.rules.betting",
+    "game.rules.offers",
+    "game.rules.decisions",
+    "game.rules.side_bet_phase",
+    "game.rules.settlement",
     "game.rules.engine",
     "game.rules.simulator",
 )

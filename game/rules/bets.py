@@ -4,18 +4,50 @@ Every check here needs the table's options and a bank, never a round: the engine
 them at the deal (:meth:`game.rules.engine.Game.start_round` and ``start_shared_round``)
 and a shared table asks :func:`check_bets_being_built` of each chip without loading its
 round. Each raises :class:`~game.rules.records.IllegalAction` with the reason.
+
+R-1.4's limits themselves — the bank covering the bets, the table minimum and maximum —
+are compared in one place, :func:`bet_refusal`, which names the limit a bet breaks; these
+checks and the bet panel's services (game/services/bet.py) all ask it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from game.rules import sidebets as sb
 from game.rules.money import display_cents
 from game.rules.options import Options
 from game.rules.records import BoxBet, IllegalAction
 from game.rules.table_rules import TableRules
+
+# The limits of R-1.4 a bet can break, as bet_refusal names them (the bet panel's
+# refusals use the same codes; game/presentation words them).
+BANK_SHORT: Final = "bank_short"
+UNDER_MIN_BET: Final = "under_min_bet"
+OVER_MAX_BET: Final = "over_max_bet"
+
+
+def bet_refusal(
+    bet: int,
+    side_total: int = 0,
+    *,
+    bank: int | None = None,
+    min_bet: int | None = None,
+    max_bet: int | None = None,
+) -> str | None:
+    """Name the R-1.4 limit that a base bet of ``bet`` cents with side bets of
+    ``side_total`` cents breaks, or None when it keeps them all: BANK_SHORT when ``bank``
+    does not cover the bets together, UNDER_MIN_BET below ``min_bet``, OVER_MAX_BET above
+    ``max_bet``. Only the limits given are checked, in that order; each is inclusive (a
+    bet of exactly the bank, the minimum or the maximum is allowed)."""
+    if bank is not None and bet + side_total > bank:
+        return BANK_SHORT
+    if min_bet is not None and bet < min_bet:
+        return UNDER_MIN_BET
+    if max_bet is not None and bet > max_bet:
+        return OVER_MAX_BET
+    return None
 
 
 def check_bets_being_built(
@@ -45,9 +77,9 @@ def checked_stakes(
     limits. Returns the side stakes that ride (a stake of 0 is simply not played)."""
     if isinstance(bet, bool) or not isinstance(bet, int):
         raise IllegalAction("A bet must be a whole number of cents")
-    if bet < table.min_bet:
+    if bet_refusal(bet, min_bet=table.min_bet) is not None:
         raise IllegalAction(f"The minimum bet is {display_cents(table.min_bet)}")
-    if bet > table.max_bet:
+    if bet_refusal(bet, max_bet=table.max_bet) is not None:
         raise IllegalAction(f"The maximum bet is {display_cents(table.max_bet)}")
     stakes: dict[str, int] = {}
     if not side_bets and not extra_bet:
@@ -72,8 +104,8 @@ def checked_stakes(
 
 
 def check_covered(total: int, bank: int) -> None:
-    """R-1.4: bets of ``total`` cents together must be covered by ``bank``."""
-    if total > bank:
+    """Refuse bets of ``total`` cents together that ``bank`` does not cover (R-1.4)."""
+    if bet_refusal(total, bank=bank) is not None:
         raise IllegalAction(
             f"Your bank of {display_cents(bank)} does not cover bets of {display_cents(total)}"
         )
@@ -97,7 +129,7 @@ def as_box_bet(entry: BoxBet | tuple[Any, ...], number: int) -> BoxBet:
 def _check_limits(
     minimum: int, maximum: int, bet: int, side_stakes: Mapping[str, int], bank: int
 ) -> None:
-    if bet > maximum:
+    if bet_refusal(bet, max_bet=maximum) is not None:
         raise IllegalAction(f"The maximum bet is {display_cents(maximum)}")
     for stake in side_stakes.values():
         if 0 < stake < minimum:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from game.errors import ActionRefused
 from game.models import Game
 from game.rules import sidebets as sb
+from game.rules.bets import BANK_SHORT, OVER_MAX_BET, bet_refusal
 from game.rules.money import CHIP_CENTS
 from game.rules.records import BoxBet, Event
 from game.selectors import (
@@ -37,6 +38,7 @@ from game.services.saving import (
 from game.services.side_bets import side_bets_for_deal
 
 if TYPE_CHECKING:
+    from game.rules.engine import Game as EngineGame
     from game.services.saving import Player
 
 
@@ -56,10 +58,7 @@ def add_chip(
         bet = built + chip_cents
         # R-1.4: the base bet together with the side bets in the menu must fit in the bank.
         side_total = sum(pending_side_stakes(game).values()) if engine.options.side_bets else 0
-        if bet + side_total > engine.bank:
-            raise ActionRefused("bank_short", bank_cents=engine.bank)
-        if bet > engine.options.max_bet:
-            raise ActionRefused("over_max_bet", max_bet_cents=engine.options.max_bet)
+        _refuse_beyond_limits(engine, bet, side_total)
         return save_game(
             table,
             engine_changed=False,
@@ -76,8 +75,7 @@ def rebet(*, game_id: int, user: Player, version: int) -> Game:
         game, engine = table.game, table.engine
         if not game.showing_outcome or game.pending_bet_cents <= 0:
             raise ActionRefused("nothing_to_rebet")
-        if rebet_total(game, engine.options.seats) > engine.bank:
-            raise ActionRefused("bank_short", bank_cents=engine.bank)
+        _refuse_beyond_limits(engine, rebet_total(game, engine.options.seats), bank_only=True)
         return _deal(table, game.pending_bet_cents, side_bets=None, extra_bet=None)
 
 
@@ -150,6 +148,21 @@ def _save_deal(table: LockedGame, events: list[Event], **fields: Any) -> Game:
     )
 
 
+def _refuse_beyond_limits(
+    engine: EngineGame, bet: int, side_total: int = 0, *, bank_only: bool = False
+) -> None:
+    """Refuse a bet being built that breaks R-1.4 (:func:`game.rules.bets.bet_refusal`):
+    ``bank_short`` when the bank does not cover ``bet`` with ``side_total`` of side bets,
+    else ``over_max_bet`` above the table maximum, unless ``bank_only``. The minimum is
+    the deal's to check: a bet is built up from below it."""
+    max_bet = None if bank_only else engine.options.max_bet
+    reason = bet_refusal(bet, side_total, bank=engine.bank, max_bet=max_bet)
+    if reason == BANK_SHORT:
+        raise ActionRefused(reason, bank_cents=engine.bank)
+    if reason == OVER_MAX_BET:
+        raise ActionRefused(reason, max_bet_cents=engine.options.max_bet)
+
+
 def _box_entries(table: LockedGame, new_box_bet: int | None = None) -> list[dict[str, Any]]:
     return pending_box_entries(table.game, table.engine.options.seats, new_box_bet)
 
@@ -184,10 +197,7 @@ def select_box(
         bet = chosen["bet"] + (chip_cents or 0)
         engine = table.engine
         # R-1.4, as for any chip: the box's bet with its side bets fits the bank and the limit.
-        if bet + sum(chosen["side_bets"].values()) > engine.bank:
-            raise ActionRefused("bank_short", bank_cents=engine.bank)
-        if bet > engine.options.max_bet:
-            raise ActionRefused("over_max_bet", max_bet_cents=engine.options.max_bet)
+        _refuse_beyond_limits(engine, bet, sum(chosen["side_bets"].values()))
         return save_game(
             table,
             engine_changed=False,
@@ -209,8 +219,7 @@ def same_bet_on_every_box(*, game_id: int, user: Player, version: int) -> Game:
         if bet <= 0:
             raise ActionRefused("no_bet_to_copy")
         entries = [{**entry, "bet": bet} for entry in _box_entries(table)]
-        if _boxes_total(entries) > table.engine.bank:
-            raise ActionRefused("bank_short", bank_cents=table.engine.bank)
+        _refuse_beyond_limits(table.engine, _boxes_total(entries), bank_only=True)
         note = {"kind": "same_bet", "bet_cents": bet, "boxes": len(entries)}
         return save_game(table, engine_changed=False, pending_boxes=entries, note=note)
 
