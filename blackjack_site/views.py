@@ -218,7 +218,7 @@ def move_guest_games(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @require_safe
 @login_required
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "my_games.html", {"games": games_for_player(request.user)})
 
 
