@@ -11,6 +11,7 @@ from django.urls import reverse
 from game.models import Game
 from game.rules.money import display_cents, parse_whole_number
 from game.rules.options import NEEDS, Options
+from game.rules.sidebet_edges import DEFAULT_DECK_COUNT
 from game.rules.sidebets import (
     HOUSE_MONEY,
     PAY_TABLES,
@@ -19,7 +20,6 @@ from game.rules.sidebets import (
     TWENTY_ONE_PLUS_THREE,
 )
 from game.rules_pages.content import (
-    DEFAULT_DECK_COUNT,
     GAME_PARAMETER,
     INDEX,
     OPTIONS,
