@@ -54,7 +54,7 @@ test: $(VENV)/.installed-test node_modules/.installed
 		--cov-fail-under=95 $(PYTEST_ARGS)
 
 # Style, the import contracts of pyproject.toml's [tool.importlinter] (the layers only point
-# down, no cycles), and types ([tool.mypy]: the rules engine strict, the apps at mypy's default).
+# down, no cycles), and types ([tool.mypy]: the rules engine and the apps strict).
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -23,7 +23,8 @@ refuses the second, which is answered as the form's "name taken" error.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -60,7 +61,7 @@ class SignUpRefused(Exception):
         self.status = status
 
 
-def sign_up(*, data: Any, key: str, guest_id: int | None, address: str) -> User:
+def sign_up(*, data: Mapping[str, object], key: str, guest_id: int | None, address: str) -> User:
     """The account ``data`` (the posted form) asks for: a new one, or the guest's
     (``guest_id``) named; made once per ``key``. A repeat answers the account the first
     made. Raises SignUpRefused, or FormExpired for a repeat that cannot be honoured."""
@@ -96,7 +97,7 @@ def sign_up(*, data: Any, key: str, guest_id: int | None, address: str) -> User:
     raise SignUpRefused(_name_taken(data), 400)
 
 
-def _repeat(made: OnceKey, data: Any) -> User:
+def _repeat(made: OnceKey, data: Mapping[str, object]) -> User:
     """The account a first submission made, for a repeat of it: the same name asked for,
     within the repeat window."""
     account = made.user
@@ -110,7 +111,7 @@ def _repeat(made: OnceKey, data: Any) -> User:
     return account
 
 
-def _name_taken(data: Any) -> SignUpForm:
+def _name_taken(data: Mapping[str, object]) -> SignUpForm:
     """The form of a sign-up whose name another one took meanwhile (a unique index said
     so): checked again, it says the name is taken."""
     form = SignUpForm(data)

@@ -20,13 +20,16 @@ it): the cache must be as private as the sessions it already holds.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.db.models.signals import post_delete, post_save
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 KEY_PREFIX = "auth:user:"
 # The backend an account made by the site (a guest, a sign-up) is logged in with: it was
@@ -35,19 +38,19 @@ KEY_PREFIX = "auth:user:"
 ACCOUNT_BACKEND = "blackjack_site.auth.CachedModelBackend"
 
 
-def user_cache_key(user_id: Any) -> str:
+def user_cache_key(user_id: object) -> str:
     return f"{KEY_PREFIX}{user_id}"
 
 
 class CachedModelBackend(ModelBackend):
     """``ModelBackend`` whose ``get_user`` (each request's user) reads the cache first."""
 
-    def get_user(self, user_id: Any) -> Any:
+    def get_user(self, user_id: Any) -> User | None:
         seconds = getattr(settings, "USER_CACHE_SECONDS", 0)
         if not seconds:
             return super().get_user(user_id)
         key = user_cache_key(user_id)
-        user = cache.get(key)
+        user: User | None = cache.get(key)  # the cache's values are untyped
         if user is None:
             user = super().get_user(user_id)
             if user is None:
@@ -56,7 +59,7 @@ class CachedModelBackend(ModelBackend):
         return user if self.user_can_authenticate(user) else None
 
 
-def forget_user(sender: Any, instance: Any, **kwargs: Any) -> None:
+def forget_user(sender: type[User], instance: User, **kwargs: Any) -> None:
     """A saved or deleted account is read afresh on its next request."""
     cache.delete(user_cache_key(instance.pk))
 

@@ -10,7 +10,7 @@ password, with the same message, before any backend sees them: nothing is record
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
@@ -21,6 +21,18 @@ from django.db.models import Field
 
 from blackjack_site.guests import GUEST_PREFIX
 from blackjack_site.passwords import PASSWORD_MAX_LENGTH
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    # The mixin is only ever mixed into an AuthenticationForm: type-check it as one.
+    _AuthenticationFormBase = AuthenticationForm
+    # django-stubs types UserCreationForm as generic in its user model; Django's own class
+    # takes no subscript.
+    _UserCreationFormBase = UserCreationForm[User]
+else:
+    _AuthenticationFormBase = object
+    _UserCreationFormBase = UserCreationForm
 
 NUL = "\x00"
 
@@ -42,7 +54,7 @@ def credentials_fit(username: str, password: str) -> bool:
     )
 
 
-class BoundedCredentialsMixin:
+class BoundedCredentialsMixin(_AuthenticationFormBase):
     """For an AuthenticationForm: credentials no account can have fail as a wrong
     password would, without asking the authentication backends."""
 
@@ -51,7 +63,7 @@ class BoundedCredentialsMixin:
         # A NUL byte is refused by clean(), as a wrong password: not by the fields, whose
         # own message would tell it apart.
         for name in ("username", "password"):
-            field = self.fields[name]  # type: ignore[attr-defined]
+            field = self.fields[name]
             field.validators = [
                 validator
                 for validator in field.validators
@@ -59,11 +71,11 @@ class BoundedCredentialsMixin:
             ]
 
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username")  # type: ignore[attr-defined]
-        password = self.cleaned_data.get("password")  # type: ignore[attr-defined]
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
         if username is not None and password and not credentials_fit(username, password):
-            raise self.get_invalid_login_error()  # type: ignore[attr-defined]
-        return super().clean()  # type: ignore[misc]
+            raise self.get_invalid_login_error()
+        return super().clean()
 
 
 class LoginForm(BoundedCredentialsMixin, AuthenticationForm):
@@ -74,7 +86,7 @@ class AdminLoginForm(BoundedCredentialsMixin, AdminAuthenticationForm):
     """The admin's login form (/admin/login/): the same login, for staff."""
 
 
-class SignUpForm(UserCreationForm):
+class SignUpForm(_UserCreationFormBase):
     """Django's sign-up form; the ``guest-`` names are kept for guests (guests.py).
 
     Bound to a guest's own account (``instance``), saving it gives that account the chosen

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from csp.constants import NONE, SELF
@@ -159,7 +160,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL", "")
 
 
-def redis_cache(url: str, retry_seconds: float = 5) -> dict:
+def redis_cache(url: str, retry_seconds: float = 5) -> dict[str, Any]:
     """The cache on the Redis at ``url`` (the outage tests build theirs with this)."""
     return {
         "BACKEND": "blackjack_site.cache.ResilientRedisCache",

@@ -6,8 +6,9 @@ account; a form without a valid key is answered 400 with the form again."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib import messages
@@ -36,6 +37,10 @@ from game.presentation.notices import refusal_text
 from game.selectors import daily_attempt_of, daily_rank, daily_shoe_on, games_for_player
 from game.services import daily
 from game.tables import invitations
+
+if TYPE_CHECKING:
+    from django.contrib.auth.forms import AuthenticationForm
+    from django.contrib.auth.models import User
 
 # The guest a login came from, while the offer to move its game is open.
 GUEST_TO_MOVE_SESSION_KEY = "guest_to_move"
@@ -157,7 +162,7 @@ def _signup_page(
     return render(request, "registration/signup.html", context, status=status)
 
 
-def log_in_keeping_invitations(request: HttpRequest, account: Any) -> None:
+def log_in_keeping_invitations(request: HttpRequest, account: User) -> None:
     """Log ``request`` in to ``account``. Logging in to another account (or with a new
     password) starts a new session: the private tables' invitations the browser opened
     are carried into it, so a guest invited to a table still reaches it."""
@@ -173,7 +178,7 @@ class SiteLoginView(LoginView):
     authentication_form = LoginForm
     http_method_names = ["get", "head", "post"]
 
-    def form_valid(self, form: Any) -> HttpResponse:
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         request = self.request
         guest_id = request.user.pk if guests.is_guest(request.user) else None
         with invitations.kept_through_login(request.session):
@@ -218,12 +223,14 @@ def move_guest_games(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 @require_safe
 @login_required
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "my_games.html", {"games": games_for_player(request.user)})
 
 
 def locked_out(
-    request: HttpRequest, response: HttpResponse | None = None, credentials: Any = None
+    request: HttpRequest,
+    response: HttpResponse | None = None,
+    credentials: Mapping[str, object] | None = None,
 ) -> HttpResponse:
     """django-axes' answer to a login while the account or address is locked out (429)."""
     minutes = max(1, round(settings.AXES_COOLOFF_TIME.total_seconds() / 60))

@@ -123,9 +123,11 @@ def _offered_hand(round_: Mapping[str, Any]) -> Mapping[str, Any]:
     """The hand an offer is made for: hand 1, or with several boxes the first hand of the
     box the offer is made to (§10 seats: offers go box by box)."""
     boxes = round_.get("boxes")
-    if boxes:
-        return boxes[round_["current_box"]]["hands"][0]
-    return round_["hands"][0]
+    # The public view is the engine's JSON-shaped dict: its values are typed Any.
+    hand: Mapping[str, Any] = (
+        boxes[round_["current_box"]]["hands"][0] if boxes else round_["hands"][0]
+    )
+    return hand
 
 
 def situation(hand_cards: list[str], upcard: str) -> str:

@@ -79,7 +79,7 @@ class AmountField(forms.Field):
 
 
 def _choices(
-    values: tuple[Any, ...], labels: dict[Any, str] | None = None
+    values: tuple[object, ...], labels: dict[object, str] | None = None
 ) -> list[tuple[str, str]]:
     labels = labels or {}
     return [(str(value), labels.get(value, str(value))) for value in values]
@@ -92,17 +92,17 @@ INACTIVE_INFINITE_TEXT = "Inactive: an infinite shoe is never reshuffled."
 _NEEDED_WORDS = {"max_ace_splits": "splitting aces (once)"}
 
 # turn_seconds / answer_seconds in the menu (R-4.13, R-8.9).
-_TIMER_WORDS: dict[Any, str] = {"off": "No time limit", 10: "10 seconds", 15: "15 seconds"}
+_TIMER_WORDS: dict[object, str] = {"off": "No time limit", 10: "10 seconds", 15: "15 seconds"}
 _TIMER_WORDS |= {20: "20 seconds", 30: "30 seconds", 60: "60 seconds"}
 
 
-def timer_choices(seconds: tuple[Any, ...]) -> list[tuple[str, str]]:
+def timer_choices(seconds: tuple[object, ...]) -> list[tuple[str, str]]:
     """The menu of a time limit (turn_seconds, answer_seconds), in words."""
     return _choices(seconds, _TIMER_WORDS)
 
 
 # max_splits / max_ace_splits in the menu: N splits make N + 1 hands.
-_SPLIT_WORDS: dict[Any, str] = {1: "1 (two hands)", 2: "2 (three hands)", 3: "3 (four hands)"}
+_SPLIT_WORDS: dict[object, str] = {1: "1 (two hands)", 2: "2 (three hands)", 3: "3 (four hands)"}
 
 # The menu's groups are the rules page's (game/rules_pages/content.py), in its order, with
 # the Coach (not a rule of §10: a per-game setting saved on the game row) last.

@@ -87,7 +87,7 @@ class Game(models.Model):
     # game.rules.engine.Game), the attempt whose reveal shows after a right answer, and the
     # coach's note on the move (None: not known, read it).
     loaded_engine: Any = None
-    revealed_trivia: Any = None
+    revealed_trivia: TriviaAttempt | None = None
     coach_note: str | None = None
 
     class Meta:

@@ -12,10 +12,9 @@ from typing import Any
 from django import forms
 from django.db import IntegrityError, transaction
 
-from game.converters import ROW_ID_MAX
 from game.errors import ActionRefused, GameNotFound
 from game.models import TriviaAttempt
-from trivia.models import QuestionReport
+from trivia.models import ROW_ID_MAX, QuestionReport
 from trivia.services import report_question
 
 NOTE_MAX_LENGTH = 2000

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, timedelta
-from typing import Any
+from datetime import date, datetime, timedelta
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.core.paginator import Page, Paginator
 from django.db import connection
@@ -28,13 +28,19 @@ from game.rules.records import NATURAL, WIN
 from game.rules.sidebets import stored_side_stakes
 from trivia.models import Question
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
 
-def games_for_player(user: Any) -> QuerySet[Game]:
+    # Who a page is read for: ``request.user``, signed in or not.
+    Viewer: TypeAlias = User | AnonymousUser
+
+
+def games_for_player(user: User) -> QuerySet[Game]:
     """The player's saved games, newest first."""
     return Game.objects.filter(owner=user).order_by("-created", "-id")
 
 
-def latest_game_in_progress(user: Any) -> Game | None:
+def latest_game_in_progress(user: User) -> Game | None:
     """The player's newest game not yet over, if any."""
     return games_for_player(user).filter(status=Game.Status.IN_PROGRESS).first()
 
@@ -95,7 +101,7 @@ def selected_box_index(game: Game, seats: int) -> int:
     return min(max(game.selected_box, 1), seats) - 1
 
 
-def coach_deviation_count(user: Any) -> int:
+def coach_deviation_count(user: User) -> int:
     """How many of the player's moves the coach marked as not basic strategy.
 
     Deviations are recorded only while a game's Coach setting is on (see game.coach).
@@ -146,9 +152,9 @@ def next_client_seed(game: Game) -> str | None:
     return None if fair is None else str(fair["client_seed"])
 
 
-def daily_attempt_of(user: Any, day: DailyShoe) -> DailyAttempt | None:
+def daily_attempt_of(user: Viewer, day: DailyShoe) -> DailyAttempt | None:
     """The player's attempt at ``day``'s Daily Shoe, if they made one (D-5)."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return None
     return DailyAttempt.objects.filter(day=day, player=user).first()
 
@@ -238,7 +244,7 @@ def daily_day_on_or_before(day: date) -> DailyShoe | None:
     return DailyShoe.objects.filter(date__lte=day).only("pk", "date").order_by("-date").first()
 
 
-def _better_than(bank: Any, right: Any, at: Any) -> Q:
+def _better_than(bank: int | None, right: int, at: datetime | None) -> Q:
     """Finished attempts ahead of one with this final bank, right answers and finish."""
     return (
         Q(final_bank_cents__gt=bank)
@@ -247,11 +253,13 @@ def _better_than(bank: Any, right: Any, at: Any) -> Q:
     )
 
 
-def _key(attempt: DailyAttempt) -> tuple[Any, ...]:
+def _key(attempt: DailyAttempt) -> tuple[int | None, int, datetime | None]:
     return attempt.final_bank_cents, attempt.right_answers, attempt.finished_at
 
 
-def daily_leaderboard(day: date, user: Any, page_number: Any) -> LeaderboardRows | None:
+def daily_leaderboard(
+    day: date, user: Viewer, page_number: int | str | None
+) -> LeaderboardRows | None:
     """A page of ``day``'s finished attempts in the leaderboard's order (D-6: final bank,
     then right answers, then the earlier finish), read when iterated, and the viewer's
     rank and page; None when no Daily Shoe was made that day. One query: the viewer's
@@ -310,10 +318,10 @@ WHERE d.date = %s AND a.player_id = %s AND a.finished_at IS NOT NULL
 """
 
 
-def _own_standing(day: date, user: Any) -> _OwnStanding | None:
+def _own_standing(day: date, user: Viewer) -> _OwnStanding | None:
     """The viewer's finished attempt at ``day``, its day, and where it stands, in one query
     (None: no finished attempt that day, or no account)."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return None
     sql = _OWN_STANDING_SQL.format(
         attempts=DailyAttempt._meta.db_table, days=DailyShoe._meta.db_table
@@ -343,7 +351,7 @@ class DailyRank:
     of: int  # the day's finished attempts
 
 
-def daily_rank(day: date, user: Any) -> DailyRank | None:
+def daily_rank(day: date, user: Viewer) -> DailyRank | None:
     """The viewer's rank on ``day``'s leaderboard and how many finished, in one query; None
     without a finished attempt that day."""
     own = _own_standing(day, user)
@@ -375,7 +383,8 @@ def ranked_attempts(board: LeaderboardRows) -> list[DailyAttempt]:
     equal bank, right answers and finish share one); a later page's first rank is one
     count of the attempts ahead of its first row."""
     page = board.page
-    attempts = list(page.object_list)
+    # django-stubs types a page's object_list as an untyped Iterable.
+    attempts: list[DailyAttempt] = list(page.object_list)
     rank = 1
     for index, attempt in enumerate(attempts):
         position = page.start_index() + index
@@ -387,9 +396,9 @@ def ranked_attempts(board: LeaderboardRows) -> list[DailyAttempt]:
     return attempts
 
 
-def daily_streak(user: Any, today: date) -> int:
+def daily_streak(user: Viewer, today: date) -> int:
     """Days in a row with a finished Daily Shoe, ending today or yesterday (D-6); one query."""
-    if not getattr(user, "is_authenticated", False):
+    if not user.is_authenticated:
         return 0
     days = DailyAttempt.objects.filter(player=user, finished_at__isnull=False).order_by(
         "-day__date"

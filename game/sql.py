@@ -115,7 +115,8 @@ def update_game(
     with connection.cursor() as cursor:
         cursor.execute(f"WITH {', '.join(queries)} {game_write.sql}", params + game_write.params)
         if new_row is None:
-            return cursor.rowcount == 1
+            rowcount: int = cursor.rowcount  # the DB-API cursor is untyped
+            return rowcount == 1
         row = cursor.fetchone()
     if row is None:
         return False
@@ -126,7 +127,8 @@ def update_game(
 def _run(write: Write) -> int:
     with connection.cursor() as cursor:
         cursor.execute(write.sql, write.params)
-        return cursor.rowcount
+        rowcount: int = cursor.rowcount  # the DB-API cursor is untyped
+        return rowcount
 
 
 # --------------------------------------------------------------------- the writes
@@ -214,17 +216,17 @@ def insert_all(instances: Sequence[Model]) -> None:
         _run(write)
 
 
-def _db_value(field: Field, value: Any) -> Any:
+def _db_value(field: Field[Any, Any], value: Any) -> Any:
     if isinstance(value, Model):
         value = value.pk
     return field.get_db_prep_save(value, connection)
 
 
-def _insert_values(instance: Model, fields: tuple[Field, ...]) -> list[Any]:
+def _insert_values(instance: Model, fields: tuple[Field[Any, Any], ...]) -> list[Any]:
     return [field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields]
 
 
-def _concrete_field(model: type[Model], name: str) -> Field:
+def _concrete_field(model: type[Model], name: str) -> Field[Any, Any]:
     field = model._meta.get_field(name)
     if not isinstance(field, Field):
         raise TypeError(f"{model.__name__}.{name} is no column")
@@ -234,7 +236,7 @@ def _concrete_field(model: type[Model], name: str) -> Field:
 @cache
 def _update_statement(
     model: type[Model], names: tuple[str, ...], where: tuple[str, ...], new_key: str | None = None
-) -> tuple[str, tuple[Field, ...], tuple[Field, ...]]:
+) -> tuple[str, tuple[Field[Any, Any], ...], tuple[Field[Any, Any], ...]]:
     fields = tuple(_concrete_field(model, name) for name in names)
     where_fields = tuple(_concrete_field(model, name) for name in where)
     assignments = [f'"{_column(field)}" = %s' for field in fields]
@@ -252,7 +254,7 @@ def _update_statement(
 @cache
 def _add_statement(
     model: type[Model], names: tuple[str, ...], where: tuple[str, ...]
-) -> tuple[str, tuple[Field, ...]]:
+) -> tuple[str, tuple[Field[Any, Any], ...]]:
     columns = [_column(_concrete_field(model, name)) for name in names]
     where_fields = tuple(_concrete_field(model, name) for name in where)
     assignments = [f'"{column}" = "{column}" + %s' for column in columns]
@@ -263,7 +265,7 @@ def _add_statement(
 
 
 @cache
-def _insert_columns(model: type[Model]) -> tuple[str, tuple[Field, ...]]:
+def _insert_columns(model: type[Model]) -> tuple[str, tuple[Field[Any, Any], ...]]:
     """Every field but the generated key, and their column list."""
     meta = model._meta
     fields = tuple(field for field in meta.concrete_fields if field is not meta.pk)
@@ -271,7 +273,7 @@ def _insert_columns(model: type[Model]) -> tuple[str, tuple[Field, ...]]:
 
 
 @cache
-def _insert_statement(model: type[Model], vendor: str) -> tuple[str, tuple[Field, ...]]:
+def _insert_statement(model: type[Model], vendor: str) -> tuple[str, tuple[Field[Any, Any], ...]]:
     """The INSERT of one row (and its key read back on PostgreSQL, ``vendor``; SQLite's
     cursor tells it)."""
     columns, fields = _insert_columns(model)
@@ -292,7 +294,7 @@ class _Part:
 
     model: type[Model]
     alias: str
-    fields: tuple[Field, ...]
+    fields: tuple[Field[Any, Any], ...]
     names: tuple[str, ...]
 
     @classmethod
@@ -305,7 +307,7 @@ class _Part:
         return ", ".join(f'{self.alias}."{_column(field)}"' for field in self.fields)
 
 
-def _column(field: Field) -> str:
+def _column(field: Field[Any, Any]) -> str:
     return field.db_column or field.attname
 
 
@@ -404,7 +406,7 @@ def _statement(vendor: str, *, lock: bool, with_candidate: bool) -> _Statement:
     return _Statement(sql, tuple(parts), converters)
 
 
-def _converter(field: Field) -> Callable[[Any], Any]:
+def _converter(field: Field[Any, Any]) -> Callable[[Any], Any]:
     """How a column's value (not NULL) becomes the field's Python value, as the ORM's reads
     convert it: the field's ``from_db_value`` (JSON text parsed), ``to_python`` (SQLite's
     integers as booleans, its text as datetimes), and a datetime stored in UTC made

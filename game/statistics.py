@@ -10,7 +10,7 @@ Money stays in integer cents.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import Count, F, Max, Q, Sum
 from django.db.models.functions import Coalesce
@@ -18,6 +18,9 @@ from django.db.models.functions import Coalesce
 from game.models import Hand, Round, SideBet, TriviaAttempt
 from game.presentation.side_bet_menu import SIDE_BET_LABELS as MENU_LABELS
 from game.rules.records import DIFFICULTIES, LOSE, NATURAL, PUSH, ROUND_OVER, SURRENDER, WIN
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 from trivia.models import DIFFICULTY_LABELS
 
 # Names as the player reads them; insurance and even money are stored as side-bet rows.
@@ -99,7 +102,7 @@ def _sum(expression: Any, condition: Q | None = None) -> Coalesce:
     return Coalesce(Sum(expression, filter=condition), 0)
 
 
-def player_statistics(user: Any) -> PlayerStatistics:
+def player_statistics(user: User) -> PlayerStatistics:
     """The player's figures over all their games, in four aggregate queries."""
     finished = Q(phase=ROUND_OVER)
     round_net = F("winnings_cents") - F("staked_cents")

@@ -20,15 +20,15 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 _STAND_IN_ID = 987_654_321_987
 _STAND_IN = str(_STAND_IN_ID)
 
-_URLS: dict[tuple[Any, ...], str] = {}
-_GAME_URLS: dict[tuple[Any, ...], tuple[str, str]] = {}
+_URLS: dict[tuple[object, ...], str] = {}
+_GAME_URLS: dict[tuple[object, ...], tuple[str, str]] = {}
 
 
-def _where() -> tuple[Any, str]:
+def _where() -> tuple[object, str]:
     return (get_urlconf() or settings.ROOT_URLCONF, get_script_prefix())
 
 
-def urls_in_use() -> tuple[Any, str]:
+def urls_in_use() -> tuple[object, str]:
     """The URLconf and script prefix URLs are reversed in now: part of the key of anything
     cached that holds URLs."""
     return _where()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.contrib import admin, messages
@@ -38,6 +38,9 @@ from trivia.importing import (
 )
 from trivia.models import Category, Question, QuestionReport
 from trivia.services import question_pools_changed
+
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
 
 # "Rate contradicts difficulty": only judged once enough players answered, because a
 # handful of answers says nothing. An easy question most players miss, or a hard one
@@ -79,7 +82,14 @@ class WrongAnswersField(forms.MultiValueField):
         return [answer for answer in data_list if answer]
 
 
-class QuestionAdminForm(forms.ModelForm):
+if TYPE_CHECKING:
+    _QuestionModelForm = forms.ModelForm[Question]
+else:
+    # django-stubs types ModelForm as generic in its model; Django's own class takes no subscript.
+    _QuestionModelForm = forms.ModelForm
+
+
+class QuestionAdminForm(_QuestionModelForm):
     """Edits the wrong answers as three text boxes instead of raw JSON. The field keeps the
     model's name, so Question.clean()'s complaints about them show beside the boxes."""
 
@@ -122,7 +132,9 @@ class ReportedFilter(admin.SimpleListFilter):
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [("open", "Has unresolved reports"), ("none", "No unresolved reports")]
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet | None:
+    def queryset(
+        self, request: HttpRequest, queryset: QuerySet[Question]
+    ) -> QuerySet[Question] | None:
         open_reports = Exists(
             QuestionReport.objects.filter(question=OuterRef("pk"), resolved=False)
         )
@@ -165,7 +177,9 @@ class RateContradictsFilter(admin.SimpleListFilter):
             ("too_easy", f"Hard, over {HARD_MAX_RATE_PERCENT}% correct"),
         ]
 
-    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet | None:
+    def queryset(
+        self, request: HttpRequest, queryset: QuerySet[Question]
+    ) -> QuerySet[Question] | None:
         value = self.value()
         if value not in {"any", "too_hard", "too_easy"}:
             return None
@@ -191,7 +205,7 @@ class ImportUploadForm(forms.Form):
 
 
 @admin.register(Question)
-class QuestionAdmin(BoundedInputAdmin):
+class QuestionAdmin(BoundedInputAdmin[Question]):
     form = QuestionAdminForm
     change_list_template = "admin/trivia/question/change_list.html"
     list_display = [
@@ -218,7 +232,7 @@ class QuestionAdmin(BoundedInputAdmin):
     actions = ["activate", "deactivate", "export_json", "export_csv"]
     list_per_page = 50
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Question]:
         rate = Case(
             When(
                 times_asked__gt=0,
@@ -239,24 +253,24 @@ class QuestionAdmin(BoundedInputAdmin):
         return "—" if rate is None else f"{rate:.0%}"
 
     @admin.action(description="Activate selected questions", permissions=["change"])
-    def activate(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def activate(self, request: HttpRequest, queryset: QuerySet[Question]) -> None:
         count = queryset.update(active=True)
         question_pools_changed()  # an update sends no signal
         self.message_user(request, f"Activated {count} questions.", messages.SUCCESS)
 
     @admin.action(description="Deactivate selected questions", permissions=["change"])
-    def deactivate(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def deactivate(self, request: HttpRequest, queryset: QuerySet[Question]) -> None:
         count = queryset.update(active=False)
         question_pools_changed()  # an update sends no signal
         self.message_user(request, f"Deactivated {count} questions.", messages.SUCCESS)
 
     @admin.action(description="Export selected questions as OpenTDB JSON")
-    def export_json(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+    def export_json(self, request: HttpRequest, queryset: QuerySet[Question]) -> HttpResponse:
         body = export_opentdb_json(queryset.select_related("category").order_by("id"))
         return _download(body, "application/json", "trivia-questions.json")
 
     @admin.action(description="Export selected questions as CSV")
-    def export_csv(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse:
+    def export_csv(self, request: HttpRequest, queryset: QuerySet[Question]) -> HttpResponse:
         body = export_csv(queryset.select_related("category").order_by("id"))
         return _download(body, "text/csv", "trivia-questions.csv")
 
@@ -369,12 +383,19 @@ def _download(body: str, content_type: str, filename: str) -> HttpResponse:
     return response
 
 
+class _CategoryCounts(TypedDict):
+    """What CategoryAdmin.get_queryset annotates each category with."""
+
+    question_count: int
+    active_count: int
+
+
 @admin.register(Category)
-class CategoryAdmin(BoundedInputAdmin):
+class CategoryAdmin(BoundedInputAdmin[Category]):
     list_display = ["name", "question_count", "active_count"]
     search_fields = ["name"]
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet:
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Category]:
         return (
             super()
             .get_queryset(request)
@@ -385,16 +406,16 @@ class CategoryAdmin(BoundedInputAdmin):
         )
 
     @admin.display(description="questions", ordering="question_count")
-    def question_count(self, obj: Category) -> int:
-        return obj.question_count  # type: ignore[attr-defined]
+    def question_count(self, obj: WithAnnotations[Category, _CategoryCounts]) -> int:
+        return obj.question_count
 
     @admin.display(description="active", ordering="active_count")
-    def active_count(self, obj: Category) -> int:
-        return obj.active_count  # type: ignore[attr-defined]
+    def active_count(self, obj: WithAnnotations[Category, _CategoryCounts]) -> int:
+        return obj.active_count
 
 
 @admin.register(QuestionReport)
-class QuestionReportAdmin(BoundedInputAdmin):
+class QuestionReportAdmin(BoundedInputAdmin[QuestionReport]):
     list_display = ["question", "reason", "reporter", "created", "resolved", "resolved_by"]
     list_filter = ["resolved", "reason"]
     list_select_related = ["question", "reporter", "resolved_by"]
@@ -404,7 +425,7 @@ class QuestionReportAdmin(BoundedInputAdmin):
     actions = ["mark_resolved"]
 
     @admin.action(description="Mark selected reports resolved", permissions=["change"])
-    def mark_resolved(self, request: HttpRequest, queryset: QuerySet) -> None:
+    def mark_resolved(self, request: HttpRequest, queryset: QuerySet[QuestionReport]) -> None:
         count = queryset.filter(resolved=False).update(
             resolved=True, resolved_by=request.user, resolved_at=timezone.now()
         )

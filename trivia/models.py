@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import unicodedata
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -96,7 +97,7 @@ class Question(models.Model):
     def __str__(self) -> str:
         return self.text if len(self.text) <= 80 else self.text[:77] + "..."
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         # Keep the fingerprint in step with edits made outside forms (shell, services).
         self.fingerprint = self.compute_fingerprint()
         super().save(*args, **kwargs)

@@ -156,9 +156,7 @@ def _random_ids(pool: list[int], rng: RandomSource, count: int) -> list[int]:
     return [pool[position] for position in positions]
 
 
-def _first_found(
-    ids: list[int], difficulty: str, asked_ids: Collection[int] | QuerySet | None
-) -> Question | None:
+def _first_found(ids: list[int], difficulty: str, asked_ids: Asked | None) -> Question | None:
     """The first of ``ids`` (in their order) still active and, if given, not asked."""
     if not ids:
         return None
@@ -173,7 +171,9 @@ def _first_found(
     return next((found[pk] for pk in ids if pk in found), None)
 
 
-Asked = Collection[int] | QuerySet
+# The ids asked so far: a collection, or a values()/values_list() queryset of them (used as
+# a subquery), whose rows are dicts or ids: hence its row type Any.
+Asked = Collection[int] | QuerySet[Any, Any]
 
 
 def _asked_set(asked_ids: Asked) -> set[int]:

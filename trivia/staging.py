@@ -12,9 +12,12 @@ import secrets
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from django.conf import settings
+
+if TYPE_CHECKING:
+    from django.contrib.sessions.backends.base import SessionBase
 
 SESSION_KEY = "trivia_import_staged"
 MAX_AGE_SECONDS = 24 * 60 * 60
@@ -45,7 +48,7 @@ def _remove_stale() -> None:
             continue  # another worker removed it first
 
 
-def stage(session: Any, data: bytes, meta: dict[str, str]) -> str:
+def stage(session: SessionBase, data: bytes, meta: dict[str, str]) -> str:
     """Store the upload; returns the token the preview's Confirm button posts."""
     _remove_stale()
     token = secrets.token_urlsafe(24)
@@ -58,7 +61,7 @@ def stage(session: Any, data: bytes, meta: dict[str, str]) -> str:
     return token
 
 
-def load(session: Any, token: str) -> tuple[bytes, dict[str, str]] | None:
+def load(session: SessionBase, token: str) -> tuple[bytes, dict[str, str]] | None:
     """The staged bytes and metadata, or None if the token is unknown to this session."""
     meta = session.get(SESSION_KEY, {}).get(token)
     path = _path_for(token)
@@ -67,7 +70,7 @@ def load(session: Any, token: str) -> tuple[bytes, dict[str, str]] | None:
     return path.read_bytes(), meta
 
 
-def discard(session: Any, token: str) -> None:
+def discard(session: SessionBase, token: str) -> None:
     staged = dict(session.get(SESSION_KEY, {}))
     staged.pop(token, None)
     session[SESSION_KEY] = staged

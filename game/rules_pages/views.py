@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -11,6 +11,7 @@ from django.urls import reverse
 from game.models import Game
 from game.rules.money import display_cents, parse_whole_number
 from game.rules.options import NEEDS, Options
+from game.rules.sidebet_edges import DEFAULT_DECK_COUNT
 from game.rules.sidebets import (
     HOUSE_MONEY,
     PAY_TABLES,
@@ -19,7 +20,6 @@ from game.rules.sidebets import (
     TWENTY_ONE_PLUS_THREE,
 )
 from game.rules_pages.content import (
-    DEFAULT_DECK_COUNT,
     GAME_PARAMETER,
     INDEX,
     OPTIONS,
@@ -29,6 +29,8 @@ from game.rules_pages.content import (
     TERM_LIST,
     TERMS,
     TRIVIA,
+    PayLine,
+    SideBetEdge,
     option_groups,
     option_label,
     pay_lines,
@@ -52,7 +54,26 @@ def _game_opened_from(request: HttpRequest) -> int | None:
     return game_id if owned else None
 
 
-def _pages_context(current: str, request: HttpRequest) -> dict[str, Any]:
+class _PageLink(TypedDict):
+    url: str
+    title: str
+    current: bool
+
+
+class _PagesContext(TypedDict):
+    """What every rules page's template gets for the shared navigation."""
+
+    rules_pages: list[_PageLink]
+    back_to_game: str | None
+    rules_game_id: int | None
+
+
+class _SideBetTable(TypedDict):
+    lines: tuple[PayLine, ...]
+    edge: NotRequired[SideBetEdge]
+
+
+def _pages_context(current: str, request: HttpRequest) -> _PagesContext:
     """The list of rules pages for the shared navigation; ``current`` is marked. Opened
     from a game, every page links back to it and the navigation keeps that link."""
     game_id = _game_opened_from(request)
@@ -100,7 +121,7 @@ def _context_key(bet: str) -> str:
 
 
 def rules_side_bets(request: HttpRequest) -> HttpResponse:
-    bets: dict[str, dict[str, Any]] = {
+    bets: dict[str, _SideBetTable] = {
         _context_key(bet): {"lines": pay_lines(bet)} for bet in PAY_TABLES
     }
     for bet in (PERFECT_PAIR, TWENTY_ONE_PLUS_THREE, PERFECT_11S, HOUSE_MONEY):

@@ -7,8 +7,6 @@ time the form is rendered (so never inside a ``{% cache %}`` block). Kinds: ``gu
 
 from __future__ import annotations
 
-from typing import Any
-
 from django import template
 
 from game import once_keys
@@ -17,7 +15,7 @@ register = template.Library()
 
 
 @register.inclusion_tag("partials/once_key_field.html")
-def once_key_field(kind: str) -> dict[str, Any]:
+def once_key_field(kind: str) -> dict[str, str]:
     if kind not in once_keys.Kind.values:
         raise template.TemplateSyntaxError(f"once_key_field: no form kind {kind!r}")
     return {"name": once_keys.FIELD, "value": once_keys.issue(kind)}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TypedDict
 
 from django import template
 from django.template.context import Context
@@ -90,8 +90,13 @@ def action_url_tag(context: Context, action: str) -> str:
     return game_url("game:action", context["view"].game.pk, action)
 
 
+class ReportFormOptions(TypedDict):
+    reasons: list[tuple[str, str]]
+    note_max_length: int
+
+
 @register.simple_tag
-def question_report_form() -> dict[str, Any]:
+def question_report_form() -> ReportFormOptions:
     """What the "Report this question" form offers: the reasons (value, label) from the
     report model itself, and the longest note."""
     return {"reasons": QuestionReport.Reason.choices, "note_max_length": NOTE_MAX_LENGTH}

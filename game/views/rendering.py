@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
@@ -88,7 +87,7 @@ def table_urls(game_id: int) -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _table_urls(game_id: int, where: tuple[Any, str]) -> dict[str, str]:
+def _table_urls(game_id: int, where: tuple[object, str]) -> dict[str, str]:
     """``where``: the URLconf and script prefix the URLs are reversed in (a key only)."""
     urls = {name.replace("-", "_"): game_url("game:action", game_id, name) for name in ACTION_NAMES}
     for page in ("table", "end_game", "options", "report_question", "extra_bet_chip", "fairness"):

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from game.http import AuthenticatedHttpRequest
 from game.presentation.daily import streak_text
 from game.selectors import coach_deviation_count, daily_streak
 from game.services.daily import utc_today
@@ -15,7 +16,7 @@ from game.statistics import player_statistics
 
 @login_required
 @require_GET
-def statistics(request: HttpRequest) -> HttpResponse:
+def statistics(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Only the signed-in player's own figures, over all their games."""
     return render(
         request,

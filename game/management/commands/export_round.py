@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from game.models import Round
 from game.rules.records import ROUND_OVER
@@ -36,13 +36,14 @@ def round_replay_file(round_id: int) -> dict[str, Any]:
             f"{name}: no replay was stored (the round was ended by End Game, "
             "or it finished before replays were kept)"
         )
-    return round_.replay
+    replay: dict[str, Any] = round_.replay  # a JSONField: django-stubs types its value Any
+    return replay
 
 
 class Command(BaseCommand):
     help = "Write a finished round (by its id) as a REPLAY.md file that `replay` reproduces."
 
-    def add_arguments(self, parser: Any) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("round_id", type=int, help="the Round's id (primary key)")
         parser.add_argument(
             "-o", "--output", default="-", help="file to write (default: standard output)"

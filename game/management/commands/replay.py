@@ -6,7 +6,7 @@ import json
 import sys
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandParser
 
 from game.rules.replay import ReplayError, run_replay
 
@@ -18,7 +18,7 @@ class Command(BaseCommand):
     requires_system_checks: list[str] = []
     requires_migrations_checks = False
 
-    def add_arguments(self, parser: Any) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="replay JSON file, or - for standard input")
 
     def handle(self, *args: Any, **options: Any) -> None:

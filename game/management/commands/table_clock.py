@@ -16,7 +16,7 @@ from types import FrameType
 from typing import Any
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from game.tables import clock_runner
 
@@ -27,7 +27,7 @@ SignalHandler = Callable[[int, FrameType | None], Any] | int | None
 class Command(BaseCommand):
     help = "Applies the shared tables' deadlines as they run out (the table clock)."
 
-    def add_arguments(self, parser) -> None:
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--interval",
             type=float,
@@ -36,7 +36,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--once", action="store_true", help="apply what is due now, then exit")
 
-    def handle(self, *args, interval: float | None, once: bool, **options) -> None:
+    def handle(self, *args: Any, interval: float | None, once: bool, **options: Any) -> None:
         if interval is None:
             interval = float(getattr(settings, "TABLE_CLOCK_INTERVAL", 0.2))
         if interval <= 0:
