@@ -44,7 +44,7 @@ def game_action(act: ActionBody) -> ActionView:
     def view(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
         return run_action(request, game_id, lambda version: act(request, game_id, version))
 
-    return login_required(require_POST(view))  # type: ignore[return-value]
+    return login_required(require_POST(view))
 
 
 def _choice(post: QueryDict) -> dict[str, Any]:
