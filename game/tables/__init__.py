@@ -2,7 +2,7 @@
 
 apps.py      the app (label ``tables``, its own migrations; the tables keep game_* names)
 models.py    the table, its seats, its questions and its event log (state lives here, T-13)
-services.py  every write: one function per action, under the table's row lock (T-12)
+services/    every write: one function per action, under the table's row lock (T-12), by area
 clock_runner.py  applies the deadlines that ran out (T-5, T-7, T-8), for the clock process
 live.py      the live channel: Redis pub/sub across servers, or in process (T-10, T-13)
 sse.py       the Server-Sent Events stream a table page listens to (T-10, T-14)

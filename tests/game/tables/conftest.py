@@ -12,6 +12,7 @@ from game import clock as game_clock
 from game.rules.clock import FakeClock
 from game.tables import scenes, services
 from game.tables.models import SharedTable
+from game.tables.services import seats as seat_services
 from tests.game.factories import PlayerFactory
 from tests.game.tables.helpers import bet_and_ready, seat_version, stack_table_shoe
 
@@ -33,7 +34,7 @@ def known_seat_seeds(monkeypatch: pytest.MonkeyPatch) -> None:
     """Seats get known client seeds (random in play), so that a table's shoes, dealt with
     its seats' seeds joined (F-2), are the same every run."""
     numbers = itertools.count(1)
-    monkeypatch.setattr(services, "new_client_seed", lambda: f"seat-seed-{next(numbers)}")
+    monkeypatch.setattr(seat_services, "new_client_seed", lambda: f"seat-seed-{next(numbers)}")
 
 
 @pytest.fixture

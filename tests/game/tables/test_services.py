@@ -7,6 +7,7 @@ import pytest
 from game.errors import ActionRefused, StaleVersion, TableNotFound
 from game.tables import presentation, scenes, services
 from game.tables.models import Seat, SharedTable, TableEvent
+from game.tables.services import locking, saving
 from tests.game.tables.helpers import (
     bet_and_ready,
     engine_of,
@@ -138,7 +139,7 @@ def test_a_bet_being_built_reads_the_options_never_the_round(seated_pair, ana, m
     def no_parsing(*args, **kwargs):
         raise AssertionError("the engine's state was parsed for a bet being built")
 
-    monkeypatch.setattr(services, "game_from_json", no_parsing)
+    monkeypatch.setattr(saving, "game_from_json", no_parsing)
     version = lambda: seat_version(table, ana)  # noqa: E731
     services.add_chip(table_id=table.pk, user=ana, version=version(), chip_cents=1_000)
     services.add_side_chip(
@@ -332,7 +333,7 @@ def test_one_table_in_trouble_does_not_stop_the_clock_for_the_others(
             raise ActionRefused("rule", text="broken")
         return real(table_id)
 
-    monkeypatch.setattr(services, "apply_due_deadlines_of", failing_first)
+    monkeypatch.setattr(locking, "apply_due_deadlines_of", failing_first)
     clock.advance(seconds=31)
     assert services.apply_due_deadlines() == 1  # the second table's new intermission
     assert kinds(second)[-1] == "betting_reopened"

@@ -117,7 +117,7 @@ def test_a_private_table_is_reached_only_through_its_current_link(make_table, an
     assert bob.get(old_link).status_code == 302
     assert bob.get(reverse("tables:table", args=[table.pk])).status_code == 200
     services.renew_invite(table_id=table.pk, user=ana, version=table_version(table))
-    stranger = client_of(services.SharedTable.objects.get().host)  # the host still sees it
+    stranger = client_of(SharedTable.objects.get().host)  # the host still sees it
     assert stranger.get(reverse("tables:table", args=[table.pk])).status_code == 200
     # The old link opens nothing any more, to a player or to a visitor not logged in.
     assert Client().get(old_link).status_code == 404

@@ -1,0 +1,73 @@
+"""A seat's side bets being built (T-5, §9): a chip on one side bet, its Clear, and the
+Extra Bet activation (R-SB-20).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.errors import ActionRefused
+from game.rules import sidebets as sb
+from game.rules.bets import check_bets_being_built
+from game.rules.money import CHIP_CENTS
+from game.tables.models import Seat
+from game.tables.services.boxes import seat_side_stakes
+from game.tables.services.guards import own_seat, require_open_bet
+from game.tables.services.locking import seat_only
+from game.tables.services.options import side_bets_offered
+from game.tables.services.saving import LockedTable, run_engine
+
+if TYPE_CHECKING:
+    from game.tables.services.saving import Player
+
+
+def _side_bet_seat(locked: LockedTable, user: Player, version: int) -> Seat:
+    """The player's seat, betting still open to it, at a table whose side bets are on."""
+    seat = own_seat(locked, user, version)
+    require_open_bet(locked, seat)
+    options = locked.options
+    if not side_bets_offered(options):
+        raise ActionRefused("side_bets_simple" if options.simple else "side_bets_off")
+    return seat
+
+
+def _set_side_stakes(locked: LockedTable, seat: Seat, stakes: dict[str, int]) -> None:
+    """R-1.4, §9 on bets being built: each stake at least the table minimum, all of them
+    with the bet covered by the seat's bank (the engine's own check; no table maximum
+    applies to a side stake, as in the single-player game)."""
+    options = locked.options
+    run_engine(
+        lambda: check_bets_being_built(options, seat.bet_cents, stakes, bank=seat.bank_cents)
+    )
+    seat.side_bets = stakes
+
+
+def add_side_chip(*, table_id: int, user: Player, version: int, bet: str, chip_cents: int) -> Seat:
+    """A chip adds to one side bet's stake for the next deal."""
+    if bet not in sb.STAKED_SIDE_BETS:
+        raise ActionRefused("no_such_side_bet")
+    if chip_cents not in CHIP_CENTS:
+        raise ActionRefused("no_such_chip")
+    with seat_only(table_id=table_id, user=user) as locked:
+        seat = _side_bet_seat(locked, user, version)
+        stakes = seat_side_stakes(seat)
+        _set_side_stakes(locked, seat, {**stakes, bet: stakes.get(bet, 0) + chip_cents})
+        return seat
+
+
+def clear_side_bet(*, table_id: int, user: Player, version: int, bet: str) -> Seat:
+    """One side bet's "Clear": its stake goes back to none (not played)."""
+    if bet not in sb.STAKED_SIDE_BETS:
+        raise ActionRefused("no_such_side_bet")
+    with seat_only(table_id=table_id, user=user) as locked:
+        seat = _side_bet_seat(locked, user, version)
+        seat.side_bets = {k: v for k, v in seat_side_stakes(seat).items() if k != bet}
+        return seat
+
+
+def activate_extra_bet(*, table_id: int, user: Player, version: int, active: bool) -> Seat:
+    """R-SB-20: Extra Bet Blackjack activated (no stake until its offer) or not."""
+    with seat_only(table_id=table_id, user=user) as locked:
+        seat = _side_bet_seat(locked, user, version)
+        seat.extra_bet = active
+        return seat

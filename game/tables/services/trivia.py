@@ -1,0 +1,80 @@
+"""Trivia in play at a table (R-8.5, T-8, T-11): the question chosen for a Hit or Double
+Down, its answer carried into the round, and the questions already revealed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from game.clock import now_ms
+from game.errors import ActionRefused
+from game.rules.records import DIFFICULTIES
+from game.services import randomness
+from game.tables.models import Seat, TableQuestion
+from game.tables.services.guards import own_seat, require_round, require_turn
+from game.tables.services.locking import locked_table
+from game.tables.services.play import TRIVIA_PLAYS
+from game.tables.services.rounds import apply_answer
+from trivia.services import NoQuestionsAvailable, choose_question, shuffled_answers
+
+if TYPE_CHECKING:
+    from game.tables.services.saving import Player
+
+
+def revealed_questions(*, table_id: int, round_number: int) -> list[TableQuestion]:
+    """The questions of a table's round already answered (or timed out) and so revealed
+    (T-11), oldest first, with their trivia question: never one still open."""
+    asked = TableQuestion.objects.filter(
+        seat__table_id=table_id, round_number=round_number, correct__isnull=False
+    )
+    return list(asked.select_related("question").order_by("id"))
+
+
+def choose_difficulty(*, table_id: int, user: Player, version: int, difficulty: str) -> Seat:
+    """R-8.5 at a shared table: the question for the Hit or Double Down chosen; the turn's
+    clock waits while the question's own clock runs (T-8, R-8.9)."""
+    if difficulty not in DIFFICULTIES:
+        raise ActionRefused("no_such_difficulty")
+    with locked_table(table_id=table_id) as locked:
+        seat = own_seat(locked, user, version)
+        require_turn(locked, seat)
+        action = seat.trivia_choice_for
+        if action not in TRIVIA_PLAYS:
+            raise ActionRefused("no_choice_waiting")
+        asked = TableQuestion.objects.filter(seat=seat).values("question_id")
+        rng = randomness.make_rng()
+        try:
+            question = choose_question(difficulty=difficulty, asked_ids=asked, rng=rng)
+        except NoQuestionsAvailable as error:
+            raise ActionRefused("no_questions", difficulty=error.difficulty) from None
+        asked_question = TableQuestion.objects.create(
+            seat=seat,
+            round_number=locked.table.round_number,
+            action=action,
+            question=question,
+            difficulty=difficulty,
+            answers_shown=shuffled_answers(question, rng=rng),
+            shown_ms=now_ms(),
+        )
+        seat.pending_question = asked_question
+        seat.trivia_choice_for = ""
+        locked.engine.pause_turn_clock()
+        # T-11: the others see who is answering and how hard, never the question's answer.
+        locked.announce("question_asked", seat=seat.number, difficulty=difficulty)
+        return seat
+
+
+def answer_question(*, table_id: int, user: Player, version: int, answer: str) -> Seat:
+    """R-8.2/R-8.3: the answer is carried into the round at once: right, the card comes;
+    wrong, the hand stands. Everyone then sees the question, the answer and the right one
+    (T-11)."""
+    with locked_table(table_id=table_id) as locked:
+        seat = own_seat(locked, user, version)
+        require_round(locked)
+        asked = seat.pending_question
+        if asked is None:
+            raise ActionRefused("no_unanswered_question")
+        if answer not in asked.answers_shown:
+            raise ActionRefused("not_an_answer_shown")
+        apply_answer(locked, seat, asked, answer=answer, deadline=None)
+        return seat
