@@ -50,17 +50,17 @@ def add_chip(
     zero (the last round's stakes are Rebet's)."""
     if chip_cents not in CHIP_CENTS:
         raise ActionRefused("no_such_chip")
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        require_betting(table)
-        game, engine = table.game, table.engine
-        fresh = start_bet_after_outcome(table)
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        require_betting(locked)
+        game, engine = locked.game, locked.engine
+        fresh = start_bet_after_outcome(locked)
         built = game.pending_bet_cents if base_cents is None else base_cents
         bet = built + chip_cents
         # R-1.4: the base bet together with the side bets in the menu must fit in the bank.
         side_total = sum(pending_side_stakes(game).values()) if engine.options.side_bets else 0
         _refuse_beyond_limits(engine, bet, side_total)
         return save_game(
-            table,
+            locked,
             engine_changed=False,
             **{**bet_fields(game), "pending_bet_cents": bet},
             note={"kind": "bet", "bet_cents": bet, "fresh": fresh},
@@ -70,27 +70,27 @@ def add_chip(
 def rebet(*, game_id: int, user: Player, version: int) -> Game:
     """On a round's outcome: deal again with the same stakes, side bets (and every box's
     bets) included, in one action. Refused when the bank no longer covers them."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        require_betting(table)
-        game, engine = table.game, table.engine
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        require_betting(locked)
+        game, engine = locked.game, locked.engine
         if not game.showing_outcome or game.pending_bet_cents <= 0:
             raise ActionRefused("nothing_to_rebet")
         _refuse_beyond_limits(engine, rebet_total(game, engine.options.seats), bank_only=True)
-        return _deal(table, game.pending_bet_cents, side_bets=None, extra_bet=None)
+        return _deal(locked, game.pending_bet_cents, side_bets=None, extra_bet=None)
 
 
 def clear_bet(*, game_id: int, user: Player, version: int) -> Game:
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        require_betting(table)
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        require_betting(locked)
         # R-4.1: "Clear Bet" resets the base bet and the side bets (and the extra-bet activation).
-        start_bet_after_outcome(table)
+        start_bet_after_outcome(locked)
         return save_game(
-            table,
+            locked,
             engine_changed=False,
             pending_bet_cents=0,
             pending_side_bets={},
             pending_extra_bet=False,
-            pending_boxes=table.game.pending_boxes,
+            pending_boxes=locked.game.pending_boxes,
             showing_outcome=False,
             note={"kind": "bet_cleared"},
         )
@@ -109,40 +109,42 @@ def place_bet_and_deal(
 
     ``side_bets`` / ``extra_bet`` left as None mean the ones built in the side-bet menu.
     """
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        require_betting(table)
-        return _deal(table, bet_cents, side_bets=side_bets, extra_bet=extra_bet)
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        require_betting(locked)
+        return _deal(locked, bet_cents, side_bets=side_bets, extra_bet=extra_bet)
 
 
 def _deal(
-    table: LockedGame,
+    locked: LockedGame,
     bet_cents: int,
     *,
     side_bets: dict[str, int] | None,
     extra_bet: bool | None,
 ) -> Game:
-    if table.engine.options.seats > 1:
-        return _deal_boxes(table, bet_cents)
-    side_bets, extra_bet = side_bets_for_deal(table, side_bets, extra_bet)
-    events = run_engine(lambda: table.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet))
+    if locked.engine.options.seats > 1:
+        return _deal_boxes(locked, bet_cents)
+    side_bets, extra_bet = side_bets_for_deal(locked, side_bets, extra_bet)
+    events = run_engine(
+        lambda: locked.engine.start_round(bet_cents, side_bets, extra_bet=extra_bet)
+    )
     return _save_deal(
-        table,
+        locked,
         events,
         pending_bet_cents=bet_cents,
         # The side bets just placed stay as the next round's defaults (like the base
         # bet); next_round caps them to the bank.
-        pending_side_bets=dict(table.engine.round.side_stakes if table.engine.round else {}),
+        pending_side_bets=dict(locked.engine.round.side_stakes if locked.engine.round else {}),
         pending_extra_bet=extra_bet,
     )
 
 
-def _save_deal(table: LockedGame, events: list[Event], **fields: Any) -> Game:
+def _save_deal(locked: LockedGame, events: list[Event], **fields: Any) -> Game:
     """A dealt round's save: its Round row, then the game's."""
-    persist_round(table, events, new_round=True, version=next_version(table.game))
+    persist_round(locked, events, new_round=True, version=next_version(locked.game))
     return save_game(
-        table,
+        locked,
         note=phase_note(events),
-        showing_outcome=table.engine.round is not None and table.engine.round.over,
+        showing_outcome=locked.engine.round is not None and locked.engine.round.over,
         trivia_choice_for="",
         **fields,
     )
@@ -163,8 +165,8 @@ def _refuse_beyond_limits(
         raise ActionRefused(reason, max_bet_cents=engine.options.max_bet)
 
 
-def _box_entries(table: LockedGame, new_box_bet: int | None = None) -> list[dict[str, Any]]:
-    return pending_box_entries(table.game, table.engine.options.seats, new_box_bet)
+def _box_entries(locked: LockedGame, new_box_bet: int | None = None) -> list[dict[str, Any]]:
+    return pending_box_entries(locked.game, locked.engine.options.seats, new_box_bet)
 
 
 def _boxes_total(entries: list[dict[str, Any]]) -> int:
@@ -185,21 +187,21 @@ def select_box(
     pressed: the rack's selected chip (``chip_cents``) is added to its bet."""
     if chip_cents is not None and chip_cents not in CHIP_CENTS:
         raise ActionRefused("no_such_chip")
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        require_betting(table)
-        if not 1 <= box <= table.engine.options.seats:
-            raise ActionRefused("no_such_box", seats=table.engine.options.seats)
-        start_bet_after_outcome(table)
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        require_betting(locked)
+        if not 1 <= box <= locked.engine.options.seats:
+            raise ActionRefused("no_such_box", seats=locked.engine.options.seats)
+        start_bet_after_outcome(locked)
         if base_cents is not None:
-            table.game.pending_bet_cents = base_cents
-        entries = _box_entries(table)
+            locked.game.pending_bet_cents = base_cents
+        entries = _box_entries(locked)
         chosen = entries[box - 1]
         bet = chosen["bet"] + (chip_cents or 0)
-        engine = table.engine
+        engine = locked.engine
         # R-1.4, as for any chip: the box's bet with its side bets fits the bank and the limit.
         _refuse_beyond_limits(engine, bet, sum(chosen["side_bets"].values()))
         return save_game(
-            table,
+            locked,
             engine_changed=False,
             pending_boxes=entries,
             selected_box=box,
@@ -213,23 +215,23 @@ def select_box(
 
 def same_bet_on_every_box(*, game_id: int, user: Player, version: int) -> Game:
     """The selected box's base bet on every box, in one click (UI.md, seats)."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        require_betting(table)
-        bet = table.game.pending_bet_cents
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        require_betting(locked)
+        bet = locked.game.pending_bet_cents
         if bet <= 0:
             raise ActionRefused("no_bet_to_copy")
-        entries = [{**entry, "bet": bet} for entry in _box_entries(table)]
-        _refuse_beyond_limits(table.engine, _boxes_total(entries), bank_only=True)
+        entries = [{**entry, "bet": bet} for entry in _box_entries(locked)]
+        _refuse_beyond_limits(locked.engine, _boxes_total(entries), bank_only=True)
         note = {"kind": "same_bet", "bet_cents": bet, "boxes": len(entries)}
-        return save_game(table, engine_changed=False, pending_boxes=entries, note=note)
+        return save_game(locked, engine_changed=False, pending_boxes=entries, note=note)
 
 
-def _deal_boxes(table: LockedGame, bet_cents: int) -> Game:
+def _deal_boxes(locked: LockedGame, bet_cents: int) -> Game:
     """R-4.1/R-4.2 for several boxes: every box's bets, the typed amount on the selected."""
-    options = table.engine.options
+    options = locked.engine.options
     # Boxes never bet on take the bet dealt with (a first Deal bets it on every box).
-    entries = _box_entries(table, new_box_bet=bet_cents)
-    entries[selected_box_index(table.game, options.seats)]["bet"] = bet_cents
+    entries = _box_entries(locked, new_box_bet=bet_cents)
+    entries[selected_box_index(locked.game, options.seats)]["bet"] = bet_cents
     offered = options.side_bets and not options.simple
     boxes = [
         BoxBet(
@@ -239,31 +241,31 @@ def _deal_boxes(table: LockedGame, bet_cents: int) -> Game:
         )
         for entry in entries
     ]
-    events = run_engine(lambda: table.engine.start_round(boxes=boxes))
+    events = run_engine(lambda: locked.engine.start_round(boxes=boxes))
     # Every box's bets stay as the next round's defaults.
-    return _save_deal(table, events, pending_bet_cents=bet_cents, pending_boxes=entries)
+    return _save_deal(locked, events, pending_bet_cents=bet_cents, pending_boxes=entries)
 
 
 def next_round(*, game_id: int, user: Player, version: int) -> Game:
     """Leave the round outcome for the bet panel (the last bet stays as the default)."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        require_playing(table.engine)
-        if table.engine.round_in_progress:
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        require_playing(locked.engine)
+        if locked.engine.round_in_progress:
             raise ActionRefused("round_open")
-        if not table.game.showing_outcome:
+        if not locked.game.showing_outcome:
             raise ActionRefused("round_begun")
-        bank = table.engine.bank
-        bet = min(table.game.pending_bet_cents, bank)
+        bank = locked.engine.bank
+        bet = min(locked.game.pending_bet_cents, bank)
         # Last round's side stakes are this round's defaults, cut down to what the bank
         # still covers after the base bet (ones that no longer fit are dropped).
         side_stakes = sb.fit_side_stakes(
-            pending_side_stakes(table.game),
+            pending_side_stakes(locked.game),
             base_cents=bet,
             bank_cents=bank,
-            min_cents=table.engine.options.min_bet,
+            min_cents=locked.engine.options.min_bet,
         )
         return save_game(
-            table,
+            locked,
             engine_changed=False,
             showing_outcome=False,
             pending_bet_cents=bet,

@@ -12,7 +12,7 @@ from game.services.saving import LockedGame, play_and_save, save_attempt
 TIME_RAN_OUT = "time_ran_out"
 
 
-def apply_deadlines(table: LockedGame) -> bool:
+def apply_deadlines(locked: LockedGame) -> bool:
     """Apply every deadline that has run out by now, in order, and save; True if any did.
 
     The stored deadline is enforced by whichever request comes first, under the row lock
@@ -20,36 +20,36 @@ def apply_deadlines(table: LockedGame) -> bool:
     and a decision not made in time stands the hand; the next decision's clock starts at
     the deadline that ran out, so a game resumed late has moved on as far as it would have.
     """
-    options = table.engine.options
+    options = locked.engine.options
     if options.turn_ms is None and options.answer_ms is None:
         return False
     fired = False
     while True:
-        answer_due = pending_answer_deadline(table.game, options)
+        answer_due = pending_answer_deadline(locked.game, options)
         if answer_due is not None and now_ms() >= answer_due:
-            _time_out_answer(table, answer_due)
-        elif table.game.pending_trivia is None and table.engine.deadline_passed():
-            play_and_save(table, table.engine.run_clock, note={"kind": TIME_RAN_OUT})
+            _time_out_answer(locked, answer_due)
+        elif locked.game.pending_trivia is None and locked.engine.deadline_passed():
+            play_and_save(locked, locked.engine.run_clock, note={"kind": TIME_RAN_OUT})
         else:
             return fired
         fired = True
 
 
-def _time_out_answer(table: LockedGame, deadline: int) -> None:
+def _time_out_answer(locked: LockedGame, deadline: int) -> None:
     """R-8.9: the pending question was not answered in time: a wrong answer, applied."""
-    attempt = table.game.pending_trivia
+    attempt = locked.game.pending_trivia
     assert attempt is not None  # pending_answer_deadline found it
     outcome = TriviaOutcome(attempt.difficulty, False, timed_out=True)
     attempt.correct = False
     attempt.credits_change = outcome.credit_change
     attempt.answered_at = from_epoch_ms(deadline)
     attempt.applied = True
-    save_attempt(table, attempt, "correct", "credits_change", "answered_at", "applied")
-    engine = table.engine
+    save_attempt(locked, attempt, "correct", "credits_change", "answered_at", "applied")
+    engine = locked.engine
     action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
     engine.start_next_decision_at(deadline)
     note = {"kind": TIME_RAN_OUT, "answer": True, "credits_change": outcome.credit_change}
-    play_and_save(table, lambda: action(outcome), note=note, pending_trivia=None)
+    play_and_save(locked, lambda: action(outcome), note=note, pending_trivia=None)
 
 
 def deadline_due(game: Game) -> bool:

@@ -19,11 +19,11 @@ def shuffle_now(*, game_id: int, user: Player, version: int) -> Game:
     """Finish the shoe (its seed is revealed) and deal on from a new committed one.
 
     Between rounds only; a shoe nothing was dealt from is already new and stays."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        require_playing(table.engine)
-        refuse_if_trivia_open(table.game)
-        events = run_engine(table.engine.shuffle_now)
-        return save_game(table, note=phase_note(events))
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        require_playing(locked.engine)
+        refuse_if_trivia_open(locked.game)
+        events = run_engine(locked.engine.shuffle_now)
+        return save_game(locked, note=phase_note(events))
 
 
 def change_client_seed(*, game_id: int, user: Player, version: int, client_seed: str) -> Game:
@@ -35,10 +35,10 @@ def change_client_seed(*, game_id: int, user: Player, version: int, client_seed:
         seed = check_client_seed(client_seed)
     except InvalidClientSeed as error:
         raise ActionRefused("bad_client_seed", text=str(error)) from None
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        require_playing(table.engine)
-        engine = table.engine
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        require_playing(locked.engine)
+        engine = locked.engine
         if engine.shoe.remaining() != engine.shoe.size:
             raise ActionRefused("client_seed_mid_shoe")
         run_engine(lambda: engine.set_client_seed(seed))
-        return save_game(table, note={"kind": "client_seed_changed"})
+        return save_game(locked, note={"kind": "client_seed_changed"})

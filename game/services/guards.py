@@ -28,7 +28,7 @@ def require_playing(engine: EngineGame) -> None:
         raise ActionRefused("game_over")
 
 
-def require_betting(table: LockedGame) -> None:
-    require_playing(table.engine)
-    if table.engine.round_in_progress:
+def require_betting(locked: LockedGame) -> None:
+    require_playing(locked.engine)
+    if locked.engine.round_in_progress:
         raise ActionRefused("round_open")

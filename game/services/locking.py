@@ -46,11 +46,11 @@ def locked_game(
     refused with TimeRanOut (R-4.13, R-8.9). A ``question_candidate`` (an action that may
     ask a question) is read with the lock, so that asking it takes no query of its own."""
     with transaction.atomic():
-        table = lock_game(game_id=game_id, user=user, candidate=question_candidate)
-        if not apply_deadlines(table):
-            _check_version(table.game, version)
-            yield table
-            if table.pending_writes or table.new_row is not None:
+        locked = lock_game(game_id=game_id, user=user, candidate=question_candidate)
+        if not apply_deadlines(locked):
+            _check_version(locked.game, version)
+            yield locked
+            if locked.pending_writes or locked.new_row is not None:
                 # A write queued after the game's save would be lost without a word.
                 raise RuntimeError("writes queued after the game was saved")
             return
@@ -106,9 +106,9 @@ def catch_up_deadlines(*, game: Game) -> Game:
     if not deadline_due(game):
         return game
     with transaction.atomic():
-        table = lock_game(game_id=game.pk, user=game.owner_id)
-        apply_deadlines(table)
-    return table.game
+        locked = lock_game(game_id=game.pk, user=game.owner_id)
+        apply_deadlines(locked)
+    return locked.game
 
 
 def lock_player(user: Player | int) -> None:

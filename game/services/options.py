@@ -72,13 +72,13 @@ def new_game(
 
 def end_game(*, game_id: int, user: Player, version: int) -> Game:
     """R-1.6: bets in play are forfeited and the game is over."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        events = run_engine(table.engine.end_game)
-        if table.game.pending_trivia_id is not None:
-            TriviaAttempt.objects.filter(pk=table.game.pending_trivia_id).update(applied=True)
-        persist_round(table, events, version=next_version(table.game))
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        events = run_engine(locked.engine.end_game)
+        if locked.game.pending_trivia_id is not None:
+            TriviaAttempt.objects.filter(pk=locked.game.pending_trivia_id).update(applied=True)
+        persist_round(locked, events, version=next_version(locked.game))
         return save_game(
-            table,
+            locked,
             note={"kind": "game_ended"},
             pending_trivia=None,
             trivia_choice_for="",
@@ -93,15 +93,15 @@ def apply_options(
     """§10: options change only between rounds; implied options switch on.
 
     ``coach`` (the Coach setting, not a rule) is saved with them unless it is None."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        require_playing(table.engine)
-        if is_daily(table.engine):
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        require_playing(locked.engine)
+        if is_daily(locked.engine):
             raise ActionRefused("daily_options_locked")  # D-1: every attempt plays alike
         try:
             chosen = Options.from_dict(options)
         except ValueError as error:
             raise ActionRefused("bad_options", text=str(error)) from None
-        events = run_engine(lambda: table.engine.set_options(chosen))
+        events = run_engine(lambda: locked.engine.set_options(chosen))
         note = {"kind": "options_applied", "implied": list(chosen.implied)}
         note["shuffled"] = phase_note(events)["shuffled"]
-        return save_game(table, note=note, **({} if coach is None else {"coach": coach}))
+        return save_game(locked, note=note, **({} if coach is None else {"coach": coach}))

@@ -41,22 +41,22 @@ def _trivia_action(
     candidate = None if difficulty is None else draw_candidate(difficulty, rng)
     with locked_game(
         game_id=game_id, user=user, version=version, question_candidate=candidate
-    ) as table:
-        refuse_if_trivia_open(table.game)
-        require_allowed(table.engine, action)
+    ) as locked:
+        refuse_if_trivia_open(locked.game)
+        require_allowed(locked.engine, action)
         # The coach judges the move when it is chosen, before any trivia.
-        deviation = coach.judge(table.game, table.engine, action)
-        engine_action = table.engine.hit if action == "hit" else table.engine.double
-        if not table.engine.options.trivia_mode:
-            game = play_and_save(table, engine_action)
+        deviation = coach.judge(locked.game, locked.engine, action)
+        engine_action = locked.engine.hit if action == "hit" else locked.engine.double
+        if not locked.engine.options.trivia_mode:
+            game = play_and_save(locked, engine_action)
         elif difficulty is not None:
             # The difficulty came with the button (the one remembered, or changed beside
             # it): the question is asked at once, a hit in two steps.
-            game = ask_question(table, action=action, difficulty=difficulty, rng=rng)
+            game = ask_question(locked, action=action, difficulty=difficulty, rng=rng)
         else:
             # R-8.1: in trivia mode the action first asks for a difficulty.
             note = {"kind": "choose_difficulty", "action": action}
-            game = save_game(table, trivia_choice_for=action, note=note)
+            game = save_game(locked, trivia_choice_for=action, note=note)
         coach.record(game, deviation)
         return game
 
@@ -80,11 +80,11 @@ def double(*, game_id: int, user: Player, version: int, difficulty: str | None =
 
 
 def _simple_play(*, game_id: int, user: Player, version: int, action: str) -> Game:
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        refuse_if_trivia_open(table.game)
-        require_allowed(table.engine, action)
-        deviation = coach.judge(table.game, table.engine, action)
-        game = play_and_save(table, getattr(table.engine, action))
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        refuse_if_trivia_open(locked.game)
+        require_allowed(locked.engine, action)
+        deviation = coach.judge(locked.game, locked.engine, action)
+        game = play_and_save(locked, getattr(locked.engine, action))
         coach.record(game, deviation)
         return game
 
@@ -105,19 +105,19 @@ def answer_offer(*, game_id: int, user: Player, version: int, offer: str, accept
     """Insurance / Even Money (R-4.5) or Early Surrender (R-4.6): accept or decline."""
     if offer not in OFFERS:
         raise ActionRefused("no_such_offer")
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        return play_and_save(table, lambda: table.engine.answer_offer(offer, accept))
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        return play_and_save(locked, lambda: locked.engine.answer_offer(offer, accept))
 
 
 def answer_insurance(*, game_id: int, user: Player, version: int, accept: bool) -> Game:
     """Insurance or Even Money, whichever is on offer."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        round_ = table.engine.round
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        round_ = locked.engine.round
         offer = round_.phase if round_ is not None and not round_.over else "insurance"
         if offer not in ("insurance", "even_money"):
             raise ActionRefused("insurance_not_offered")
-        deviation = coach.judge(table.game, table.engine, offer) if accept else None
-        game = play_and_save(table, lambda: table.engine.answer_offer(offer, accept))
+        deviation = coach.judge(locked.game, locked.engine, offer) if accept else None
+        game = play_and_save(locked, lambda: locked.engine.answer_offer(offer, accept))
         coach.record(game, deviation)
         return game
 
@@ -134,8 +134,8 @@ def answer_insurance_for_every_box(
     still waiting: each box its own offer, answered box by box as if asked one after the
     other (one answer recorded per box). Accepting needs the bank to cover the total; a
     refusal changes nothing."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        engine = table.engine
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        engine = locked.engine
         waiting = waiting_insurance_offers(engine)
         if not waiting:
             raise ActionRefused("insurance_not_offered")
@@ -148,12 +148,12 @@ def answer_insurance_for_every_box(
             events: list[Event] = []
             for offer in waiting:
                 # The stage has reached this box: the offers go left to right.
-                if accept and (deviation := coach.judge(table.game, engine, offer.offer)):
+                if accept and (deviation := coach.judge(locked.game, engine, offer.offer)):
                     deviations.append(deviation)
                 events += engine.answer_offer(offer.offer, accept)
             return events
 
-        game = play_and_save(table, answer_each)
+        game = play_and_save(locked, answer_each)
         for deviation in deviations:
             coach.record(game, deviation)
         return game
@@ -162,18 +162,18 @@ def answer_insurance_for_every_box(
 def choose_insurance_box_by_box(*, game_id: int, user: Player, version: int) -> Game:
     """The player wants to answer insurance (or even money) box by box: the table asks
     each box on its own from now on. Only the table's note changes, not the round."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        if not waiting_insurance_offers(table.engine):
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        if not waiting_insurance_offers(locked.engine):
             raise ActionRefused("insurance_not_offered")
-        return save_game(table, engine_changed=False, note={"kind": INSURANCE_BOX_BY_BOX})
+        return save_game(locked, engine_changed=False, note={"kind": INSURANCE_BOX_BY_BOX})
 
 
 def answer_early_surrender(*, game_id: int, user: Player, version: int, accept: bool) -> Game:
     """R-4.6: accept or decline early surrender; the coach judges either answer."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
         # Out of its phase the engine refuses the answer below (its own message).
-        deviation = coach.judge(table.game, table.engine, "surrender" if accept else "decline")
-        game = play_and_save(table, lambda: table.engine.answer_offer("early_surrender", accept))
+        deviation = coach.judge(locked.game, locked.engine, "surrender" if accept else "decline")
+        game = play_and_save(locked, lambda: locked.engine.answer_offer("early_surrender", accept))
         coach.record(game, deviation)
         return game
 

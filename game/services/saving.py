@@ -70,7 +70,7 @@ def load_engine(game: Game) -> EngineGame:
 
 
 def save_game(
-    table: LockedGame,
+    locked: LockedGame,
     *,
     note: StatusNote | None = None,
     engine_changed: bool = True,
@@ -85,17 +85,17 @@ def save_game(
     again, nor the bank, credits, options and rounds the row keeps of it (unchanged since
     the lock read them): a quarter of what players post under load is Next Round, and the
     state is most of an UPDATE's work on both sides."""
-    game, engine = table.game, table.engine
+    game, engine = locked.game, locked.engine
     old_version = game.version
     engine_values: dict[str, Any] = {}
     if engine_changed:
         if is_daily(engine):
             end_after_the_last_round(engine)  # D-1: twenty rounds
             writes = daily_writes(game, engine)
-            table.pending_writes.extend(writes)
+            locked.pending_writes.extend(writes)
         if engine.game_over:
             engine.finish_shoe()  # F-6: the game ended, its shoe is revealed
-        table.pending_writes.extend(shoe_writes(engine.source, GameShoe, {"game_id": game.pk}))
+        locked.pending_writes.extend(shoe_writes(engine.source, GameShoe, {"game_id": game.pk}))
         engine_values = {
             "state": game_to_json(engine),
             "bank_cents": engine.bank,
@@ -113,8 +113,8 @@ def save_game(
         values["status"] = Game.Status.OVER
         values["over_reason"] = engine.game_over_reason or ""
     values["status_note"] = phase_note() if note is None else note
-    along, table.pending_writes = table.pending_writes, []
-    new_row, table.new_row = table.new_row, None
+    along, locked.pending_writes = locked.pending_writes, []
+    new_row, locked.new_row = locked.new_row, None
     saved = sql.update_game(
         game_id=game.pk, version=old_version, values=values, along=along, new_row=new_row
     )
@@ -134,12 +134,12 @@ def next_version(game: Game) -> int:
     return game.version + 1
 
 
-def start_bet_after_outcome(table: LockedGame) -> bool:
+def start_bet_after_outcome(locked: LockedGame) -> bool:
     """A bet-panel action on a round's outcome: the outcome gives way to a bet built from
     zero (no base bet, no side stakes, Extra Bet Blackjack off, no box bets): the last
     round's stakes are Rebet's alone. The caller saves these fields and
     ``showing_outcome=False``. True when the outcome was on show."""
-    game = table.game
+    game = locked.game
     if not game.showing_outcome:
         return False
     game.pending_bet_cents = 0
@@ -161,11 +161,11 @@ def bet_fields(game: Game) -> dict[str, Any]:
     }
 
 
-def save_attempt(table: LockedGame, attempt: TriviaAttempt, *names: str) -> None:
+def save_attempt(locked: LockedGame, attempt: TriviaAttempt, *names: str) -> None:
     """``attempt.save(update_fields=names)``: the game's pending attempt, locked with it,
     written with the game's save."""
     values = {name: getattr(attempt, name) for name in names}
-    table.pending_writes.append(sql.update_write(TriviaAttempt, values, id=attempt.pk))
+    locked.pending_writes.append(sql.update_write(TriviaAttempt, values, id=attempt.pk))
 
 
 def run_engine(action: Callable[[], list[Event]]) -> list[Event]:
@@ -176,7 +176,7 @@ def run_engine(action: Callable[[], list[Event]]) -> list[Event]:
 
 
 def play_and_save(
-    table: LockedGame,
+    locked: LockedGame,
     action: Callable[[], list[Event]],
     *,
     note: StatusNote | None = None,
@@ -185,23 +185,23 @@ def play_and_save(
     """Run an engine action (a refusal of the rules is ActionRefused) and save: the
     round's rows when it ended, then the game with ``note`` (default: the phase)."""
     events = run_engine(action)
-    over = table.engine.round is not None and table.engine.round.phase == ROUND_OVER
+    over = locked.engine.round is not None and locked.engine.round.phase == ROUND_OVER
     if note is None:
         note = phase_note(events)
-    persist_round(table, events, version=next_version(table.game))
-    return save_game(table, note=note, trivia_choice_for="", showing_outcome=over, **fields)
+    persist_round(locked, events, version=next_version(locked.game))
+    return save_game(locked, note=note, trivia_choice_for="", showing_outcome=over, **fields)
 
 
 def persist_round(
-    table: LockedGame, events: list[Event], *, version: int, new_round: bool = False
+    locked: LockedGame, events: list[Event], *, version: int, new_round: bool = False
 ) -> None:
     """The Round row is written when the round is dealt and when it ends (then with its
     hands and side bets); the moves in between live in the game's state only. ``version``
     is the game's version the row records: the one its save, which follows and sends these
     writes, gives it."""
-    game, engine = table.game, table.engine
+    game, engine = locked.game, locked.engine
     round_ = engine.round
-    if round_ is None or not (new_round or table.round_was_open):
+    if round_ is None or not (new_round or locked.round_was_open):
         return
     if not new_round and not round_.over:
         return
@@ -221,19 +221,19 @@ def persist_round(
     if new_round:
         row = Round(game=game, number=round_.number, **fields)
         if not round_.over:
-            table.new_row = row  # written with the game's save: nothing here needs its key
+            locked.new_row = row  # written with the game's save: nothing here needs its key
             return
         sql.insert(row)
         row_id: int = row.pk
     else:
         # A round that goes on was written at its deal: the lock read its row's id.
-        assert table.round_row_id is not None
-        row_id = table.round_row_id
+        assert locked.round_row_id is not None
+        row_id = locked.round_row_id
         # An UPDATE leaves auto_now alone: the time is given.
         values = {"updated": timezone.now(), **fields}
-        table.pending_writes.append(sql.update_write(Round, values, id=row_id))
+        locked.pending_writes.append(sql.update_write(Round, values, id=row_id))
     if round_.over:
-        table.pending_writes.extend(_round_record_writes(row_id, engine))
+        locked.pending_writes.extend(_round_record_writes(row_id, engine))
 
 
 def _round_record_writes(round_id: int, engine: EngineGame) -> list[sql.Write]:

@@ -34,10 +34,10 @@ if TYPE_CHECKING:
 
 
 def side_bets_for_deal(
-    table: LockedGame, side_bets: dict[str, int] | None, extra_bet: bool | None
+    locked: LockedGame, side_bets: dict[str, int] | None, extra_bet: bool | None
 ) -> tuple[dict[str, int] | None, bool]:
     """The side bets to deal with: the ones given, else the menu's (none when switched off)."""
-    game, options = table.game, table.engine.options
+    game, options = locked.game, locked.engine.options
     # The simple game has no side bets (§10 Extensions): stakes kept from before ride not.
     offered = options.side_bets and not options.simple
     if side_bets is None:
@@ -47,19 +47,19 @@ def side_bets_for_deal(
     return side_bets, extra_bet
 
 
-def _require_side_bet_menu(table: LockedGame) -> None:
-    require_betting(table)
-    if not table.engine.options.side_bets:
+def _require_side_bet_menu(locked: LockedGame) -> None:
+    require_betting(locked)
+    if not locked.engine.options.side_bets:
         raise ActionRefused("side_bets_off")
-    if table.engine.options.simple:
+    if locked.engine.options.simple:
         raise ActionRefused("side_bets_simple")
 
 
-def _checked_bets(table: LockedGame, base_cents: int | None, stakes: dict[str, int]) -> int:
+def _checked_bets(locked: LockedGame, base_cents: int | None, stakes: dict[str, int]) -> int:
     """The base bet (typed, else the pending one) after checking base + side stakes fit."""
-    base = table.game.pending_bet_cents if base_cents is None else base_cents
+    base = locked.game.pending_bet_cents if base_cents is None else base_cents
     try:
-        table.engine.check_bets_being_built(base, stakes)
+        locked.engine.check_bets_being_built(base, stakes)
     except IllegalAction as error:
         raise ActionRefused("side_bets_too_big", text=str(error)) from None
     return base
@@ -87,21 +87,21 @@ def _change_side_bets(
     ``stakes`` turns the pending stakes into the new ones. The base bet (typed, else the
     pending one) and the stakes are checked together against the table minimum and the
     bank (R-1.4, §9); the bank is charged only at the deal."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        _require_side_bet_menu(table)
-        game = table.game
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        _require_side_bet_menu(locked)
+        game = locked.game
         if starts_a_bet:
-            start_bet_after_outcome(table)
+            start_bet_after_outcome(locked)
         pending = pending_side_stakes(game)
         new_stakes = pending if stakes is None else stakes(pending)
         fields = {
             **bet_fields(game),
-            "pending_bet_cents": _checked_bets(table, base_cents, new_stakes),
+            "pending_bet_cents": _checked_bets(locked, base_cents, new_stakes),
             "pending_side_bets": new_stakes,
             "pending_extra_bet": game.pending_extra_bet if extra_bet is None else extra_bet,
             "side_bets_menu_open": menu_open,
         }
-        return save_game(table, engine_changed=False, note=note, **fields)
+        return save_game(locked, engine_changed=False, note=note, **fields)
 
 
 def add_side_chip(
@@ -190,15 +190,15 @@ def toggle_side_bet_menu(
 
 def place_extra_bet(*, game_id: int, user: Player, version: int, amount_cents: int | None) -> Game:
     """R-SB-20: place the extra bet, or decline it (None)."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        return play_and_save(table, lambda: table.engine.place_extra_bet(amount_cents))
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        return play_and_save(locked, lambda: locked.engine.place_extra_bet(amount_cents))
 
 
 def parlay(*, game_id: int, user: Player, version: int, choice: str) -> Game:
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        return play_and_save(table, lambda: table.engine.parlay(choice))
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        return play_and_save(locked, lambda: locked.engine.parlay(choice))
 
 
 def roll(*, game_id: int, user: Player, version: int) -> Game:
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        return play_and_save(table, table.engine.roll)
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        return play_and_save(locked, locked.engine.roll)

@@ -43,31 +43,31 @@ def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: s
     candidate = draw_candidate(difficulty, rng)
     with locked_game(
         game_id=game_id, user=user, version=version, question_candidate=candidate
-    ) as table:
-        game = table.game
+    ) as locked:
+        game = locked.game
         refuse_if_trivia_open(game)
         action = game.trivia_choice_for
         if action not in ("hit", "double"):
             raise ActionRefused("no_choice_waiting")
-        require_allowed(table.engine, action)
-        return ask_question(table, action=action, difficulty=difficulty, rng=rng)
+        require_allowed(locked.engine, action)
+        return ask_question(locked, action=action, difficulty=difficulty, rng=rng)
 
 
-def ask_question(table: LockedGame, *, action: str, difficulty: str, rng: Rng) -> Game:
+def ask_question(locked: LockedGame, *, action: str, difficulty: str, rng: Rng) -> Game:
     """Draw a question not yet asked in this game and keep it pending (R-8.6); the
     difficulty is remembered for the next Hit or Double Down. The candidate read with
     the lock is asked when it may be (:func:`draw_candidate`), else the usual
     pick runs."""
-    game, engine = table.game, table.engine
+    game, engine = locked.game, locked.engine
     assert engine.round is not None  # a question is asked in a hand's turn
     if is_daily(engine):
-        question = _daily_question(table, difficulty)  # D-3: the day's n-th, for everyone
+        question = _daily_question(locked, difficulty)  # D-3: the day's n-th, for everyone
     else:
-        question = table.candidate_question or _pick_question(table, difficulty, rng)
+        question = locked.candidate_question or _pick_question(locked, difficulty, rng)
     attempt = TriviaAttempt(
         game=game,
         # The round in play is the game's latest (its row is written at the deal).
-        round_id=table.round_row_id,
+        round_id=locked.round_row_id,
         hand_index=engine.round.current,
         action=action,
         question=question,
@@ -77,11 +77,11 @@ def ask_question(table: LockedGame, *, action: str, difficulty: str, rng: Rng) -
         shown_at=from_epoch_ms(now_ms()),
     )
     # Inserted with the game's save, which points the game at it.
-    table.new_row = attempt
+    locked.new_row = attempt
     # The decision is made (Hit or Double): the turn's clock waits for the answer.
     engine.pause_turn_clock()
     return save_game(
-        table,
+        locked,
         pending_trivia=attempt,
         trivia_choice_for="",
         trivia_difficulty=difficulty,
@@ -93,8 +93,8 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
     """Record the answer to the pending question (a second answer is refused) and carry it
     into the round at once (R-8.2): right, the card is dealt; wrong, the hand stands. Either
     way its reveal shows beside the hand and the round goes on with no extra click."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        attempt = table.game.pending_trivia
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        attempt = locked.game.pending_trivia
         if attempt is None or attempt.is_answered:
             raise ActionRefused("no_unanswered_question")
         if answer not in attempt.answers_shown:
@@ -116,56 +116,56 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         # The question's answer counters are kept by the database, in the attempt's UPDATE
         # (trivia/migrations/0003_count_answers_in_the_database.py).
         save_attempt(
-            table, attempt, "answer_given", "correct", "credits_change", "answered_at", "applied"
+            locked, attempt, "answer_given", "correct", "credits_change", "answered_at", "applied"
         )
-        return _apply_answer(table, attempt, note=note)
+        return _apply_answer(locked, attempt, note=note)
 
 
 def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
     """A wrong answer recorded but not yet carried into the round (a game saved while its
     reveal waited for Continue, before answers were applied at once): the hand stands."""
-    with locked_game(game_id=game_id, user=user, version=version) as table:
-        attempt = table.game.pending_trivia
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
+        attempt = locked.game.pending_trivia
         if attempt is None or not attempt.is_answered:
             raise ActionRefused("no_answered_question")
-        return _apply_answer(table, attempt)
+        return _apply_answer(locked, attempt)
 
 
 def _apply_answer(
-    table: LockedGame, attempt: TriviaAttempt, *, note: StatusNote | None = None
+    locked: LockedGame, attempt: TriviaAttempt, *, note: StatusNote | None = None
 ) -> Game:
     """Carry an answer into the round: the card is dealt, or the hand stands (R-8.2)."""
     outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))
-    engine = table.engine
+    engine = locked.engine
     action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
     # A right answer was applied by its own UPDATE (answer_question): its reveal shows on
     # the felt with the card just dealt. Else it is applied now.
     revealed = attempt.applied
     if not revealed:
         attempt.applied = True
-        save_attempt(table, attempt, "applied")
-    game = play_and_save(table, lambda: action(outcome), note=note, pending_trivia=None)
+        save_attempt(locked, attempt, "applied")
+    game = play_and_save(locked, lambda: action(outcome), note=note, pending_trivia=None)
     if revealed:
         game.revealed_trivia = attempt
     return game
 
 
-def _pick_question(table: LockedGame, difficulty: str, rng: Rng) -> Question:
+def _pick_question(locked: LockedGame, difficulty: str, rng: Rng) -> Question:
     try:
         return question_bank.choose_question(
             difficulty=difficulty,
-            asked_ids=_asked_in(table.game.pk),
+            asked_ids=_asked_in(locked.game.pk),
             rng=rng,
-            pool_stamp=table.question_pool_stamp,
+            pool_stamp=locked.question_pool_stamp,
         )
     except question_bank.NoQuestionsAvailable as error:
         raise ActionRefused("no_questions", difficulty=error.difficulty) from None
 
 
-def _daily_question(table: LockedGame, difficulty: str) -> Question:
+def _daily_question(locked: LockedGame, difficulty: str) -> Question:
     """D-3: the n-th question a Daily Shoe attempt asks of a difficulty is the n-th of the
     day's list for it."""
-    game = table.game
+    game = locked.game
     attempt = DailyAttempt.objects.select_related("day").get(game_id=game.pk)
     asked = TriviaAttempt.objects.filter(game_id=game.pk, difficulty=difficulty).count()
     try:
