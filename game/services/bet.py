@@ -15,7 +15,6 @@ from game.errors import ActionRefused
 from game.models import Game
 from game.rules import sidebets as sb
 from game.rules.bets import BANK_SHORT, OVER_MAX_BET, bet_refusal
-from game.rules.money import CHIP_CENTS
 from game.rules.records import BoxBet, Event
 from game.selectors import (
     pending_box_entries,
@@ -23,7 +22,7 @@ from game.selectors import (
     rebet_total,
     selected_box_index,
 )
-from game.services.guards import require_betting, require_playing
+from game.services.guards import require_betting, require_chip, require_playing
 from game.services.locking import locked_game
 from game.services.saving import (
     LockedGame,
@@ -48,8 +47,7 @@ def add_chip(
     """A chip adds to the bet being built (or to the amount typed, ``base_cents``);
     the bank is charged only at the deal. On a round's outcome it starts a new bet from
     zero (the last round's stakes are Rebet's)."""
-    if chip_cents not in CHIP_CENTS:
-        raise ActionRefused("no_such_chip")
+    require_chip(chip_cents)
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         require_betting(locked)
         game, engine = locked.game, locked.engine
@@ -185,8 +183,8 @@ def select_box(
     """Make ``box`` (1 … seats) the one the chips and the side bets work on; an amount
     typed for the box being left (``base_cents``) is kept as its bet. Its circle was
     pressed: the rack's selected chip (``chip_cents``) is added to its bet."""
-    if chip_cents is not None and chip_cents not in CHIP_CENTS:
-        raise ActionRefused("no_such_chip")
+    if chip_cents is not None:
+        require_chip(chip_cents)
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         require_betting(locked)
         if not 1 <= box <= locked.engine.options.seats:

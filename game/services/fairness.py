@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from game.errors import ActionRefused
 from game.models import Game
+from game.rules.engine import Game as EngineGame
 from game.rules.fair import InvalidClientSeed, check_client_seed
 from game.services.guards import refuse_if_trivia_open, require_playing
 from game.services.locking import locked_game
@@ -13,6 +14,12 @@ from game.services.saving import phase_note, run_engine, save_game
 
 if TYPE_CHECKING:
     from game.services.saving import Player
+
+
+def untouched_shoe(engine: EngineGame) -> bool:
+    """No card has left the shoe yet: its client seed may still change (F-2), and Shuffle
+    now has nothing to finish (F-6). A shared table's shoe is asked the same."""
+    return engine.shoe.remaining() == engine.shoe.size
 
 
 def shuffle_now(*, game_id: int, user: Player, version: int) -> Game:
@@ -38,7 +45,7 @@ def change_client_seed(*, game_id: int, user: Player, version: int, client_seed:
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         require_playing(locked.engine)
         engine = locked.engine
-        if engine.shoe.remaining() != engine.shoe.size:
+        if not untouched_shoe(engine):
             raise ActionRefused("client_seed_mid_shoe")
         run_engine(lambda: engine.set_client_seed(seed))
         return save_game(locked, note={"kind": "client_seed_changed"})

@@ -14,11 +14,9 @@ from typing import TYPE_CHECKING
 
 from game.errors import ActionRefused
 from game.models import Game
-from game.rules.money import CHIP_CENTS
 from game.rules.records import IllegalAction
-from game.rules.sidebets import STAKED_SIDE_BETS
 from game.selectors import pending_side_stakes
-from game.services.guards import require_betting
+from game.services.guards import require_betting, require_chip, require_side_bet
 from game.services.locking import locked_game
 from game.services.saving import (
     LockedGame,
@@ -114,10 +112,8 @@ def add_side_chip(
     base_cents: int | None = None,
 ) -> Game:
     """A chip adds to one side bet's stake."""
-    if bet not in STAKED_SIDE_BETS:
-        raise ActionRefused("no_such_side_bet")
-    if chip_cents not in CHIP_CENTS:
-        raise ActionRefused("no_such_chip")
+    require_side_bet(bet)
+    require_chip(chip_cents)
     return _change_side_bets(
         game_id,
         user,
@@ -132,8 +128,7 @@ def clear_side_bet(
     *, game_id: int, user: Player, version: int, bet: str, base_cents: int | None = None
 ) -> Game:
     """The "Clear" of one side bet: its stake goes back to 0 (not played)."""
-    if bet not in STAKED_SIDE_BETS:
-        raise ActionRefused("no_such_side_bet")
+    require_side_bet(bet)
     return _change_side_bets(
         game_id,
         user,

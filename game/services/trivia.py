@@ -17,10 +17,16 @@ from game.clock import from_epoch_ms, now_ms
 from game.errors import ActionRefused
 from game.models import DailyAttempt, Game, TriviaAttempt
 from game.rules.daily import QuestionListExhausted, is_daily, nth_question
-from game.rules.records import DIFFICULTIES, TriviaOutcome
+from game.rules.records import TriviaOutcome
 from game.rules.shoe import Rng
 from game.services import randomness
-from game.services.guards import refuse_if_trivia_open, require_allowed
+from game.services.guards import (
+    refuse_if_trivia_open,
+    require_allowed,
+    require_answer_shown,
+    require_choice_waiting,
+    require_difficulty,
+)
 from game.services.locking import locked_game
 from game.services.saving import LockedGame, StatusNote, play_and_save, save_attempt, save_game
 from trivia import services as question_bank
@@ -37,8 +43,7 @@ def draw_candidate(difficulty: str, rng: Rng) -> question_bank.QuestionCandidate
 
 def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: str) -> Game:
     """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6)."""
-    if difficulty not in DIFFICULTIES:
-        raise ActionRefused("no_such_difficulty")
+    require_difficulty(difficulty)
     rng = randomness.make_rng()
     candidate = draw_candidate(difficulty, rng)
     with locked_game(
@@ -47,8 +52,7 @@ def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: s
         game = locked.game
         refuse_if_trivia_open(game)
         action = game.trivia_choice_for
-        if action not in ("hit", "double"):
-            raise ActionRefused("no_choice_waiting")
+        require_choice_waiting(action)
         require_allowed(locked.engine, action)
         return ask_question(locked, action=action, difficulty=difficulty, rng=rng)
 
@@ -94,11 +98,9 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
     into the round at once (R-8.2): right, the card is dealt; wrong, the hand stands. Either
     way its reveal shows beside the hand and the round goes on with no extra click."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
-        attempt = locked.game.pending_trivia
-        if attempt is None or attempt.is_answered:
-            raise ActionRefused("no_unanswered_question")
-        if answer not in attempt.answers_shown:
-            raise ActionRefused("not_an_answer_shown")
+        pending = locked.game.pending_trivia
+        waiting = None if pending is None or pending.is_answered else pending
+        attempt = require_answer_shown(waiting, answer)
         correct = answer == attempt.question.correct_answer
         outcome = TriviaOutcome(attempt.difficulty, correct)
         attempt.answer_given = answer
@@ -151,12 +153,27 @@ def _apply_answer(
 
 
 def _pick_question(locked: LockedGame, difficulty: str, rng: Rng) -> Question:
+    return pick_question(
+        difficulty=difficulty,
+        asked_ids=_asked_in(locked.game.pk),
+        rng=rng,
+        pool_stamp=locked.question_pool_stamp,
+    )
+
+
+def pick_question(
+    *,
+    difficulty: str,
+    asked_ids: question_bank.Asked,
+    rng: Rng,
+    pool_stamp: str | None = None,
+) -> Question:
+    """A random active question of ``difficulty`` not among ``asked_ids`` (a subquery of
+    the questions asked so far), refused with ``no_questions`` when the bank has none of
+    that difficulty (R-8.5). A shared table's seat picks its questions here too."""
     try:
         return question_bank.choose_question(
-            difficulty=difficulty,
-            asked_ids=_asked_in(locked.game.pk),
-            rng=rng,
-            pool_stamp=locked.question_pool_stamp,
+            difficulty=difficulty, asked_ids=asked_ids, rng=rng, pool_stamp=pool_stamp
         )
     except question_bank.NoQuestionsAvailable as error:
         raise ActionRefused("no_questions", difficulty=error.difficulty) from None

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.errors import ActionRefused
 from game.rules.bets import check_bets_being_built
-from game.rules.money import CHIP_CENTS
+from game.services.guards import require_chip
 from game.tables.models import Seat
 from game.tables.services.boxes import bets_for_deal, shared_box
 from game.tables.services.guards import own_seat, require_betting, require_open_bet
@@ -22,8 +21,7 @@ if TYPE_CHECKING:
 
 def add_chip(*, table_id: int, user: Player, version: int, chip_cents: int) -> Seat:
     """Add a chip to the bet for the next deal (R-4.1 limits checked at Ready)."""
-    if chip_cents not in CHIP_CENTS:
-        raise ActionRefused("no_such_chip")
+    require_chip(chip_cents)
     with seat_only(table_id=table_id, user=user) as locked:
         seat = own_seat(locked, user, version)
         require_open_bet(locked, seat)

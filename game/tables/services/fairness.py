@@ -8,12 +8,13 @@ from typing import TYPE_CHECKING
 
 from game.errors import ActionRefused
 from game.rules.fair import InvalidClientSeed, check_client_seed
+from game.services.fairness import untouched_shoe
 from game.tables.models import Seat, SharedTable
 from game.tables.services.guards import check_table_version, own_seat, require_host
 from game.tables.services.locking import locked_table
 from game.tables.services.rounds import after_engine
 from game.tables.services.saving import run_engine
-from game.tables.services.seeds import seed_new_shoes, untouched_shoe
+from game.tables.services.seeds import seed_new_shoes
 
 if TYPE_CHECKING:
     from game.tables.services.saving import Player

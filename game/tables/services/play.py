@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from game.errors import ActionRefused
 from game.rules.records import OFFER_ACTIONS
+from game.services.guards import TRIVIA_ACTIONS
 from game.tables.models import Seat
 from game.tables.services.guards import own_seat, require_round, require_turn
 from game.tables.services.locking import locked_table
@@ -31,7 +32,7 @@ EXTRA_BET_ANSWER = "extra_bet"
 PLAYS = ("stand", "split", "surrender")
 
 
-TRIVIA_PLAYS = ("hit", "double")
+TRIVIA_PLAYS = TRIVIA_ACTIONS
 
 
 def answer_offer(

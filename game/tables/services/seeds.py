@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from game.rules.engine import Game as EngineGame
 from game.rules.fair import CommittedShoes, join_client_seeds
+from game.services.fairness import untouched_shoe
 from game.tables.models import Seat
 from game.tables.services.saving import LockedTable, run_engine
 
@@ -19,11 +19,6 @@ def seats_client_seed(seats: Iterable[Seat]) -> str | None:
     if not seated:
         return None
     return join_client_seeds([seat.client_seed for seat in seated])
-
-
-def untouched_shoe(engine: EngineGame) -> bool:
-    """No card has left the shoe yet: its client seed may still change (F-2)."""
-    return engine.shoe.remaining() == engine.shoe.size
 
 
 def seed_new_shoes(locked: LockedTable) -> str | None:

@@ -7,9 +7,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from game.errors import ActionRefused
-from game.rules import sidebets as sb
 from game.rules.bets import check_bets_being_built
-from game.rules.money import CHIP_CENTS
+from game.services.guards import require_chip, require_side_bet
 from game.tables.models import Seat
 from game.tables.services.boxes import seat_side_stakes
 from game.tables.services.guards import own_seat, require_open_bet
@@ -44,10 +43,8 @@ def _set_side_stakes(locked: LockedTable, seat: Seat, stakes: dict[str, int]) ->
 
 def add_side_chip(*, table_id: int, user: Player, version: int, bet: str, chip_cents: int) -> Seat:
     """A chip adds to one side bet's stake for the next deal."""
-    if bet not in sb.STAKED_SIDE_BETS:
-        raise ActionRefused("no_such_side_bet")
-    if chip_cents not in CHIP_CENTS:
-        raise ActionRefused("no_such_chip")
+    require_side_bet(bet)
+    require_chip(chip_cents)
     with seat_only(table_id=table_id, user=user) as locked:
         seat = _side_bet_seat(locked, user, version)
         stakes = seat_side_stakes(seat)
@@ -57,8 +54,7 @@ def add_side_chip(*, table_id: int, user: Player, version: int, bet: str, chip_c
 
 def clear_side_bet(*, table_id: int, user: Player, version: int, bet: str) -> Seat:
     """One side bet's "Clear": its stake goes back to none (not played)."""
-    if bet not in sb.STAKED_SIDE_BETS:
-        raise ActionRefused("no_such_side_bet")
+    require_side_bet(bet)
     with seat_only(table_id=table_id, user=user) as locked:
         seat = _side_bet_seat(locked, user, version)
         seat.side_bets = {k: v for k, v in seat_side_stakes(seat).items() if k != bet}

@@ -7,15 +7,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from game.clock import now_ms
-from game.errors import ActionRefused
-from game.rules.records import DIFFICULTIES
 from game.services import randomness
+from game.services.guards import (
+    require_answer_shown,
+    require_choice_waiting,
+    require_difficulty,
+)
+from game.services.trivia import pick_question
 from game.tables.models import Seat, TableQuestion
 from game.tables.services.guards import own_seat, require_round, require_turn
 from game.tables.services.locking import locked_table
-from game.tables.services.play import TRIVIA_PLAYS
 from game.tables.services.rounds import apply_answer
-from trivia.services import NoQuestionsAvailable, choose_question, shuffled_answers
+from trivia.services import shuffled_answers
 
 if TYPE_CHECKING:
     from game.tables.services.saving import Player
@@ -33,20 +36,15 @@ def revealed_questions(*, table_id: int, round_number: int) -> list[TableQuestio
 def choose_difficulty(*, table_id: int, user: Player, version: int, difficulty: str) -> Seat:
     """R-8.5 at a shared table: the question for the Hit or Double Down chosen; the turn's
     clock waits while the question's own clock runs (T-8, R-8.9)."""
-    if difficulty not in DIFFICULTIES:
-        raise ActionRefused("no_such_difficulty")
+    require_difficulty(difficulty)
     with locked_table(table_id=table_id) as locked:
         seat = own_seat(locked, user, version)
         require_turn(locked, seat)
         action = seat.trivia_choice_for
-        if action not in TRIVIA_PLAYS:
-            raise ActionRefused("no_choice_waiting")
+        require_choice_waiting(action)
         asked = TableQuestion.objects.filter(seat=seat).values("question_id")
         rng = randomness.make_rng()
-        try:
-            question = choose_question(difficulty=difficulty, asked_ids=asked, rng=rng)
-        except NoQuestionsAvailable as error:
-            raise ActionRefused("no_questions", difficulty=error.difficulty) from None
+        question = pick_question(difficulty=difficulty, asked_ids=asked, rng=rng)
         asked_question = TableQuestion.objects.create(
             seat=seat,
             round_number=locked.table.round_number,
@@ -71,10 +69,7 @@ def answer_question(*, table_id: int, user: Player, version: int, answer: str) -
     with locked_table(table_id=table_id) as locked:
         seat = own_seat(locked, user, version)
         require_round(locked)
-        asked = seat.pending_question
-        if asked is None:
-            raise ActionRefused("no_unanswered_question")
-        if answer not in asked.answers_shown:
-            raise ActionRefused("not_an_answer_shown")
+        # A seat's open question is unanswered: its answer clears it (apply_answer).
+        asked = require_answer_shown(seat.pending_question, answer)
         apply_answer(locked, seat, asked, answer=answer, deadline=None)
         return seat
