@@ -78,6 +78,7 @@ def rebet(*, game_id: int, user: Player, version: int) -> Game:
 
 
 def clear_bet(*, game_id: int, user: Player, version: int) -> Game:
+    """Clear the bet: the base bet, the side bets and the Extra Bet activation (R-4.1)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         require_betting(locked)
         # R-4.1: "Clear Bet" resets the base bet and the side bets (and the extra-bet activation).
@@ -103,7 +104,7 @@ def place_bet_and_deal(
     side_bets: dict[str, int] | None = None,
     extra_bet: bool | None = None,
 ) -> Game:
-    """R-4.1/R-4.2: lock in the bets, take them from the bank and deal.
+    """Lock in the bets, take them from the bank and deal (R-4.1, R-4.2).
 
     ``side_bets`` / ``extra_bet`` left as None mean the ones built in the side-bet menu.
     """
@@ -225,7 +226,8 @@ def same_bet_on_every_box(*, game_id: int, user: Player, version: int) -> Game:
 
 
 def _deal_boxes(locked: LockedGame, bet_cents: int) -> Game:
-    """R-4.1/R-4.2 for several boxes: every box's bets, the typed amount on the selected."""
+    """Deal several boxes: every box's bets, the typed amount on the selected (R-4.1,
+    R-4.2)."""
     options = locked.engine.options
     # Boxes never bet on take the bet dealt with (a first Deal bets it on every box).
     entries = _box_entries(locked, new_box_bet=bet_cents)

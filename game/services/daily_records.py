@@ -14,7 +14,7 @@ from game.rules.engine import Game as EngineGame
 
 
 def round_result(net_cents: int) -> str:
-    """D-7's square of a round: a win, a loss or a push by what the round paid."""
+    """A round's square: a win, a loss or a push by what the round paid (D-7)."""
     return "win" if net_cents > 0 else "loss" if net_cents < 0 else "push"
 
 

@@ -36,7 +36,7 @@ def apply_deadlines(locked: LockedGame) -> bool:
 
 
 def _time_out_answer(locked: LockedGame, deadline: int) -> None:
-    """R-8.9: the pending question was not answered in time: a wrong answer, applied."""
+    """The pending question was not answered in time: a wrong answer, applied (R-8.9)."""
     attempt = locked.game.pending_trivia
     assert attempt is not None  # pending_answer_deadline found it
     outcome = TriviaOutcome(attempt.difficulty, False, timed_out=True)

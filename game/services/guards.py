@@ -68,11 +68,13 @@ def require_answer_shown(waiting: Asked | None, answer: str) -> Asked:
 
 
 def refuse_if_trivia_open(game: Game) -> None:
+    """Refuse while a question waits for its answer (R-8.6): ``trivia_open``."""
     if game.pending_trivia_id is not None:
         raise ActionRefused("trivia_open")
 
 
 def require_allowed(engine: EngineGame, action: str) -> None:
+    """Refuse an action the rules do not allow now, with their reason when they give one."""
     reason = engine.legal_actions().get(action)
     if reason != ALLOWED:
         if reason:
@@ -81,11 +83,13 @@ def require_allowed(engine: EngineGame, action: str) -> None:
 
 
 def require_playing(engine: EngineGame) -> None:
+    """Refuse any play once the game is over (R-1.6, R-8.7): ``game_over``."""
     if engine.game_over:
         raise ActionRefused("game_over")
 
 
 def require_betting(locked: LockedGame) -> None:
+    """Refuse a bet while a round is in play: ``round_open``."""
     require_playing(locked.engine)
     if locked.engine.round_in_progress:
         raise ActionRefused("round_open")

@@ -71,7 +71,7 @@ def new_game(
 
 
 def end_game(*, game_id: int, user: Player, version: int) -> Game:
-    """R-1.6: bets in play are forfeited and the game is over."""
+    """End the game: bets in play are forfeited and the game is over (R-1.6)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         events = run_engine(locked.engine.end_game)
         if locked.game.pending_trivia_id is not None:
@@ -90,7 +90,7 @@ def end_game(*, game_id: int, user: Player, version: int) -> Game:
 def apply_options(
     *, game_id: int, user: Player, version: int, options: dict[str, Any], coach: bool | None = None
 ) -> Game:
-    """§10: options change only between rounds; implied options switch on.
+    """Change the options, only between rounds; implied options switch on (§10).
 
     ``coach`` (the Coach setting, not a rule) is saved with them unless it is None."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:

@@ -90,14 +90,17 @@ def _simple_play(*, game_id: int, user: Player, version: int, action: str) -> Ga
 
 
 def stand(*, game_id: int, user: Player, version: int) -> Game:
+    """Stand (R-5.2)."""
     return _simple_play(game_id=game_id, user=user, version=version, action="stand")
 
 
 def split(*, game_id: int, user: Player, version: int) -> Game:
+    """Split the pair (R-5.4)."""
     return _simple_play(game_id=game_id, user=user, version=version, action="split")
 
 
 def surrender(*, game_id: int, user: Player, version: int) -> Game:
+    """Surrender the hand (R-5.7)."""
     return _simple_play(game_id=game_id, user=user, version=version, action="surrender")
 
 
@@ -169,7 +172,7 @@ def choose_insurance_box_by_box(*, game_id: int, user: Player, version: int) -> 
 
 
 def answer_early_surrender(*, game_id: int, user: Player, version: int, accept: bool) -> Game:
-    """R-4.6: accept or decline early surrender; the coach judges either answer."""
+    """Accept or decline early surrender; the coach judges either answer (R-4.6)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         # Out of its phase the engine refuses the answer below (its own message).
         deviation = coach.judge(locked.game, locked.engine, "surrender" if accept else "decline")

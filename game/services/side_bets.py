@@ -157,7 +157,7 @@ def clear_side_bets(
 def activate_extra_bet(
     *, game_id: int, user: Player, version: int, active: bool, base_cents: int | None = None
 ) -> Game:
-    """R-SB-20: Extra Bet Blackjack is activated (no stake until its offer) or deactivated."""
+    """Activate or deactivate Extra Bet Blackjack, with no stake until its offer (R-SB-20)."""
     return _change_side_bets(
         game_id,
         user,
@@ -184,16 +184,18 @@ def toggle_side_bet_menu(
 
 
 def place_extra_bet(*, game_id: int, user: Player, version: int, amount_cents: int | None) -> Game:
-    """R-SB-20: place the extra bet, or decline it (None)."""
+    """Place the extra bet (R-SB-20), or decline it with None."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         return play_and_save(locked, lambda: locked.engine.place_extra_bet(amount_cents))
 
 
 def parlay(*, game_id: int, user: Player, version: int, choice: str) -> Game:
+    """Answer the House Money parlay offer with ``choice`` (R-4.7a)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         return play_and_save(locked, lambda: locked.engine.parlay(choice))
 
 
 def roll(*, game_id: int, user: Player, version: int) -> Game:
+    """Roll the Perfect 11s dice (§9)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         return play_and_save(locked, locked.engine.roll)

@@ -180,8 +180,8 @@ def pick_question(
 
 
 def _daily_question(locked: LockedGame, difficulty: str) -> Question:
-    """D-3: the n-th question a Daily Shoe attempt asks of a difficulty is the n-th of the
-    day's list for it."""
+    """The n-th question a Daily Shoe attempt asks of a difficulty: the n-th of the day's
+    list for it (D-3)."""
     game = locked.game
     attempt = DailyAttempt.objects.select_related("day").get(game_id=game.pk)
     asked = TriviaAttempt.objects.filter(game_id=game.pk, difficulty=difficulty).count()

@@ -36,7 +36,8 @@ def add_chip(*, table_id: int, user: Player, version: int, chip_cents: int) -> S
 
 
 def clear_bet(*, table_id: int, user: Player, version: int) -> Seat:
-    """R-4.1 "Clear": the bet, the side bets and the Extra Bet activation go back to none."""
+    """Clear the bet: the bet, the side bets and the Extra Bet activation go back to none
+    (R-4.1 "Clear")."""
     with seat_only(table_id=table_id, user=user) as locked:
         seat = own_seat(locked, user, version)
         require_open_bet(locked, seat)
@@ -47,7 +48,8 @@ def clear_bet(*, table_id: int, user: Player, version: int) -> Seat:
 
 
 def ready(*, table_id: int, user: Player, version: int) -> Seat:
-    """T-5: the bet is placed; once everyone is Ready or sitting out, the deal comes."""
+    """Place the bet: the seat is Ready, and once everyone is Ready or sitting out, the deal
+    comes (T-5)."""
     with locked_table(table_id=table_id) as locked:
         seat = own_seat(locked, user, version)
         require_betting(locked)
@@ -69,7 +71,7 @@ def ready(*, table_id: int, user: Player, version: int) -> Seat:
 
 
 def sit_out(*, table_id: int, user: Player, version: int) -> Seat:
-    """T-5: this seat sits the coming round out."""
+    """Sit the coming round out (T-5)."""
     with locked_table(table_id=table_id) as locked:
         seat = own_seat(locked, user, version)
         require_betting(locked)

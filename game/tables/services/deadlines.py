@@ -51,8 +51,8 @@ def apply_due(locked: LockedTable) -> int:
 
 
 def _time_out_decision(locked: LockedTable) -> None:
-    """T-7/T-8: an offer stage's or a turn's time ran out: the engine applies the defaults
-    (decline, collect, roll) or stands the hand, and the next box plays."""
+    """Time out an offer stage or a turn: the engine applies the defaults (decline,
+    collect, roll) or stands the hand, and the next box plays (T-7, T-8)."""
     engine = locked.engine
     for seat in locked.seats:
         if seat.box is not None and seat.trivia_choice_for:

@@ -21,9 +21,9 @@ if TYPE_CHECKING:
 
 
 def set_seat_client_seed(*, table_id: int, user: Player, version: int, client_seed: str) -> Seat:
-    """F-2: the player's own client seed (1–64 printable ASCII characters). It joins the
+    """Set the player's own client seed (1–64 printable ASCII characters). It joins the
     others' in the table's next shoe, or in the shoe no card has left yet at the next deal;
-    the shoe dealing now keeps the seed it was committed with."""
+    the shoe dealing now keeps the seed it was committed with (F-2)."""
     try:
         seed = check_client_seed(client_seed)
     except InvalidClientSeed as error:
@@ -37,9 +37,9 @@ def set_seat_client_seed(*, table_id: int, user: Player, version: int, client_se
 
 
 def shuffle_now(*, table_id: int, user: Player, version: int) -> SharedTable:
-    """F-6: the host finishes the shoe between rounds (Shuffle now): its seed is revealed
-    with the cards dealt from it, and a new committed shoe, dealt with the seated
-    players' seeds (F-2), takes its place. A shoe no card has left is new already."""
+    """The host finishes the shoe between rounds (Shuffle now): its seed is revealed with
+    the cards dealt from it, and a new committed shoe, dealt with the seated players'
+    seeds (F-2), takes its place. A shoe no card has left is new already (F-6)."""
     with locked_table(table_id=table_id) as locked:
         require_host(locked, user)
         check_table_version(locked.table, version)

@@ -35,7 +35,7 @@ def create_table(
     options: dict[str, Any] | None = None,
     once_key: str | None = None,
 ) -> SharedTable:
-    """T-1: a new table; its host sits down later like anyone else.
+    """Create a table; its host sits down later like anyone else (T-1).
 
     Made under the host's row lock: a host has at most ``TABLES_HOSTED_PER_PLAYER`` open
     tables (LimitReached past it). With ``once_key`` (Create Table's one-time key,
@@ -80,6 +80,7 @@ def create_table(
 
 
 def _check_room_for_a_table(host: Player) -> None:
+    """Refuse a new table past the host's ``TABLES_HOSTED_PER_PLAYER`` open ones."""
     limit = int(settings.TABLES_HOSTED_PER_PLAYER)
     hosted = SharedTable.objects.filter(host=host).exclude(phase=SharedTable.Phase.CLOSED)
     if hosted.count() >= limit:
@@ -89,7 +90,7 @@ def _check_room_for_a_table(host: Player) -> None:
 def change_options(
     *, table_id: int, user: Player, version: int, options: dict[str, Any]
 ) -> SharedTable:
-    """T-2: the host changes the options between rounds, while no bet is placed."""
+    """The host changes the options between rounds, while no bet is placed (T-2)."""
     with locked_table(table_id=table_id) as locked:
         require_host(locked, user)
         check_table_version(locked.table, version)
@@ -103,7 +104,7 @@ def change_options(
 
 
 def renew_invite(*, table_id: int, user: Player, version: int) -> SharedTable:
-    """T-1: a new invitation link; the old one stops working. The event wakes every
+    """A new invitation link; the old one stops working (T-1). The event wakes every
     stream at the table at once, so that one a watcher opened by the old link ends now."""
     with locked_table(table_id=table_id) as locked:
         require_host(locked, user)
@@ -114,7 +115,7 @@ def renew_invite(*, table_id: int, user: Player, version: int) -> SharedTable:
 
 
 def close_table(*, table_id: int, user: Player, version: int) -> SharedTable:
-    """T-2: the host closes the table between rounds."""
+    """The host closes the table between rounds (T-2)."""
     with locked_table(table_id=table_id) as locked:
         require_host(locked, user)
         check_table_version(locked.table, version)

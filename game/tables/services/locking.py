@@ -84,6 +84,7 @@ def _seat_of_player(table_id: int, player_id: int) -> Seat | None:
 
 
 def _share_table(table_id: int) -> SharedTable | None:
+    """The table row share-locked (PostgreSQL; SQLite has no row locks), or None."""
     sql = _SHARE_TABLE_SQL
     if connection.vendor == "postgresql":
         sql += " FOR SHARE"

@@ -36,5 +36,6 @@ def table_options(raw: dict[str, Any] | None) -> Options:
 
 
 def side_bets_offered(options: Options) -> bool:
-    """§9: the side-bet menu is on (the simple game keeps the option but plays none)."""
+    """Whether the side-bet menu is on (the simple game keeps the option but plays none,
+    §9)."""
     return options.side_bets and not options.simple

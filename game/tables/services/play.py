@@ -43,10 +43,11 @@ def answer_offer(
     answer: str,
     amount_cents: int | None = None,
 ) -> Seat:
-    """T-7: insurance / even money, early surrender, the extra bet (``"extra_bet"`` with
-    ``amount_cents``, or ``"extra_bet:decline"``), the House Money parlay and the Perfect
-    11s dice, answered by each player concerned at once; the engine checks the answer
-    against that seat's box and wallet (the extra bet's limits included)."""
+    """Answer an offer: insurance / even money, early surrender, the extra bet
+    (``"extra_bet"`` with ``amount_cents``, or ``"extra_bet:decline"``), the House Money
+    parlay and the Perfect 11s dice, answered by each player concerned at once; the engine
+    checks the answer against that seat's box and wallet, the extra bet's limits
+    included (T-7)."""
     if answer not in OFFER_ANSWERS:
         raise ActionRefused("no_such_answer")
     if answer == EXTRA_BET_ANSWER:
@@ -65,8 +66,8 @@ def answer_offer(
 
 
 def play(*, table_id: int, user: Player, version: int, action: str) -> Seat:
-    """T-8: Stand, Split or Surrender for the box in turn; Hit and Double Down ask a
-    question first in trivia mode (the difficulty choice opens), else act at once."""
+    """Stand, Split or Surrender for the box in turn; Hit and Double Down ask a question
+    first in trivia mode (the difficulty choice opens), else act at once (T-8)."""
     if action not in PLAYS + TRIVIA_PLAYS:
         raise ActionRefused("no_such_action")
     with locked_table(table_id=table_id) as locked:

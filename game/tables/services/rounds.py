@@ -21,6 +21,7 @@ logger = logging.getLogger(__name__)
 
 
 def close_locked_table(locked: LockedTable, *, reason: str) -> None:
+    """Close the table: its shoe finished, every seat stood up, the reason told (T-2)."""
     locked.table.phase = SharedTable.Phase.CLOSED
     # F-6: nothing more is dealt from the table's shoe, so its seed can be told.
     locked.engine.finish_shoe()
@@ -32,7 +33,7 @@ def close_locked_table(locked: LockedTable, *, reason: str) -> None:
 
 
 def open_betting(locked: LockedTable, *, again: bool = False) -> None:
-    """T-5/T-9: a new intermission (timed only while someone is seated).
+    """Open a new intermission, timed only while someone is seated (T-5, T-9).
 
     ``again``: the intermission before it ended with no bet (T-5): it starts over as
     ``betting_reopened``, news for the pages (the new clock) that adds no line to the
@@ -52,13 +53,15 @@ def open_betting(locked: LockedTable, *, again: bool = False) -> None:
 
 
 def end_betting_if_everyone_decided(locked: LockedTable) -> None:
+    """Deal once every seated player is Ready or sitting out (T-5)."""
     seated = locked.seated()
     if seated and all(seat.ready or seat.sitting_out for seat in seated):
         end_betting(locked)
 
 
 def end_betting(locked: LockedTable) -> None:
-    """T-5/T-6: deal to every seat with a bet placed, seat order; none: betting reopens.
+    """Deal to every seat with a bet placed, in seat order; with none, betting reopens
+    (T-5, T-6).
 
     Each box is checked again by the engine first (``Game.check_shared_box``, the checks
     the deal itself makes): a bet that no longer passes (checked at Ready, but the seat's
@@ -150,7 +153,7 @@ def _seat_of_event(locked: LockedTable, data: dict[str, Any]) -> Seat | None:
 
 
 def _finish_round(locked: LockedTable) -> None:
-    """T-9: every box settled and shown; the next intermission begins."""
+    """Every box settled and shown: the next intermission begins (T-9)."""
     for seat in locked.seats:
         if seat.pending_question_id is not None or seat.trivia_choice_for:
             seat.pending_question = None
@@ -184,6 +187,8 @@ def _fit_side_stakes(locked: LockedTable, seat: Seat) -> None:
 def apply_answer(
     locked: LockedTable, seat: Seat, asked: TableQuestion, *, answer: str, deadline: int | None
 ) -> None:
+    """Carry an answer, or a question's time run out (``deadline``), into the hand: the
+    question revealed to everyone (T-11), the card dealt or the hand standing (R-8.2, R-8.9)."""
     correct = deadline is None and answer == asked.question.correct_answer
     outcome = TriviaOutcome(asked.difficulty, correct, timed_out=deadline is not None)
     asked.answer_given = answer

@@ -114,6 +114,8 @@ def seats_of_table(table_id: int) -> list[Seat]:
 
 
 def save_table(locked: LockedTable) -> None:
+    """Write what the action changed: the shoes, the engine's state and rules when they
+    changed, the next deadline, the events, the seats touched; tell the live channel (T-10)."""
     table = locked.table
     written = list(TABLE_ROW_FIELDS)
     # The engine's state and the rules are written only when they changed: a chip, a
@@ -195,6 +197,7 @@ def update_seat(seat: Seat) -> None:
 
 
 def run_engine(action: Any) -> list[Event]:
+    """Run an engine action, its IllegalAction refused in the player's words (``rule``)."""
     try:
         return action()
     except IllegalAction as error:
@@ -215,12 +218,13 @@ EMPTY_TABLE_CLOSES_AFTER = timedelta(minutes=30)  # T-2
 
 
 def _answer_ms(options: Options) -> int:
-    """R-8.9 inside the turn (T-8): table_options always sets an answer clock."""
+    """The question's clock inside the turn (R-8.9, T-8): table_options always sets one."""
     assert options.answer_ms is not None
     return options.answer_ms
 
 
 def pending_answer_deadlines(locked: LockedTable) -> list[tuple[int, Seat]]:
+    """Each open question's deadline and its seat, soonest first (R-8.9, T-8)."""
     options = locked.options
     return sorted(
         (
@@ -233,6 +237,7 @@ def pending_answer_deadlines(locked: LockedTable) -> list[tuple[int, Seat]]:
 
 
 def next_deadline(locked: LockedTable) -> int | None:
+    """The table's next deadline, None when nothing waits on the clock (T-13)."""
     table = locked.table
     if table.is_closed:
         return None
@@ -250,7 +255,7 @@ def next_deadline(locked: LockedTable) -> int | None:
 
 
 def empty_table_closes_ms(table: SharedTable) -> int:
-    """T-2: when a table with nobody seated closes, on the table clock (the clock every
-    other deadline reads)."""
+    """When a table with nobody seated closes (T-2), on the table clock: the clock every
+    other deadline reads."""
     assert table.empty_since is not None
     return epoch_ms(table.empty_since + EMPTY_TABLE_CLOSES_AFTER)

@@ -24,7 +24,7 @@ NO_SEAT_VERSION = 0
 
 
 def sit(*, table_id: int, user: Player, version: int, number: int) -> Seat:
-    """T-3: sit in a free seat; a returning player gets their bank and credits back."""
+    """Sit in a free seat; a returning player gets their bank and credits back (T-3)."""
     with locked_table(table_id=table_id) as locked:
         table = locked.table
         seat = locked.seat_of(user)
@@ -61,7 +61,7 @@ def sit(*, table_id: int, user: Player, version: int, number: int) -> Seat:
 
 
 def leave(*, table_id: int, user: Player, version: int) -> Seat:
-    """T-3: leave the seat; bank and credits stay with it. A box still in play is timed
+    """Leave the seat; bank and credits stay with it (T-3). A box still in play is timed
     out like a player who is not connected (T-8)."""
     with locked_table(table_id=table_id) as locked:
         seat = own_seat(locked, user, version)

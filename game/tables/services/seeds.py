@@ -32,10 +32,10 @@ def seed_new_shoes(locked: LockedTable) -> str | None:
 
 
 def seed_the_deal(locked: LockedTable) -> None:
-    """F-2 before a deal: the next shoes take the seated players' seeds, and so does the
-    shoe about to be dealt from when no card has left it (the table's first shoe, or one
-    shuffled since): shuffled again from the same server seed, its commitment unchanged.
-    A shoe rebuilt by the deal itself (R-2.2) is then opened with them too."""
+    """Before a deal, the next shoes take the seated players' seeds, and so does the shoe
+    about to be dealt from when no card has left it (the table's first shoe, or one
+    shuffled since): shuffled again from the same server seed, its commitment unchanged
+    (F-2). A shoe rebuilt by the deal itself (R-2.2) is then opened with them too."""
     joined = seed_new_shoes(locked)
     engine = locked.engine
     source = engine.source

@@ -31,9 +31,9 @@ def _side_bet_seat(locked: LockedTable, user: Player, version: int) -> Seat:
 
 
 def _set_side_stakes(locked: LockedTable, seat: Seat, stakes: dict[str, int]) -> None:
-    """R-1.4, §9 on bets being built: each stake at least the table minimum, all of them
-    with the bet covered by the seat's bank (the engine's own check; no table maximum
-    applies to a side stake, as in the single-player game)."""
+    """Set the seat's side stakes being built: each at least the table minimum, all of
+    them with the bet covered by the seat's bank (R-1.4, §9; the engine's own check; no
+    table maximum applies to a side stake, as in the single-player game)."""
     options = locked.options
     run_engine(
         lambda: check_bets_being_built(options, seat.bet_cents, stakes, bank=seat.bank_cents)
@@ -62,7 +62,7 @@ def clear_side_bet(*, table_id: int, user: Player, version: int, bet: str) -> Se
 
 
 def activate_extra_bet(*, table_id: int, user: Player, version: int, active: bool) -> Seat:
-    """R-SB-20: Extra Bet Blackjack activated (no stake until its offer) or not."""
+    """Activate Extra Bet Blackjack (no stake until its offer) or not (R-SB-20)."""
     with seat_only(table_id=table_id, user=user) as locked:
         seat = _side_bet_seat(locked, user, version)
         seat.extra_bet = active

@@ -34,8 +34,8 @@ def revealed_questions(*, table_id: int, round_number: int) -> list[TableQuestio
 
 
 def choose_difficulty(*, table_id: int, user: Player, version: int, difficulty: str) -> Seat:
-    """R-8.5 at a shared table: the question for the Hit or Double Down chosen; the turn's
-    clock waits while the question's own clock runs (T-8, R-8.9)."""
+    """Choose the question for the Hit or Double Down waiting; the turn's clock waits while
+    the question's own clock runs (R-8.5, T-8, R-8.9)."""
     require_difficulty(difficulty)
     with locked_table(table_id=table_id) as locked:
         seat = own_seat(locked, user, version)
@@ -63,8 +63,8 @@ def choose_difficulty(*, table_id: int, user: Player, version: int, difficulty: 
 
 
 def answer_question(*, table_id: int, user: Player, version: int, answer: str) -> Seat:
-    """R-8.2/R-8.3: the answer is carried into the round at once: right, the card comes;
-    wrong, the hand stands. Everyone then sees the question, the answer and the right one
+    """Carry the answer into the round at once: right, the card comes; wrong, the hand
+    stands (R-8.2, R-8.3). Everyone then sees the question, the answer and the right one
     (T-11)."""
     with locked_table(table_id=table_id) as locked:
         seat = own_seat(locked, user, version)
