@@ -98,9 +98,9 @@ def main() -> int:
         from django.test import Client
         from django.test.utils import setup_test_environment
 
-        from game import clock as game_clock
         from game import services
-        from game.clock import epoch_ms
+        from game.core import clock as game_clock
+        from game.core.clock import epoch_ms
         from game.models import DailyShoe
         from game.rules.clock import FakeClock
         from game.selectors import LEADERBOARD_PAGE_SIZE, daily_round_standing

@@ -125,7 +125,7 @@ def main() -> int:
         from django.test import Client
         from django.test.utils import setup_test_environment
 
-        from game.statistics import player_statistics
+        from game.presentation.statistics import player_statistics
 
         setup_test_environment()  # lets the test client talk to the site (ALLOWED_HOSTS)
         start = time.perf_counter()

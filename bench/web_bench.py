@@ -201,7 +201,7 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
     from django.db import connection
     from django.test import Client
 
-    from game import once_keys
+    from game.core import once_keys
     from game.models import Game, TriviaAttempt
     from game.rules.no_random import NoRandom
     from game.rules.records import ALLOWED
@@ -468,7 +468,7 @@ FORM_ACTIONS = re.compile(r'hx-post="/games/\d+/([a-z-]+)/"')
 VERSION = re.compile(r'name="version" value="(\d+)"')
 ANSWERS = re.compile(r'name="answer" value="([^"]*)"')
 PLAY_BUTTONS = re.compile(r'<button[^>]*formaction="/games/\d+/(hit|stand)/"[^>]*>')
-# New Game's one-time key (game/once_keys.py), as the game-over moment renders it.
+# New Game's one-time key (game/core/once_keys.py), as the game-over moment renders it.
 ONCE_KEY = re.compile(r'name="once_key" value="([^"]+)"')
 
 

@@ -1,7 +1,7 @@
 """Sign up: a new account, or a guest's own account given a name and a password; once
 per form, however many times it is posted.
 
-The form's one-time key (game/once_keys.py) is stored with the account made, in the
+The form's one-time key (game/core/once_keys.py) is stored with the account made, in the
 transaction that makes it, and looked for before anything else:
 
 - From a guest session, the guest's row is locked first: twenty posts of the form queue
@@ -33,8 +33,8 @@ from django.db import IntegrityError, transaction
 from blackjack_site.forms import SignUpForm
 from blackjack_site.guests import is_guest
 from blackjack_site.throttle import within_hourly_limit
-from game import once_keys
-from game.errors import FormExpired
+from game.core import once_keys
+from game.core.errors import FormExpired
 from game.models import OnceKey
 from game.services.locking import lock_player
 

@@ -7,7 +7,7 @@ calls guarded (only its documented methods are overridden):
 
 - a call that fails answers as an empty cache would (``get``: the default, ``add``: False,
   ``set``: nothing...), so sessions and users are read from, and written to, the database;
-- the outage is logged once when it begins and once when it ends (game/outage.py), not per
+- the outage is logged once when it begins and once when it ends (game/core/outage.py), not per
   call; while it lasts one call every ``OUTAGE_RETRY_SECONDS`` tries Redis, the others do
   not wait on it;
 - a write that never reached Redis (a logout's delete, a changed account's eviction, a
@@ -34,7 +34,7 @@ from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
 
-from game.outage import Outage, server_name
+from game.core.outage import Outage, server_name
 
 logger = logging.getLogger(__name__)
 

@@ -9,7 +9,7 @@ from a guest session gives that same row a chosen username and a password, so th
 is gone and the games, which point at the row, stay with it.
 
 **Play now** (and **Play as guest** on an invitation) makes the guest with
-:func:`enter_as_guest`, once per form: the form's one-time key (game/once_keys.py) is
+:func:`enter_as_guest`, once per form: the form's one-time key (game/core/once_keys.py) is
 stored with the guest made, so twenty parallel posts of one form, each perhaps without the
 session cookie the first answer set, all end logged in as that one guest.
 
@@ -35,8 +35,8 @@ from django.utils import timezone
 
 from blackjack_site.auth import ACCOUNT_BACKEND
 from blackjack_site.throttle import client_address, within_hourly_limit
-from game import once_keys
-from game.errors import FormExpired, LimitReached
+from game.core import once_keys
+from game.core.errors import FormExpired, LimitReached
 from game.models import Game, OnceKey
 from game.services.locking import lock_player
 from game.services.starting import games_in_progress_limit

@@ -17,8 +17,8 @@ from django.views.decorators.http import require_POST
 
 from blackjack_site import guests
 from blackjack_site.views import form_expired
-from game import once_keys
-from game.errors import FormExpired
+from game.core import once_keys
+from game.core.errors import FormExpired
 from game.tables import invitations
 from game.tables.models import SharedTable
 

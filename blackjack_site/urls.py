@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 # Registers the <invite_token:…> converter the table's Play as guest path uses.
-import game.converters  # noqa: F401
+import game.core.converters  # noqa: F401
 from blackjack_site import table_guests, views
 from blackjack_site.forms import AdminLoginForm
 

@@ -1,7 +1,7 @@
 """Site-wide pages: home and Play now, sign up, log in, and the player's "My games" list.
 
 Every page answers only the methods it has a use for (405 otherwise). Play now and Sign up
-carry a one-time key (game/once_keys.py): a double click makes one guest, one game, one
+carry a one-time key (game/core/once_keys.py): a double click makes one guest, one game, one
 account; a form without a valid key is answered 400 with the form again."""
 
 from __future__ import annotations
@@ -28,10 +28,11 @@ from blackjack_site import accounts, guests
 from blackjack_site.auth import ACCOUNT_BACKEND
 from blackjack_site.forms import LoginForm, SignUpForm
 from blackjack_site.throttle import client_address
-from game import once_keys, services
-from game.clock import now_ms
-from game.errors import FormExpired, LimitReached, http_status
-from game.http import AuthenticatedHttpRequest
+from game import services
+from game.core import once_keys
+from game.core.clock import now_ms
+from game.core.errors import FormExpired, LimitReached, http_status
+from game.core.http import AuthenticatedHttpRequest
 from game.presentation.daily import daily_status, home_daily, time_left_text
 from game.presentation.notices import refusal_text
 from game.selectors import daily_attempt_of, daily_rank, daily_shoe_on, games_for_player

@@ -22,8 +22,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.cache import add_never_cache_headers
 
-from game.errors import STALE
-from game.http import HtmxHttpRequest
+from game.core.errors import STALE
+from game.core.http import HtmxHttpRequest
 from game.models import Game
 from game.presentation.notices import STALE_NOTICE
 from game.views.rendering import render_table

@@ -267,7 +267,7 @@ class CoachDeviation(models.Model):
 
 
 class OnceKey(models.Model):
-    """A form's one-time key and what its first submission made (game/once_keys.py).
+    """A form's one-time key and what its first submission made (game/core/once_keys.py).
 
     The forms that create something (Play now's guest, New Game, Create Table, Sign up)
     carry a random key made when the page was rendered. The first submission stores it

@@ -104,7 +104,7 @@ def selected_box_index(game: Game, seats: int) -> int:
 def coach_deviation_count(user: User) -> int:
     """How many of the player's moves the coach marked as not basic strategy.
 
-    Deviations are recorded only while a game's Coach setting is on (see game.coach).
+    Deviations are recorded only while a game's Coach setting is on (see game.services.coach).
     """
     return CoachDeviation.objects.filter(game__owner=user).count()
 

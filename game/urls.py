@@ -1,7 +1,7 @@
 from django.urls import path, re_path
 
 # Registers the <id:…> converter the paths below use.
-import game.converters  # noqa: F401
+import game.core.converters  # noqa: F401
 from game.views import actions, daily, fairness, reports, side_bets, statistics, table
 
 app_name = "game"

@@ -14,8 +14,8 @@ def without_csrf_tokens(html: str) -> str:
 
 
 def once_key(kind: str) -> dict[str, str]:
-    """The hidden one-time key a form that creates something carries (game/once_keys.py:
+    """The hidden one-time key a form that creates something carries (game/core/once_keys.py:
     ``guest``, ``new_game``, ``table``, ``sign_up``), as its page renders a new one."""
-    from game import once_keys
+    from game.core import once_keys
 
     return {once_keys.FIELD: once_keys.issue(kind)}

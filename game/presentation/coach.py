@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.coach import HINT_PANELS, current_note, hint_for_game
 from game.models import Game
 from game.presentation.table import TableView
+from game.services.coach import HINT_PANELS, current_note, hint_for_game
 
 
 def table_context(game: Game, view: TableView, *, hint: bool) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.models import Game
 from game.presentation.insurance import EVERY_BOX_SHORT, every_box_question
 from game.presentation.side_bet_menu import SIDE_BET_LABELS

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from game.clock import now_ms, pending_answer_deadline
+from game.core.clock import now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
 from game.presentation.felt_rules import FeltRule, house_rules, usual_rules_expected
 from game.presentation.game_over import GameOverView, game_over_view

@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 
 from django.urls import reverse
 
+from game.core.url_cache import cached_reverse
 from game.rules.money import display_cents
 from game.rules.options import NEEDS, Options
 from game.rules.sidebet_edges import DEFAULT_DECK_COUNT, edge_percent, house_edge
@@ -31,7 +32,6 @@ from game.rules.sidebets import (
     PERFECT_PAIR,
     TWENTY_ONE_PLUS_THREE,
 )
-from game.url_cache import cached_reverse
 
 # --- where each topic lives -------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """One function per player action: lock the game row, check the version, run the engine,
 save. Views call them as ``services.hit(...)``; each takes keyword-only arguments, raises
-the domain errors of game/errors.py and returns the saved game.
+the domain errors of game/core/errors.py and returns the saved game.
 
 By area: the bet panel (bet.py), the decisions of a round (play.py), trivia in play
 (trivia.py), side bets (side_bets.py), a game's start, options and end (options.py); the

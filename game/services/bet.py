@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.models import Game
 from game.rules import sidebets as sb
 from game.rules.bets import BANK_SHORT, OVER_MAX_BET, bet_refusal

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 
-from game.clock import now_ms
-from game.errors import ActionRefused
+from game.core.clock import now_ms
+from game.core.errors import ActionRefused
 from game.models import DailyAttempt, DailyShoe, Game
 from game.rules.daily import DAILY_STAKE_CENTS, daily_game, question_list_commitment
 from game.rules.fair import SEED_BYTES, commitment

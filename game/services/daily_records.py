@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from game import sql
+from game.core import sql
 from game.models import DailyAttempt, DailyRoundResult, DailyShoe, Game, TriviaAttempt
 from game.rules.engine import Game as EngineGame
 

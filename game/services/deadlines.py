@@ -3,7 +3,7 @@ lock by whichever request comes first."""
 
 from __future__ import annotations
 
-from game.clock import from_epoch_ms, now_ms, pending_answer_deadline
+from game.core.clock import from_epoch_ms, now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
 from game.rules.options import Options
 from game.rules.records import TriviaOutcome

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.models import Game
 from game.rules.engine import Game as EngineGame
 from game.rules.fair import InvalidClientSeed, check_client_seed

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, TypeVar
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.models import Game
 from game.rules.engine import Game as EngineGame
 from game.rules.money import CHIP_CENTS

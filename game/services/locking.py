@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from game.errors import GameNotFound, StaleVersion, TimeRanOut
+from game.core.errors import GameNotFound, StaleVersion, TimeRanOut
+from game.core.sql import GameRead, read_game
 from game.models import Game
 from game.services.deadlines import TIME_RAN_OUT, apply_deadlines, deadline_due
 from game.services.saving import LockedGame, load_engine
-from game.sql import GameRead, read_game
 from trivia.models import Question
 from trivia.services import QuestionCandidate
 
@@ -71,7 +71,7 @@ def lock_game(
     *, game_id: int, user: Player | int, candidate: QuestionCandidate | None = None
 ) -> LockedGame:
     """Lock the owner's game row (call inside atomic), reading with it in the same query
-    all an action needs besides the engine state (game/sql.py)."""
+    all an action needs besides the engine state (game/core/sql.py)."""
     owner_id = user if isinstance(user, int) else user.pk
     read = read_game(
         game_id=game_id,

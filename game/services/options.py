@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from game import sql
-from game.errors import ActionRefused
+from game.core import sql
+from game.core.errors import ActionRefused
 from game.models import Game, GameShoe, TriviaAttempt
 from game.rules.daily import is_daily
 from game.rules.engine import Game as EngineGame

@@ -13,12 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from game import coach
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.models import Game
 from game.rules.engine import Game as EngineGame
 from game.rules.records import DIFFICULTIES, Event, InsuranceOffer
-from game.services import randomness
+from game.services import coach, randomness
 from game.services.guards import refuse_if_trivia_open, require_allowed
 from game.services.locking import locked_game
 from game.services.saving import play_and_save, save_game

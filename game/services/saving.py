@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import Model
 from django.utils import timezone
 
-from game import sql
-from game.clock import now_ms
-from game.errors import ActionRefused, StaleVersion
+from game.core import sql
+from game.core.clock import now_ms
+from game.core.errors import ActionRefused, StaleVersion
 from game.models import Game, GameShoe, Hand, Round, SideBet, TriviaAttempt
 from game.rules.daily import end_after_the_last_round, is_daily
 from game.rules.engine import Game as EngineGame

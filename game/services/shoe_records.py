@@ -14,7 +14,7 @@ from typing import Any
 from django.db.models import Model
 from django.utils import timezone
 
-from game import sql
+from game.core import sql
 from game.rules.fair import CommittedShoes, RevealedShoe, ShoeCommitment
 from game.rules.shoe import ShoeSource
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.models import Game
 from game.rules.records import IllegalAction
 from game.selectors import pending_side_stakes

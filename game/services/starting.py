@@ -2,7 +2,7 @@
 
 Both lock the player's account row first (locking.lock_player), so that twenty posts at
 once are checked and answered one after the other: New Game makes one game per form
-(its one-time key, game/once_keys.py) and Play now resumes the game the first post made.
+(its one-time key, game/core/once_keys.py) and Play now resumes the game the first post made.
 A player has at most ``GAMES_IN_PROGRESS_PER_PLAYER`` games in progress (ended ones do
 not count); New Game past it is refused with LimitReached.
 """
@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from game import once_keys
-from game.errors import FormExpired, LimitReached
+from game.core import once_keys
+from game.core.errors import FormExpired, LimitReached
 from game.models import Game, OnceKey
 from game.selectors import latest_game_in_progress
 from game.services.locking import lock_player

@@ -3,7 +3,7 @@ its answer deals the card or stands the hand.
 
 An action that may ask a question draws a candidate from the process's kept list of the
 difficulty's questions before the game is locked (:func:`draw_candidate`), and the lock
-reads it in the same query (game/sql.py): asked when it may be, else the usual pick runs.
+reads it in the same query (game/core/sql.py): asked when it may be, else the usual pick runs.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from game.clock import from_epoch_ms, now_ms
-from game.errors import ActionRefused
+from game.core.clock import from_epoch_ms, now_ms
+from game.core.errors import ActionRefused
 from game.models import DailyAttempt, Game, TriviaAttempt
 from game.rules.daily import QuestionListExhausted, is_daily, nth_question
 from game.rules.records import TriviaOutcome

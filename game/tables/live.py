@@ -14,7 +14,7 @@ feeds the hub, however many streams wait, whether in threads or in asyncio loops
 While Redis is out of reach nothing here raises or waits on it: news still reaches this
 process's own waiters, publishing to Redis is tried again once a PUBLISH_RETRY_SECONDS, the
 subscriber reconnects by itself, and ``news_paused`` tells the streams, which poll the
-database meanwhile and say so to the page. The outage is logged once (game/outage.py).
+database meanwhile and say so to the page. The outage is logged once (game/core/outage.py).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from collections.abc import Callable
 from django.conf import settings
 from django.db import transaction
 
-from game.outage import Outage, server_name
+from game.core.outage import Outage, server_name
 
 logger = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 from django.urls import path
 
 # Registers the <id:…> and <invite_token:…> converters the paths below use.
-import game.converters  # noqa: F401
+import game.core.converters  # noqa: F401
 from game.tables import views
 
 app_name = "tables"

@@ -26,8 +26,8 @@ from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game import once_keys
-from game.errors import (
+from game.core import once_keys
+from game.core.errors import (
     REFUSED,
     ActionRefused,
     FormExpired,
@@ -35,8 +35,8 @@ from game.errors import (
     TableNotFound,
     http_status,
 )
+from game.core.http import AuthenticatedHttpRequest
 from game.forms import parse_version
-from game.http import AuthenticatedHttpRequest
 from game.presentation.fairness import TABLE_SEED_HINT, fairness_json, fairness_view
 from game.presentation.notices import STALE_NOTICE
 from game.tables import clock_runner, invitations, live, services, stream_limits

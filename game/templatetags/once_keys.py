@@ -1,4 +1,4 @@
-"""The hidden one-time key of a form that creates something (game/once_keys.py).
+"""The hidden one-time key of a form that creates something (game/core/once_keys.py).
 
 ``{% load once_keys %}{% once_key_field "new_game" %}`` inside the form: a new key each
 time the form is rendered (so never inside a ``{% cache %}`` block). Kinds: ``guest``
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django import template
 
-from game import once_keys
+from game.core import once_keys
 
 register = template.Library()
 

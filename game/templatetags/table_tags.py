@@ -12,11 +12,11 @@ from django.template.context import Context
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
+from game.core.url_cache import game_url
 from game.presentation.cards import CardFace, card_face, card_short
-from game.question_reports import NOTE_MAX_LENGTH
 from game.rules.cards import card_name
 from game.rules.money import display_cents, format_cents
-from game.url_cache import game_url
+from game.services.question_reports import NOTE_MAX_LENGTH
 from trivia.models import QuestionReport
 
 register = template.Library()

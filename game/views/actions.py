@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from game import services
+from game.core.http import AuthenticatedHttpRequest
 from game.forms import (
     parse_bet,
     parse_chip_dollars,
@@ -26,7 +27,6 @@ from game.forms import (
     parse_side_clear,
     parse_side_clear_all,
 )
-from game.http import AuthenticatedHttpRequest
 from game.models import Game
 from game.presentation.notices import REFUSALS
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number

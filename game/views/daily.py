@@ -13,7 +13,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from game.clock import now_ms
+from game.core.clock import now_ms
 from game.models import DailyShoe
 from game.presentation.daily import (
     BAD_DATE_TEXT,

@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from game import services
-from game.errors import ActionRefused, GameNotFound, StaleVersion, http_status
+from game.core.errors import ActionRefused, GameNotFound, StaleVersion, http_status
+from game.core.http import AuthenticatedHttpRequest
 from game.forms import parse_version
-from game.http import AuthenticatedHttpRequest
 from game.models import Game
 from game.presentation.fairness import GAME_SEED_HINT, FairnessView, fairness_json, fairness_view
 from game.presentation.notices import STALE_NOTICE, refusal_text

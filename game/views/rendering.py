@@ -18,9 +18,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 
-from game.errors import REFUSED, ActionRefused, GameNotFound, StaleVersion, http_status
+from game.core.errors import REFUSED, ActionRefused, GameNotFound, StaleVersion, http_status
+from game.core.http import AuthenticatedHttpRequest, HtmxHttpRequest
+from game.core.sql import read_game
+from game.core.url_cache import cached_reverse, game_url, urls_in_use
 from game.forms import parse_version
-from game.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from game.models import Game
 from game.presentation import coach
 from game.presentation.bet_spots import bet_focus, focus_query, side_spots
@@ -30,8 +32,6 @@ from game.presentation.notices import STALE_NOTICE, refusal_text
 from game.presentation.table import TableView, daily_round_shown, table_view
 from game.rules_pages.content import rules_url
 from game.selectors import daily_round_standing
-from game.sql import read_game
-from game.url_cache import cached_reverse, game_url, urls_in_use
 
 # The actions a table posts, each to /games/<id>/<name>/ (game/views/actions.py has a
 # view for each; a test checks the two lists agree).

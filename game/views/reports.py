@@ -8,11 +8,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.views.decorators.http import require_POST
 
-from game.errors import REFUSED, ActionRefused, GameNotFound
-from game.http import AuthenticatedHttpRequest
+from game.core.errors import REFUSED, ActionRefused, GameNotFound
+from game.core.http import AuthenticatedHttpRequest
 from game.models import Game
 from game.presentation.notices import refusal_text
-from game.question_reports import THANKS, ReportQuestionForm, report_attempt_question
+from game.services.question_reports import THANKS, ReportQuestionForm, report_attempt_question
 from game.views.rendering import render_table
 
 

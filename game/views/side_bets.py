@@ -13,9 +13,9 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_POST
 
-from game.errors import REFUSED
+from game.core.errors import REFUSED
+from game.core.http import AuthenticatedHttpRequest
 from game.forms import parse_chip_dollars
-from game.http import AuthenticatedHttpRequest
 from game.models import Game
 from game.presentation.side_bet_panels import extra_chip_refusal
 from game.presentation.table import table_view

@@ -7,11 +7,11 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from game.http import AuthenticatedHttpRequest
+from game.core.http import AuthenticatedHttpRequest
 from game.presentation.daily import streak_text
+from game.presentation.statistics import player_statistics
 from game.selectors import coach_deviation_count, daily_streak
 from game.services.daily import utc_today
-from game.statistics import player_statistics
 
 
 @login_required

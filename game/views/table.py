@@ -15,8 +15,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from game import once_keys, services
-from game.errors import (
+from game import services
+from game.core import once_keys
+from game.core.errors import (
     REFUSED,
     ActionRefused,
     FormExpired,
@@ -25,14 +26,14 @@ from game.errors import (
     StaleVersion,
     http_status,
 )
+from game.core.http import AuthenticatedHttpRequest
 from game.forms import (
     OptionsForm,
     default_options,
     option_needs_text,
     parse_version,
 )
-from game.house_edge_summary import HouseEdgeSummary, summarise
-from game.http import AuthenticatedHttpRequest
+from game.presentation.house_edge import HouseEdgeSummary, summarise
 from game.presentation.notices import STALE_NOTICE, refusal_text
 from game.presentation.table import table_view
 from game.rules.options import NEEDS

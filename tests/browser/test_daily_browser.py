@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from game import clock as game_clock
-from game.clock import epoch_ms
+from game.core import clock as game_clock
+from game.core.clock import epoch_ms
 from game.models import DailyAttempt
 from game.rules.clock import FakeClock
 from game.services import daily

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.services import randomness
 from game.tables import services
 from game.tables.models import Seat, SharedTable, TableShoe

@@ -1,7 +1,7 @@
 """R-4.13 in the browser: the time left counts down on the table, the last seconds are
 announced, and when it runs out the table shows the hand stood without a reload.
 
-The server's clock (game.clock.CLOCK) is the real one moved forward, so the page starts
+The server's clock (game.core.clock.CLOCK) is the real one moved forward, so the page starts
 with two seconds left instead of twenty: the test waits those two seconds, not twenty."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from game import clock as game_clock
+from game.core import clock as game_clock
 from game.rules.clock import system_clock
 from tests.browser import test_table_browser
 from tests.browser.table_flows import deal

@@ -15,9 +15,10 @@ from django.conf import settings
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from game import coach, services
-from game.errors import ActionRefused, StaleVersion
+from game import services
+from game.core.errors import ActionRefused, StaleVersion
 from game.models import Game, Hand, Round, TriviaAttempt
+from game.services import coach
 from tests.game import scenarios
 
 WRITES = ("INSERT", "UPDATE", "DELETE")

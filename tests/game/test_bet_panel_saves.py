@@ -25,7 +25,7 @@ def game_update_columns(action: Callable[[], Any]) -> set[str]:
     """The columns the action's UPDATE of the game row sets."""
     with CaptureQueriesContext(connection) as captured:
         action()
-    # On PostgreSQL the game's UPDATE may close a statement of WITH queries (game/sql.py).
+    # On PostgreSQL the game's UPDATE may close a statement of WITH queries (game/core/sql.py).
     game_update = 'UPDATE "game_game" SET '
     updates = [query["sql"] for query in captured if game_update in query["sql"]]
     assert len(updates) == 1, updates

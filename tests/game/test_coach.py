@@ -11,11 +11,11 @@ import pytest
 from django.test import Client
 
 from game import services
-from game.coach import advice_for, hint_for_game
 from game.models import CoachDeviation, Game
 from game.rules.public import public_view
 from game.rules.storage import game_from_json
 from game.selectors import coach_deviation_count
+from game.services.coach import advice_for, hint_for_game
 from tests.game import scenarios
 from tests.game.helpers import post, stack_shoe
 from tests.pages import once_key, without_csrf_tokens

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from game import clock as game_clock
 from game import services
-from game.clock import epoch_ms
-from game.errors import ActionRefused
+from game.core import clock as game_clock
+from game.core.clock import epoch_ms
+from game.core.errors import ActionRefused
 from game.models import DailyAttempt, Game, TriviaAttempt
 from game.presentation.daily import share_squares, share_text
 from game.rules.clock import FakeClock

@@ -14,8 +14,8 @@ import pytest
 from django.core.management import call_command
 from django.db import connection
 
-from game import clock as game_clock
-from game.clock import epoch_ms
+from game.core import clock as game_clock
+from game.core.clock import epoch_ms
 from game.models import DailyShoe
 from game.rules.clock import FakeClock
 from game.services import daily

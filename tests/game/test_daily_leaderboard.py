@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from game import clock as game_clock
-from game import sql
-from game.clock import epoch_ms
+from game.core import clock as game_clock
+from game.core import sql
+from game.core.clock import epoch_ms
 from game.models import DailyAttempt, DailyShoe, Game
 from game.rules.clock import FakeClock
 from game.services.daily_records import finished_attempt_write

@@ -9,8 +9,8 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from game import clock as game_clock
-from game.clock import epoch_ms
+from game.core import clock as game_clock
+from game.core.clock import epoch_ms
 from game.rules.clock import FakeClock
 from game.rules.daily import daily_order
 from game.services import daily, randomness

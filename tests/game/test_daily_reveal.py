@@ -15,8 +15,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from game import clock as game_clock
-from game.clock import epoch_ms
+from game.core import clock as game_clock
+from game.core.clock import epoch_ms
 from game.models import DailyAttempt
 from game.rules.clock import FakeClock
 from game.rules.daily import question_list_commitment

@@ -8,8 +8,8 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 from django.test import Client
 
-from game import clock as game_clock
-from game.clock import epoch_ms
+from game.core import clock as game_clock
+from game.core.clock import epoch_ms
 from game.rules.clock import FakeClock
 from game.selectors import daily_streak
 from tests.game.factories import PlayerFactory

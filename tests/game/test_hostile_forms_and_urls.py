@@ -31,7 +31,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from game.converters import ROW_ID_MAX
+from game.core.converters import ROW_ID_MAX
 from game.models import Game
 from game.tables import scenes
 from game.tables import services as table_services

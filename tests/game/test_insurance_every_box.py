@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 
-from game import clock as game_clock
 from game import services
-from game.errors import ActionRefused, GameNotFound, StaleVersion, http_status
+from game.core import clock as game_clock
+from game.core.errors import ActionRefused, GameNotFound, StaleVersion, http_status
 from game.models import CoachDeviation, Game, Round
 from game.presentation.insurance import every_box_question
 from game.presentation.notices import status_line

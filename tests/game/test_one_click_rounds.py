@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from game import services
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.models import Game
 from game.presentation.notices import status_line
 from tests.game import scenarios

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from game import services
-from game.errors import ActionRefused, GameNotFound
+from game.core.errors import ActionRefused, GameNotFound
 from game.models import Game
 from tests.game import scenarios
 

@@ -1,4 +1,4 @@
-"""game/sql.py: the game row read by one explicit statement is what the ORM reads, with its
+"""game/core/sql.py: the game row read by one explicit statement is what the ORM reads, with its
 pending question and a candidate question; the save writes what the ORM's update writes."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from game.models import Game, Hand, Round, TriviaAttempt
-from game.sql import (
+from game.core.sql import (
     insert,
     insert_all,
     insert_all_write,
@@ -20,6 +19,7 @@ from game.sql import (
     update_game,
     update_write,
 )
+from game.models import Game, Hand, Round, TriviaAttempt
 from trivia.services import question_pools_changed, read_pool_stamp
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from game import services
 from game.models import Game, Hand, Round, SideBet, TriviaAttempt
-from game.statistics import player_statistics
+from game.presentation.statistics import player_statistics
 from tests.game import scenarios
 from tests.game.helpers import stack_shoe
 from tests.trivia.factories import QuestionFactory
@@ -147,7 +147,7 @@ def test_trivia_answered_and_correct_by_difficulty(player, questions) -> None:
 
 
 def test_percent_correct_rounds_half_up() -> None:
-    from game.statistics import TriviaLine
+    from game.presentation.statistics import TriviaLine
 
     assert TriviaLine("easy", "Easy", 3, 2).percent_correct == 67
     assert TriviaLine("easy", "Easy", 8, 1).percent_correct == 13  # 12.5 rounds up

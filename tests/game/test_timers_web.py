@@ -1,5 +1,5 @@
 """R-4.13 and R-8.9 on the server: stored deadlines enforced by whichever request comes
-first, under the row lock. The clock is faked (game.clock.CLOCK) and moved, never waited."""
+first, under the row lock. The clock is faked (game.core.clock.CLOCK) and moved, never waited."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from game import clock as game_clock
 from game import services
+from game.core import clock as game_clock
 from game.models import Game, TriviaAttempt
 from game.rules.clock import FakeClock
 from tests.game.helpers import post, stack_shoe

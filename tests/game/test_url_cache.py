@@ -1,4 +1,4 @@
-"""game/url_cache.py: game URLs reversed once give what reverse() gives."""
+"""game/core/url_cache.py: game URLs reversed once give what reverse() gives."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from django.test import override_settings
 from django.urls import reverse, set_script_prefix
 
-from game.url_cache import cached_reverse, game_url
+from game.core.url_cache import cached_reverse, game_url
 
 
 @pytest.mark.django_db

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from django.urls import NoReverseMatch, Resolver404, resolve, reverse
 
-from game.converters import ROW_ID_MAX
+from game.core.converters import ROW_ID_MAX
 from game.models import Game
 from tests.game.helpers import GAME_ROUTES
 

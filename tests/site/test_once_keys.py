@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.test import Client
 from django.utils import timezone
 
-from game import once_keys
+from game.core import once_keys
 from game.models import Game, OnceKey
 from game.tables.models import SharedTable
 from tests.game.html_tree import parse

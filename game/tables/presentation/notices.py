@@ -4,7 +4,7 @@ reason worded once by the single-player game), the live stream's notices, the in
 
 from __future__ import annotations
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.presentation import notices
 from game.rules.money import AMOUNT_FORMAT_REFUSAL
 

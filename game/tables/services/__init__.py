@@ -1,6 +1,6 @@
 """Every write at a shared table (TABLES.md): one function per action, keyword-only.
 Views, the clock process and tests call them as ``services.sit(...)``; each raises the
-domain errors of game/errors.py and returns the saved seat or table.
+domain errors of game/core/errors.py and returns the saved seat or table.
 
 Each runs in :func:`locked_table`: one transaction with the table row locked
 (``select_for_update``), every deadline that ran out applied first (T-13: whichever comes
@@ -25,7 +25,7 @@ first (deadlines.py), the round's steps under the lock (rounds.py), the save
 as they ride (boxes.py) and the players' seeds in the shoes (seeds.py).
 """
 
-from game.clock import now_ms
+from game.core.clock import now_ms
 from game.tables.services.bet import add_chip, clear_bet, ready, sit_out
 from game.tables.services.boxes import bets_for_deal, seat_side_stakes, shared_box
 from game.tables.services.fairness import set_seat_client_seed, shuffle_now

@@ -4,7 +4,7 @@ empty table's closing, an unanswered question, an offer's or a turn's time.
 
 from __future__ import annotations
 
-from game.clock import now_ms
+from game.core.clock import now_ms
 from game.tables.models import SharedTable
 from game.tables.services.rounds import after_engine, apply_answer, close_locked_table, end_betting
 from game.tables.services.saving import (

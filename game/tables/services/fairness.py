@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.rules.fair import InvalidClientSeed, check_client_seed
 from game.services.fairness import untouched_shoe
 from game.tables.models import Seat, SharedTable

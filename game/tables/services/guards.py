@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from game.errors import ActionRefused, StaleVersion
+from game.core.errors import ActionRefused, StaleVersion
 from game.tables.models import Seat, SharedTable
 from game.tables.services.saving import LockedTable
 

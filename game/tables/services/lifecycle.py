@@ -9,9 +9,9 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import IntegrityError, transaction
 
-from game import once_keys
-from game.clock import from_epoch_ms, now_ms
-from game.errors import ActionRefused, FormExpired, LimitReached
+from game.core import once_keys
+from game.core.clock import from_epoch_ms, now_ms
+from game.core.errors import ActionRefused, FormExpired, LimitReached
 from game.models import OnceKey
 from game.services.locking import lock_player
 from game.tables.models import SEATS_MAX, SEATS_MIN, SharedTable, new_invite_token
@@ -39,7 +39,7 @@ def create_table(
 
     Made under the host's row lock: a host has at most ``TABLES_HOSTED_PER_PLAYER`` open
     tables (LimitReached past it). With ``once_key`` (Create Table's one-time key,
-    game/once_keys.py) a repeat of the same form answers the table the first one made
+    game/core/once_keys.py) a repeat of the same form answers the table the first one made
     (FormExpired when the key was another player's or its table is gone)."""
     name = name.strip()
     if not name:

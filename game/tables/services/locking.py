@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
 
-from game.clock import now_ms
-from game.errors import ActionRefused, StaleVersion, TableNotFound
+from game.core.clock import now_ms
+from game.core.errors import ActionRefused, StaleVersion, TableNotFound
 from game.tables.models import Seat, SharedTable
 from game.tables.services.deadlines import apply_due
 from game.tables.services.saving import (

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.rules.options import Options
 
 INTERMISSION_SECONDS = (10, 60)  # T-5

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.rules.records import OFFER_ACTIONS
 from game.services.guards import TRIVIA_ACTIONS
 from game.tables.models import Seat

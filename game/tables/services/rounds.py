@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from game.clock import now_ms
+from game.core.clock import now_ms
 from game.rules import sidebets as sb
 from game.rules.records import Event, IllegalAction, SharedBox, TriviaOutcome
 from game.tables.models import Seat, SharedTable, TableQuestion

@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from game import sql
-from game.clock import epoch_ms, now_ms
-from game.errors import ActionRefused
+from game.core import sql
+from game.core.clock import epoch_ms, now_ms
+from game.core.errors import ActionRefused
 from game.rules.engine import Game as EngineGame
 from game.rules.options import Options
 from game.rules.records import Event, IllegalAction

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.clock import from_epoch_ms, now_ms
-from game.errors import ActionRefused, StaleVersion
+from game.core.clock import from_epoch_ms, now_ms
+from game.core.errors import ActionRefused, StaleVersion
 from game.rules.engine import Game as EngineGame
 from game.tables.models import Seat, SharedTable, new_client_seed
 from game.tables.services.guards import check_seat_version, own_seat

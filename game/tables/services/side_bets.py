@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.rules.bets import check_bets_being_built
 from game.services.guards import require_chip, require_side_bet
 from game.tables.models import Seat

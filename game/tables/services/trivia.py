@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.clock import now_ms
+from game.core.clock import now_ms
 from game.services import randomness
 from game.services.guards import (
     require_answer_shown,

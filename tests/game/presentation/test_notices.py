@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from game import question_reports, services
-from game.errors import ActionRefused
+from game import services
+from game.core.errors import ActionRefused
 from game.presentation.notices import REFUSALS, refusal_text, status_line
+from game.services import question_reports
 from tests.game import scenarios
 
 SERVICE_FILES = sorted(Path(services.__file__).parent.glob("*.py"))

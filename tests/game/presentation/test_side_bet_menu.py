@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from game import services
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.models import Game, SideBet
 from game.presentation.notices import refusal_text, status_line
 from game.presentation.side_bet_menu import pays_up_to, side_bet_menu

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from game import clock as game_clock
+from game.core import clock as game_clock
 from game.rules.clock import FakeClock
 from game.tables import scenes, services
 from game.tables.models import SharedTable

@@ -20,7 +20,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.rules.fair import InvalidClientSeed, check_client_seed, shoe_order
 from game.services import randomness
 from game.tables import presentation, services

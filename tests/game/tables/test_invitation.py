@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from game.errors import StaleVersion
+from game.core.errors import StaleVersion
 from game.rules.cards import card_name
 from game.tables import presentation, services
 from game.tables.models import SharedTable

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.errors import ActionRefused, StaleVersion, TableNotFound
+from game.core.errors import ActionRefused, StaleVersion, TableNotFound
 from game.tables import presentation, scenes, services
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.services import locking, saving

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.rules import sidebets as sb
 from game.rules.cards import card_name
 from game.rules.money import CHIP_DOLLARS

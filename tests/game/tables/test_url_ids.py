@@ -14,7 +14,7 @@ from urllib.parse import quote
 import pytest
 from django.urls import NoReverseMatch, reverse
 
-from game.converters import INVITE_TOKEN_PATTERN, ROW_ID_MAX
+from game.core.converters import INVITE_TOKEN_PATTERN, ROW_ID_MAX
 from game.tables.models import SharedTable, new_invite_token
 from tests.game.helpers import TABLE_ROUTES
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import game.tables
-from game.errors import ActionRefused
+from game.core.errors import ActionRefused
 from game.presentation import notices
 from game.presentation.side_bet_menu import SideBetMenu
 from game.services import guards

@@ -47,7 +47,7 @@ class LimitReached(ActionRefused):
 class FormExpired(Exception):
     """A form that creates something came without a one-time key this site made for it, or
     with one whose first submission this request may not be answered with (another
-    player's, or too old): nothing was made (HTTP 400). See game/once_keys.py."""
+    player's, or too old): nothing was made (HTTP 400). See game/core/once_keys.py."""
 
 
 class GameNotFound(Exception):

@@ -12,7 +12,7 @@ from typing import Any
 from django import forms
 from django.db import IntegrityError, transaction
 
-from game.errors import ActionRefused, GameNotFound
+from game.core.errors import ActionRefused, GameNotFound
 from game.models import TriviaAttempt
 from trivia.models import ROW_ID_MAX, QuestionReport
 from trivia.services import report_question

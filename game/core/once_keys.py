@@ -27,7 +27,7 @@ from django.core import signing
 from django.db.models import Model, QuerySet
 from django.utils import timezone
 
-from game.errors import FormExpired
+from game.core.errors import FormExpired
 from game.models import OnceKey
 
 FIELD = "once_key"
