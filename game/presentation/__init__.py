@@ -5,5 +5,5 @@ line and every refusal sentence), ``side_bet_menu.py`` (the side bets being buil
 names and words), ``bet_spots.py`` (the chip rack's selected chip, the current spot and
 the side-bet circles), ``side_bet_panels.py`` (side-bet offers and results); the markup
 is the templates' own.
-Reads come from game/selectors.py; the rules engine decides, these modules only say it.
+Reads come from game/selectors/; the rules engine decides, these modules only say it.
 """
