@@ -209,9 +209,9 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
     try:
         from game.rules.storage import game_from_json
     except ImportError:  # a checkout from before the engine's storage had a module of its own
-        from game.rules.engine import Game as EngineGame
+        from game.rules.engine import Engine
 
-        game_from_json = EngineGame.from_json
+        game_from_json = Engine.from_json
 
     clock = time.thread_time if clock_name == "cpu" else time.perf_counter
     # The time an action spends in the table's render (its view model and template), where

@@ -84,7 +84,7 @@ class Game(models.Model):
 
     # Not stored: what game.services leaves on the row an action returns, so the table's
     # view model does not read or rebuild them again. The engine the action ran (a
-    # game.rules.engine.Game), the attempt whose reveal shows after a right answer, and the
+    # game.rules.engine.Engine), the attempt whose reveal shows after a right answer, and the
     # coach's note on the move (None: not known, read it).
     loaded_engine: Any = None
     revealed_trivia: TriviaAttempt | None = None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from game.models import Game
 from game.presentation.lookup import TemplateLookup
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.money import display_cents
 from game.rules.records import EVEN_MONEY, INSURANCE, InsuranceOffer
 from game.services.play import INSURANCE_BOX_BY_BOX, waiting_insurance_offers
@@ -42,7 +42,7 @@ class EveryBoxQuestion(TemplateLookup):
     box_by_box_label: str = BOX_BY_BOX_LABEL
 
 
-def every_box_question(game: Game, engine: EngineGame) -> EveryBoxQuestion | None:
+def every_box_question(game: Game, engine: Engine) -> EveryBoxQuestion | None:
     """The question for every box waiting, or None when the table asks box by box."""
     offers = engine.insurance_offers()
     waiting = waiting_insurance_offers(engine)

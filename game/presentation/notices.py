@@ -15,7 +15,7 @@ from game.core.errors import ActionRefused
 from game.models import Game
 from game.presentation.insurance import EVERY_BOX_SHORT, every_box_question
 from game.presentation.side_bet_menu import SIDE_BET_LABELS
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.money import display_cents
 from game.rules.no_random import NoRandom
 from game.rules.storage import game_from_json
@@ -107,7 +107,7 @@ def refusal_text(error: ActionRefused, refusals: Mapping[str, str] = REFUSALS) -
 STALE_NOTICE = "This table changed since the page was shown; here it is now."
 
 
-def phase_line(engine: EngineGame, *, shuffled: bool = False) -> str:
+def phase_line(engine: Engine, *, shuffled: bool = False) -> str:
     """What is happening now, in words (UI.md "message line")."""
     parts = ["Shuffling a new shoe."] if shuffled else []
     round_ = engine.round
@@ -132,7 +132,7 @@ def phase_line(engine: EngineGame, *, shuffled: bool = False) -> str:
     return " ".join(parts)
 
 
-def _options_line(note: dict[str, Any], game: Game, engine: EngineGame) -> str:
+def _options_line(note: dict[str, Any], game: Game, engine: Engine) -> str:
     """Options applied, between rounds. The round before them has had its say: its result
     stays on the felt while it is shown, and the line does not tell it again."""
     needed = [f"{option_label(name)} switched on (needed)." for name in note["implied"]]
@@ -170,7 +170,7 @@ def _side_bet_line(note: dict[str, Any], game: Game) -> str:
 SIDE_BET_NOTES = ("side_stake", "side_cleared", "side_all_cleared", "extra_bet", "side_menu")
 
 
-def status_line(game: Game, engine: EngineGame | None = None) -> str:
+def status_line(game: Game, engine: Engine | None = None) -> str:
     """The status line of the table after the game's last action (its ``status_note``)."""
     if engine is None:
         engine = game_from_json(game.state, rng=NoRandom("wording the status line"))

@@ -17,7 +17,7 @@ from typing import Any
 from game.presentation.lookup import TemplateLookup
 from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.rules import sidebets as sb
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.money import CHIP_DOLLARS, display_cents
 from game.rules.records import (
     ALLOWED,
@@ -230,7 +230,7 @@ class SideBetPanels(TemplateLookup):
 
 def build_side_bet_panels(
     round_: Mapping[str, Any] | None,
-    engine: EngineGame,
+    engine: Engine,
     legal: Mapping[str, str],
 ) -> SideBetPanels:
     """The side-bet panels for the round in the public view ``round_`` (None: no round)."""
@@ -250,7 +250,7 @@ def build_side_bet_panels(
     return panels
 
 
-def _last_action(engine: EngineGame) -> str:
+def _last_action(engine: Engine) -> str:
     # The player's own actions, not hidden information: "roll" right after the dice.
     actions = engine.round.actions if engine.round is not None else []
     return actions[-1] if actions else ""
@@ -387,7 +387,7 @@ def _dice_result(round_: Mapping[str, Any]) -> DiceResult | None:
 
 def extra_bet_panel(
     round_: Mapping[str, Any],
-    engine: EngineGame,
+    engine: Engine,
     legal: Mapping[str, str],
     amount: int | None = None,
 ) -> ExtraBetPanel:

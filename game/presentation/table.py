@@ -29,7 +29,7 @@ from game.presentation.side_bet_panels import (
 from game.rules import sidebets as sb
 from game.rules.bets import BANK_SHORT, bet_refusal
 from game.rules.daily import DAILY_ROUNDS, is_daily
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.money import CHIP_DOLLARS, display_cents
 from game.rules.no_random import NoRandom
 from game.rules.options import BLACKJACK_PAYOUTS
@@ -255,7 +255,7 @@ class Timer(TemplateLookup):
         return "Time to answer" if self.kind == "answer" else "Time to decide"
 
 
-def _timer(game: Game, engine: EngineGame, attempt: TriviaAttempt | None) -> Timer | None:
+def _timer(game: Game, engine: Engine, attempt: TriviaAttempt | None) -> Timer | None:
     """The deadline running now, if any: the question's while one is shown, else the
     turn's (choosing a difficulty is still part of the turn's decision)."""
     if attempt is not None:
@@ -546,7 +546,7 @@ def chip_stack(cents: int) -> list[int]:
     return chips[:MAX_STACK]
 
 
-def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
+def table_view(game: Game, engine: Engine | None = None) -> TableView:
     """Everything the table template shows; nothing the player may not see yet."""
     if engine is None:
         # The engine the action just ran, else one rebuilt from the stored state.
@@ -606,7 +606,7 @@ def table_view(game: Game, engine: EngineGame | None = None) -> TableView:
     return view
 
 
-def fixed_stake(engine: EngineGame) -> int:
+def fixed_stake(engine: Engine) -> int:
     """The one stake a single box without side bets can take when the minimum and maximum
     bets are equal, in cents; 0 when the player chooses the bet."""
     options = engine.options
@@ -621,7 +621,7 @@ def daily_round_shown(view: TableView) -> int | None:
     return view.round_number if view.daily and shown and view.round_number else None
 
 
-def _offer_rebet(view: TableView, game: Game, engine: EngineGame) -> None:
+def _offer_rebet(view: TableView, game: Game, engine: Engine) -> None:
     """Rebet on a round's outcome: the last round's stakes, if the bank still covers them."""
     if game.pending_bet_cents <= 0:
         return
@@ -631,7 +631,7 @@ def _offer_rebet(view: TableView, game: Game, engine: EngineGame) -> None:
 
 
 def _boxes(
-    game: Game, engine: EngineGame, round_: dict[str, Any] | None, hands: list[HandView]
+    game: Game, engine: Engine, round_: dict[str, Any] | None, hands: list[HandView]
 ) -> list[BoxView]:
     """The boxes side by side: between rounds their pending bets (the selected one taking
     the chips), in a round their hands, the box in play marked."""
@@ -713,7 +713,7 @@ def _dice_by_box(round_: dict[str, Any]) -> dict[int, list[int]]:
     return {box: dice[n * sb.DICE_COUNT : (n + 1) * sb.DICE_COUNT] for n, box in enumerate(rolled)}
 
 
-def _fill_round(view: TableView, round_: dict[str, Any], engine: EngineGame) -> None:
+def _fill_round(view: TableView, round_: dict[str, Any], engine: Engine) -> None:
     view.phase = round_["phase"]
     view.bet = round_["bet"]
     dealer = round_["dealer"]

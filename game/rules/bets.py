@@ -1,7 +1,7 @@
 """The checks of bets before the deal (R-1.4, R-4.1, §9 limits), in the player's words.
 
 Every check here needs the table's options and a bank, never a round: the engine asks
-them at the deal (:meth:`game.rules.engine.Game.start_round` and ``start_shared_round``)
+them at the deal (:meth:`game.rules.engine.Engine.start_round` and ``start_shared_round``)
 and a shared table asks :func:`check_bets_being_built` of each chip without loading its
 round. Each raises :class:`~game.rules.records.IllegalAction` with the reason.
 

@@ -1,6 +1,6 @@
 """Betting and the deal (RULES.md R-1.4, R-4.1, R-4.2; shared rounds TABLES.md T-6).
 
-The phase of :class:`game.rules.engine.Game` that locks in a round's bets — one box,
+The phase of :class:`game.rules.engine.Engine` that locks in a round's bets — one box,
 several boxes or a shared round's boxes with their wallets — takes them from the bank and
 deals the first cards. The checks of the bets themselves are :mod:`game.rules.bets`'.
 """

@@ -17,7 +17,7 @@ import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.fair import DICE, SEED_BYTES, StreamIntegers, commitment, shoe_order
 from game.rules.options import Options
 from game.rules.records import IllegalAction
@@ -156,10 +156,10 @@ class DailyShoes:
         )
 
 
-def daily_game(server_seed: bytes, date: datetime.date) -> Game:
+def daily_game(server_seed: bytes, date: datetime.date) -> Engine:
     """A new attempt at the Daily Shoe of ``date`` (D-1, D-2): its fixed options, bank and
     credits, dealing round 1 from the day's first shoe."""
-    return Game(DAILY_OPTIONS, source=DailyShoes(server_seed, date), credits=DAILY_CREDITS)
+    return Engine(DAILY_OPTIONS, source=DailyShoes(server_seed, date), credits=DAILY_CREDITS)
 
 
 def daily_round_shoes(server_seed: bytes, date: datetime.date) -> list[dict[str, Any]]:
@@ -217,7 +217,7 @@ def nth_question(lists: Mapping[str, Sequence[int]], difficulty: str, n: int) ->
 DAILY_DONE: Final = "daily"  # Game.over_reason holds 8 characters
 
 
-def end_after_the_last_round(game: Game) -> bool:
+def end_after_the_last_round(game: Engine) -> bool:
     """D-1: the attempt is over once its twentieth round is; True when this ended it."""
     round_ = game.round
     if game.game_over or round_ is None or not round_.over or game.round_number < DAILY_ROUNDS:
@@ -227,6 +227,6 @@ def end_after_the_last_round(game: Game) -> bool:
     return True
 
 
-def is_daily(game: Game) -> bool:
+def is_daily(game: Engine) -> bool:
     """Whether ``game`` is a Daily Shoe attempt (its shoes come from the day's seed)."""
     return isinstance(game.source, DailyShoes)

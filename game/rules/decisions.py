@@ -1,6 +1,6 @@
 """The player's decisions (RULES.md R-4.9–R-4.13, R-5, R-8).
 
-The phase of :class:`game.rules.engine.Game` in which the player plays the hands left to
+The phase of :class:`game.rules.engine.Engine` in which the player plays the hands left to
 right: hit, stand, double, split and surrender, the checks that allow each (the same
 ones the legal-action query answers with), the trivia answer that Hit and Double Down
 need in trivia mode, and the clock of each decision.

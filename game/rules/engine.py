@@ -1,6 +1,6 @@
 """The round state machine of RULES.md §4–8 (side bets of §9 wired in at their moments).
 
-One :class:`Game` holds the bank, credits, options, shoe and the current (or last)
+One :class:`Engine` holds the bank, credits, options, shoe and the current (or last)
 :class:`Round`. Every player action is a method that
 
 1. checks legality with the same ``_why_not_*`` function the legal-action query
@@ -131,7 +131,7 @@ __all__ = [
     "STEP_PLAYER_TURN",
     "STEP_SETTLEMENT",
     "Box",
-    "Game",
+    "Engine",
     "Hand",
     "IllegalAction",
     "Round",
@@ -139,7 +139,7 @@ __all__ = [
 ]
 
 
-class Game(Betting, Offers, Decisions, SideBetPhase, Settlement):
+class Engine(Betting, Offers, Decisions, SideBetPhase, Settlement):
     """A game (R-1.1): bank, credits, options, shoe, round number and the current round."""
 
     # The state is PhaseBase's (its __slots__ and their types); __init__ builds it.

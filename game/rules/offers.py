@@ -1,6 +1,6 @@
 """The offers made before the player's turn (RULES.md R-4.4–R-4.7a; TABLES.md T-7).
 
-The phase of :class:`game.rules.engine.Game` that offers, box by box, the extra bet,
+The phase of :class:`game.rules.engine.Engine` that offers, box by box, the extra bet,
 insurance or even money, early surrender, the House Money parlay and the Perfect 11s
 dice, and applies the answers. In a shared round an offer stage is open to every box it
 concerns at once: an answer given ahead of the box's turn is kept and applied when the

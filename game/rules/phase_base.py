@@ -1,6 +1,6 @@
-"""What the phases of a :class:`game.rules.engine.Game` share.
+"""What the phases of a :class:`game.rules.engine.Engine` share.
 
-:class:`PhaseBase` declares the game's state (``Game`` builds and holds it) and holds the
+:class:`PhaseBase` declares the game's state (``Engine`` builds and holds it) and holds the
 mechanics every phase uses: the events an action produces, money moving in and out of
 the bank (a shared round's wallets), cards dealt from the shoe, and R-1.5's end of the
 game. The few methods one phase calls of another are declared here as well, so each

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from game.rules.engine import Box, Game, Hand, Round
+from game.rules.engine import Box, Engine, Hand, Round
 from game.rules.fair import CommittedShoes
 from game.rules.hands import hand_total
 from game.rules.wallets import public_wallet
 
 
-def public_view(game: Game) -> dict[str, Any]:
+def public_view(game: Engine) -> dict[str, Any]:
     """The game as the page may see it.
 
     ``round``: ``hands`` (every hand, box by box) and ``current_hand`` (an index into
@@ -28,7 +28,7 @@ def public_view(game: Game) -> dict[str, Any]:
     A shared round also has ``shared`` (True), ``box_in_turn`` (0-based or None),
     ``open_stage`` (an offer stage is open to every box, T-7) and, per box, its
     wallet — ``bank``, ``credits``, ``credits_change``, ``out_of_credits``, ``staked``,
-    ``paid`` — with ``offer`` (:meth:`~game.rules.engine.Game.offer_for_box`) and
+    ``paid`` — with ``offer`` (:meth:`~game.rules.engine.Engine.offer_for_box`) and
     ``answered_ahead``.
     """
     options = game.options
@@ -48,7 +48,7 @@ def public_view(game: Game) -> dict[str, Any]:
     }
 
 
-def _shoe_commitment(game: Game) -> dict[str, Any] | None:
+def _shoe_commitment(game: Engine) -> dict[str, Any] | None:
     source = game.source
     shown = source.showing() if isinstance(source, CommittedShoes) else None
     if shown is None:
@@ -56,7 +56,7 @@ def _shoe_commitment(game: Game) -> dict[str, Any] | None:
     return {"nonce": shown.nonce, "commitment": shown.commitment, "client_seed": shown.client_seed}
 
 
-def _public_round(game: Game, round_: Round) -> dict[str, Any]:
+def _public_round(game: Engine, round_: Round) -> dict[str, Any]:
     several = round_.several
     in_play = round_.box_in_play()
     view = {

@@ -9,7 +9,7 @@ from typing import Any
 from game.rules import sidebets as sb
 from game.rules.cards import InvalidCard, parse_card
 from game.rules.clock import FakeClock
-from game.rules.engine import Game, Round
+from game.rules.engine import Engine, Round
 from game.rules.hands import hand_total
 from game.rules.money import format_cents, parse_amount
 from game.rules.options import Options
@@ -83,7 +83,7 @@ def run_replay(data: Any) -> dict[str, Any]:
     }
 
 
-def _new_game(data: Mapping[str, Any]) -> Game:
+def _new_game(data: Mapping[str, Any]) -> Engine:
     try:
         options = Options.from_dict(data.get("options") or {})
     except (ValueError, TypeError) as error:
@@ -94,11 +94,11 @@ def _new_game(data: Mapping[str, Any]) -> Game:
             bank = parse_amount(data["bank"])
         except ValueError as error:
             raise ReplayError(f"bank: {error}") from None
-    credits = data.get("credits", Game.STARTING_CREDITS)
+    credits = data.get("credits", Engine.STARTING_CREDITS)
     if isinstance(credits, bool) or not isinstance(credits, int) or credits < 0:
         raise ReplayError(f"credits must be a whole number ≥ 0, not {credits!r}")
     # Every card comes from the rounds' own shoes: the game never shuffles in a replay.
-    return Game(
+    return Engine(
         options,
         bank=bank,
         credits=credits,
@@ -109,7 +109,7 @@ def _new_game(data: Mapping[str, Any]) -> Game:
     )
 
 
-def _play_round(game: Game, entry: Any, index: int) -> dict[str, Any]:
+def _play_round(game: Engine, entry: Any, index: int) -> dict[str, Any]:
     boxes, cards, dice, actions = _parse_round(entry, index)
     if game.game_over:
         raise ReplayError(f"the game is over ({game.game_over_reason})", index)
@@ -340,7 +340,7 @@ def _box_bets(round_: Round, index: int) -> dict[str, Any]:
     return bets
 
 
-def export_round_replay(game: Game, round_: Round | None = None) -> dict[str, Any]:
+def export_round_replay(game: Engine, round_: Round | None = None) -> dict[str, Any]:
     """A played round as a REPLAY.md input file (its cards in deal order, its actions)."""
     round_ = round_ or game.round
     if round_ is None:
@@ -348,7 +348,7 @@ def export_round_replay(game: Game, round_: Round | None = None) -> dict[str, An
     return round_replay(round_)
 
 
-def apply_action(game: Game, action: str) -> list[Event]:
+def apply_action(game: Engine, action: str) -> list[Event]:
     """Apply one action in replay spelling (REPLAY.md), e.g. ``"hit:medium:correct"``."""
     kind, _, rest = action.partition(":")
     if kind in ("hit", "double"):

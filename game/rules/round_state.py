@@ -1,6 +1,6 @@
 """A round's state: its hands, boxes and the stages it goes through (RULES.md §4).
 
-:class:`Hand`, :class:`Box` and :class:`Round` are what :class:`game.rules.engine.Game`
+:class:`Hand`, :class:`Box` and :class:`Round` are what :class:`game.rules.engine.Engine`
 plays and what :mod:`game.rules.storage` stores (their ``*_FIELDS``). The ``STEP_*``
 constants order the stages that ``Game._advance`` runs.
 """

@@ -1,6 +1,6 @@
 """The dealer's play and settlement (RULES.md R-4.7, R-4.8, R-4.11, R-6, R-7, R-1.6).
 
-The phase of :class:`game.rules.engine.Game` that peeks for a dealer natural, ends a
+The phase of :class:`game.rules.engine.Engine` that peeks for a dealer natural, ends a
 round on a player natural, plays the dealer's hand, settles every hand and insurance,
 pays the bank and ends the round — or, when the player ends the game, forfeits what is
 still in play.

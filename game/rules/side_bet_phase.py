@@ -1,6 +1,6 @@
 """The side bets of a round (RULES.md R-4.3, §9: R-SB-…).
 
-The phase of :class:`game.rules.engine.Game` that settles the side bets at their
+The phase of :class:`game.rules.engine.Engine` that settles the side bets at their
 moments — on the first cards after the deal, when House Money is collected or parlayed,
 at the end of the round — and records each result. What each side bet pays is decided in
 :mod:`game.rules.sidebets`.

@@ -1,6 +1,6 @@
 """The house-edge simulator: basic strategy played through the real engine.
 
-Every round goes through :class:`game.rules.engine.Game` exactly as in play — same
+Every round goes through :class:`game.rules.engine.Engine` exactly as in play — same
 phases, same legality checks, same settlement — with trivia off, no side bets and a
 flat bet of the table minimum on every box (``seats``, §10 Extensions: each box plays
 basic strategy hand by hand, as one box does, and the edge is per unit staked at the
@@ -40,7 +40,7 @@ from game.rules.engine import (
     PLAY_SPLIT,
     PLAY_STAND,
     PLAY_SURRENDER,
-    Game,
+    Engine,
 )
 from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
@@ -156,7 +156,7 @@ def simulation_options(options: Options | Mapping[str, Any] | None = None) -> Op
 
 def play_rounds(options: Options, rounds: int, rng: Rng) -> Tally:
     """Play ``rounds`` rounds of a fresh game with ``rng``; the hot loop of the simulator."""
-    game = Game(options, rng=rng, bank=SIMULATION_BANK, record_events=False)
+    game = Engine(options, rng=rng, bank=SIMULATION_BANK, record_events=False)
     rules, decisions = _strategy(options)
     bet = options.min_bet
     seats = options.seats
@@ -256,7 +256,7 @@ def _strategy(options: Options) -> tuple[StrategyRules, Decisions]:
     return found
 
 
-def _answer_offer(game: Game, phase: str, rules: StrategyRules) -> None:
+def _answer_offer(game: Engine, phase: str, rules: StrategyRules) -> None:
     """Insurance and even money: never. Early surrender: when the chart surrenders."""
     if phase in (INSURANCE, EVEN_MONEY):
         game.answer_offer(phase, False)

@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from game.rules.clock import Clock
 from game.rules.daily import DailyShoes
-from game.rules.engine import BOX_FIELDS, HAND_FIELDS, ROUND_FIELDS, Box, Game, Hand, Round
+from game.rules.engine import BOX_FIELDS, HAND_FIELDS, ROUND_FIELDS, Box, Engine, Hand, Round
 from game.rules.fair import CommittedShoes, new_client_seed
 from game.rules.options import Options
 from game.rules.shoe import Rng, Shoe
@@ -35,7 +35,7 @@ _ROUND_STATE: Final = tuple(
 _HAND_STATE: Final = HAND_FIELDS[2:-1]
 
 
-def game_to_json(game: Game) -> dict[str, Any]:
+def game_to_json(game: Engine) -> dict[str, Any]:
     """The whole state as plain JSON-able data (hole card and shoe order included: this
     is the server-side copy the database stores)."""
     options = game.options
@@ -70,7 +70,7 @@ def game_from_json(
     seed_bytes: Callable[[int], bytes] | None = None,
     record_events: bool = True,
     clock: Clock | None = None,
-) -> Game:
+) -> Engine:
     """The game :func:`game_to_json` stored, with events on or off and a clock of the
     caller's.
 
@@ -90,7 +90,7 @@ def game_from_json(
     elif seed_bytes is not None:
         source = CommittedShoes(new_client_seed(), seed_bytes=seed_bytes)
     # Through Game() (which a compiled build needs), then the stored state on top.
-    game = Game(
+    game = Engine(
         options,
         rng=rng,
         source=source,

@@ -1,10 +1,10 @@
 """The wallets of a shared round (TABLES.md): each box's own bank and trivia credits.
 
-In a shared round (:meth:`game.rules.engine.Game.start_shared_round`) every box is played
+In a shared round (:meth:`game.rules.engine.Engine.start_shared_round`) every box is played
 by its own player, and every cent and credit of the box moves in its :class:`Wallet`,
 never in the game's own bank and credits. The caller takes each wallet from its player's
 seat at the deal and writes it back after every action
-(:meth:`game.rules.engine.Game.box_wallet`).
+(:meth:`game.rules.engine.Engine.box_wallet`).
 """
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ from game.services.saving import (
 from game.services.side_bets import side_bets_for_deal
 
 if TYPE_CHECKING:
-    from game.rules.engine import Game as EngineGame
+    from game.rules.engine import Engine
     from game.services.saving import Player
 
 
@@ -150,7 +150,7 @@ def _save_deal(locked: LockedGame, events: list[Event], **fields: Any) -> Game:
 
 
 def _refuse_beyond_limits(
-    engine: EngineGame, bet: int, side_total: int = 0, *, bank_only: bool = False
+    engine: Engine, bet: int, side_total: int = 0, *, bank_only: bool = False
 ) -> None:
     """Refuse a bet being built that breaks R-1.4 (:func:`game.rules.bets.bet_refusal`):
     ``bank_short`` when the bank does not cover ``bet`` with ``side_total`` of side bets,

@@ -27,7 +27,7 @@ from typing import Any
 
 from game.models import CoachDeviation, Game
 from game.rules import cards
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.hands import hand_total
 from game.rules.no_random import NoRandom
 from game.rules.public import public_view
@@ -158,7 +158,7 @@ def hint_for_game(game: Game) -> CoachAdvice | None:
     return advice_for(public_view(engine))
 
 
-def judge(game: Game, engine: EngineGame, move: str) -> Deviation | None:
+def judge(game: Game, engine: Engine, move: str) -> Deviation | None:
     """Call before the move is applied: the deviation it makes, if Coach is on.
 
     ``move`` is a play action, "insurance" / "even_money" for an offer accepted

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from game.core import sql
 from game.models import DailyAttempt, DailyRoundResult, DailyShoe, Game, TriviaAttempt
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 
 
 def round_result(net_cents: int) -> str:
@@ -18,7 +18,7 @@ def round_result(net_cents: int) -> str:
     return "win" if net_cents > 0 else "loss" if net_cents < 0 else "push"
 
 
-def daily_writes(game: Game, engine: EngineGame) -> list[sql.Write]:
+def daily_writes(game: Game, engine: Engine) -> list[sql.Write]:
     """The attempt's UPDATE after an action that ended a round or the attempt, with the
     round's result row when a round ended (D-6, D-7); else none."""
     round_ = engine.round

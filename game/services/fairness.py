@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from game.core.errors import ActionRefused
 from game.models import Game
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.fair import InvalidClientSeed, check_client_seed
 from game.services.guards import refuse_if_trivia_open, require_playing
 from game.services.locking import locked_game
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from game.services.saving import Player
 
 
-def untouched_shoe(engine: EngineGame) -> bool:
+def untouched_shoe(engine: Engine) -> bool:
     """No card has left the shoe yet: its client seed may still change (F-2), and Shuffle
     now has nothing to finish (F-6). A shared table's shoe is asked the same."""
     return engine.shoe.remaining() == engine.shoe.size

@@ -12,7 +12,7 @@ from typing import Any, Protocol, TypeVar
 
 from game.core.errors import ActionRefused
 from game.models import Game
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.money import CHIP_CENTS
 from game.rules.records import ALLOWED, DIFFICULTIES
 from game.rules.sidebets import STAKED_SIDE_BETS
@@ -73,7 +73,7 @@ def refuse_if_trivia_open(game: Game) -> None:
         raise ActionRefused("trivia_open")
 
 
-def require_allowed(engine: EngineGame, action: str) -> None:
+def require_allowed(engine: Engine, action: str) -> None:
     """Refuse an action the rules do not allow now, with their reason when they give one."""
     reason = engine.legal_actions().get(action)
     if reason != ALLOWED:
@@ -82,7 +82,7 @@ def require_allowed(engine: EngineGame, action: str) -> None:
         raise ActionRefused("not_allowed", action=action)
 
 
-def require_playing(engine: EngineGame) -> None:
+def require_playing(engine: Engine) -> None:
     """Refuse any play once the game is over (R-1.6, R-8.7): ``game_over``."""
     if engine.game_over:
         raise ActionRefused("game_over")

@@ -8,7 +8,7 @@ from game.core import sql
 from game.core.errors import ActionRefused
 from game.models import Game, GameShoe, TriviaAttempt
 from game.rules.daily import is_daily
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.options import Options
 from game.rules.storage import game_to_json
 from game.services import randomness
@@ -51,7 +51,7 @@ def new_game(
         newest = Game.objects.filter(owner=user).order_by("-created", "-id")
         coach = bool(newest.values_list("coach", flat=True).first())
     rng = randomness.make_rng()
-    engine = EngineGame(
+    engine = Engine(
         chosen, source=randomness.shoe_source(), shoe=randomness.make_shoe(chosen.deck_count, rng)
     )
     game = Game.objects.create(

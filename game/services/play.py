@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from game.core.errors import ActionRefused
 from game.models import Game
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.records import DIFFICULTIES, Event, InsuranceOffer
 from game.services import coach, randomness
 from game.services.guards import refuse_if_trivia_open, require_allowed
@@ -124,7 +124,7 @@ def answer_insurance(*, game_id: int, user: Player, version: int, accept: bool) 
         return game
 
 
-def waiting_insurance_offers(engine: EngineGame) -> list[InsuranceOffer]:
+def waiting_insurance_offers(engine: Engine) -> list[InsuranceOffer]:
     """The boxes the insurance stage (R-4.5) has still to ask, left to right."""
     return [offer for offer in engine.insurance_offers() if not offer.answered]
 

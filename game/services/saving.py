@@ -16,7 +16,7 @@ from game.core.clock import now_ms
 from game.core.errors import ActionRefused, StaleVersion
 from game.models import Game, GameShoe, Hand, Round, SideBet, TriviaAttempt
 from game.rules.daily import end_after_the_last_round, is_daily
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.records import ROUND_OVER, Event, IllegalAction
 from game.rules.replay import export_round_replay, round_record
 from game.rules.storage import game_from_json, game_to_json
@@ -40,7 +40,7 @@ class LockedGame:
     """A locked game row and its engine, loaded for one action."""
 
     game: Game
-    engine: EngineGame
+    engine: Engine
     # Whether a round was in progress when the action began (its record is written once).
     round_was_open: bool = False
     # The primary key of the game's latest Round row (read with the lock), if any.
@@ -58,7 +58,7 @@ class LockedGame:
     new_row: Model | None = None
 
 
-def load_engine(game: Game) -> EngineGame:
+def load_engine(game: Game) -> Engine:
     """The game's engine; a game stored before shoes were committed gets committed shoes
     from its next shoe on (F-1)."""
     return game_from_json(
@@ -236,7 +236,7 @@ def persist_round(
         locked.pending_writes.extend(_round_record_writes(row_id, engine))
 
 
-def _round_record_writes(round_id: int, engine: EngineGame) -> list[sql.Write]:
+def _round_record_writes(round_id: int, engine: Engine) -> list[sql.Write]:
     """The INSERTs of a round's hands and side bets (written with the game's save)."""
     round_ = engine.round
     assert round_ is not None  # called for a round that is over

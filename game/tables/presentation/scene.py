@@ -10,7 +10,7 @@ from typing import Any
 from game.presentation.felt_rules import FeltRule, house_rules
 from game.presentation.lookup import TemplateLookup
 from game.presentation.table import describe
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.fair import CommittedShoes
 from game.rules.public import public_view
 from game.rules.records import PLAYER_TURN
@@ -61,7 +61,7 @@ class TableScene(TemplateLookup):
 
     table: SharedTable
     seats: list[Seat]
-    engine: EngineGame | None
+    engine: Engine | None
     seat_views: list[SeatView]  # as the others see them
     # Each taken seat as its own player sees it: marked as theirs, with the bet they are
     # still building (the others see it once placed).
@@ -138,7 +138,7 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
     )
 
 
-def _shoe_view(engine: EngineGame | None, seats: list[Seat]) -> ShoeView | None:
+def _shoe_view(engine: Engine | None, seats: list[Seat]) -> ShoeView | None:
     """The open shoe as the felt shows it (F-1); None when it has no commitment."""
     source = engine.source if engine is not None else None
     if engine is None or not isinstance(source, CommittedShoes):
@@ -218,7 +218,7 @@ def _newest_events(
 
 
 def _headline(
-    table: SharedTable, seats: list[Seat], engine: EngineGame | None, turn_box: int | None
+    table: SharedTable, seats: list[Seat], engine: Engine | None, turn_box: int | None
 ) -> str:
     if table.is_closed:
         return "This table is closed."

@@ -25,7 +25,7 @@ from game.presentation.table import (
     answer_buttons,
 )
 from game.rules import sidebets as sb
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.money import CHIP_CENTS, display_cents
 from game.rules.records import ALLOWED
 from game.tables import services
@@ -184,7 +184,7 @@ def _as_seen_by(scene: TableScene, seat_view: SeatView, viewer_number: int | Non
     return seat_view
 
 
-def _timer(table: SharedTable, seats: list[Seat], engine: EngineGame | None) -> Timer | None:
+def _timer(table: SharedTable, seats: list[Seat], engine: Engine | None) -> Timer | None:
     now = services.now_ms()
     deadline = table.deadline_ms
     if deadline is None or table.is_closed:
@@ -257,7 +257,7 @@ def _side_bet_menu(seat: Seat, chips: list[int]) -> SideBetMenu:
 
 
 def _fill_side_bet_offer(
-    view: SharedTableView, engine: EngineGame, public_round: dict[str, Any], box: int, offer: str
+    view: SharedTableView, engine: Engine, public_round: dict[str, Any], box: int, offer: str
 ) -> None:
     """The extra bet's, the parlay's or the dice's panel for the viewer's own box (T-7): the
     figures from that box alone (its bet, its wallet) in the scene's public view of the

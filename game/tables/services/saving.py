@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from game.core import sql
 from game.core.clock import epoch_ms, now_ms
 from game.core.errors import ActionRefused
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.options import Options
 from game.rules.records import Event, IllegalAction
 from game.rules.storage import game_from_json, game_to_json
@@ -40,12 +40,12 @@ class LockedTable:
 
     table: SharedTable
     seats: list[Seat]
-    loaded_engine: EngineGame | None = None
+    loaded_engine: Engine | None = None
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     changed_seats: set[int] = field(default_factory=set)
 
     @property
-    def engine(self) -> EngineGame:
+    def engine(self) -> Engine:
         if self.loaded_engine is None:
             self.loaded_engine = load_engine(self.table)
         return self.loaded_engine
@@ -87,7 +87,7 @@ class LockedTable:
         self.events.append((kind, data))
 
 
-def load_engine(table: SharedTable) -> EngineGame:
+def load_engine(table: SharedTable) -> Engine:
     """The table's engine as stored: its committed shoes go on (a table stored before
     shoes were committed gets them from its next shoe, F-1)."""
     if table.state:
@@ -100,11 +100,9 @@ def load_engine(table: SharedTable) -> EngineGame:
     return new_engine(table_options(table.options))
 
 
-def new_engine(options: Options) -> EngineGame:
+def new_engine(options: Options) -> Engine:
     """A new table's engine: its first shoe committed before anyone sits (F-1)."""
-    return EngineGame(
-        options, rng=randomness.make_rng(), source=randomness.shoe_source(), clock=now_ms
-    )
+    return Engine(options, rng=randomness.make_rng(), source=randomness.shoe_source(), clock=now_ms)
 
 
 def seats_of_table(table_id: int) -> list[Seat]:

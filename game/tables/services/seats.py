@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from game.core.clock import from_epoch_ms, now_ms
 from game.core.errors import ActionRefused, StaleVersion
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.tables.models import Seat, SharedTable, new_client_seed
 from game.tables.services.guards import check_seat_version, own_seat
 from game.tables.services.locking import locked_table
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from game.tables.services.saving import Player
 
 
-STARTING_CREDITS = EngineGame.STARTING_CREDITS  # T-3, as
+STARTING_CREDITS = Engine.STARTING_CREDITS  # T-3, as
 
 
 # The version a player who never sat at the table posts: the one a new seat starts from.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.options import Options
 from game.rules.records import TriviaOutcome
 from game.rules.replay import apply_action
@@ -15,9 +15,11 @@ CORRECT = TriviaOutcome("easy", True)
 WRONG = TriviaOutcome("easy", False)
 
 
-def make_game(cards: list[str], *, bank: int = 100_000, credits: int = 10, **options: Any) -> Game:
+def make_game(
+    cards: list[str], *, bank: int = 100_000, credits: int = 10, **options: Any
+) -> Engine:
     """A game whose shoe deals ``cards`` in order (fixed: running out is an error)."""
-    return Game(
+    return Engine(
         Options.from_dict(options),
         rng=random.Random(7),
         bank=bank,
@@ -26,7 +28,9 @@ def make_game(cards: list[str], *, bank: int = 100_000, credits: int = 10, **opt
     )
 
 
-def play(cards: list[str], bet: int = 1000, actions: tuple[str, ...] = (), **options: Any) -> Game:
+def play(
+    cards: list[str], bet: int = 1000, actions: tuple[str, ...] = (), **options: Any
+) -> Engine:
     options.setdefault("trivia_mode", False)
     game = make_game(cards, **options)
     game.start_round(bet)

@@ -24,7 +24,7 @@ from game.rules.daily import (
     nth_question,
     question_list_commitment,
 )
-from game.rules.engine import Game, IllegalAction
+from game.rules.engine import Engine, IllegalAction
 from game.rules.fair import DICE, StreamIntegers, commitment, shoe_order
 from game.rules.hands import hand_total
 from game.rules.options import Options
@@ -49,7 +49,7 @@ def dealer_from_bottom(cards: list[str], count: int) -> list[str]:
     return [cards[-2], cards[-1], *[cards[-3 - k] for k in range(count - 2)]]
 
 
-def round_record(game: Game) -> dict[str, Any]:
+def round_record(game: Engine) -> dict[str, Any]:
     round_ = game.round
     assert round_ is not None
     return {
@@ -138,7 +138,7 @@ def test_the_dealer_draws_from_the_bottom_and_the_player_from_the_top() -> None:
     # Positions: the player's cards 0, 1, 2, … in the order dealt (the split's and the
     # double's included); the dealer's upcard last, hole card second to last, draw above.
     cards = ["8S", "8H", "3C", "2D", "0C", "9H", *["2C"] * 10, "5D", "0S", "6H"]
-    game = Game(
+    game = Engine(
         DAILY_OPTIONS,
         source=SeededShoes(random.Random(7)),
         shoe=Shoe(list(cards), 6, duplicate=True),
@@ -160,7 +160,7 @@ def test_the_dealer_draws_from_the_bottom_and_the_player_from_the_top() -> None:
 
 
 def test_the_simulators_path_deals_the_dealer_from_the_bottom_too() -> None:
-    game = Game(
+    game = Engine(
         DAILY_OPTIONS,
         source=DailyShoes(DAY_SEED, DAY),
         record_events=False,

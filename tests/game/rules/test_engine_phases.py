@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import inspect
 
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.phase_base import PhaseBase
 
 
@@ -22,12 +22,12 @@ def test_every_method_declared_across_phases_is_defined_by_one() -> None:
     ]
     assert declared  # the base does declare some
     for name in declared:
-        assert getattr(Game, name) is not getattr(PhaseBase, name), name
+        assert getattr(Engine, name) is not getattr(PhaseBase, name), name
 
 
 def test_the_game_keeps_fixed_slots() -> None:
     # Every phase adds no slots and no __dict__: the state is the slots PhaseBase names.
-    game = Game()
+    game = Engine()
     assert not hasattr(game, "__dict__")
-    for klass in Game.__mro__[:-1]:
+    for klass in Engine.__mro__[:-1]:
         assert "__slots__" in vars(klass), klass.__name__

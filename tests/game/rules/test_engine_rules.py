@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.options import Options
 from game.rules.public import public_view
 from game.rules.records import ALLOWED, GameOver, IllegalAction, TriviaOutcome
@@ -27,7 +27,7 @@ def test_r_1_1_a_game_is_rounds_with_one_bank() -> None:
 
 
 def test_r_1_3_new_game_defaults() -> None:
-    game = Game(rng=random.Random(1))
+    game = Engine(rng=random.Random(1))
     assert game.bank == 100_000 and game.credits == 10 and not game.game_over
 
 
@@ -72,7 +72,7 @@ def test_r_1_5_game_over_refuses_play() -> None:
 
 
 def test_r_1_5_low_starting_bank_is_over_at_once() -> None:
-    assert Game(Options.from_dict({"starting_bank": "0.50"}), rng=random.Random(1)).game_over
+    assert Engine(Options.from_dict({"starting_bank": "0.50"}), rng=random.Random(1)).game_over
 
 
 def test_r_1_6_end_game_forfeits_bets_in_play() -> None:
@@ -103,7 +103,7 @@ def test_r_1_7_bets_taken_at_deal_and_paid_at_settlement() -> None:
 
 
 def test_r_2_2_reshuffle_before_round_when_shoe_low() -> None:
-    game = Game(Options.from_dict({"deck_count": 1, "trivia_mode": False}), rng=random.Random(5))
+    game = Engine(Options.from_dict({"deck_count": 1, "trivia_mode": False}), rng=random.Random(5))
     game.shoe.position = 45
     events = game.start_round(100)
     assert events[0] == {
@@ -114,7 +114,7 @@ def test_r_2_2_reshuffle_before_round_when_shoe_low() -> None:
 
 
 def test_r_2_2_refill_mid_round() -> None:
-    game = Game(Options.from_dict({"deck_count": 1, "trivia_mode": False}), rng=random.Random(5))
+    game = Engine(Options.from_dict({"deck_count": 1, "trivia_mode": False}), rng=random.Random(5))
     game.shoe = Shoe(["2S", "3H", "2D", "3C"], 1, size=4)
     events = game.start_round(100)
     if game.round_in_progress and game.legal_actions()["hit"] == ALLOWED:
@@ -626,7 +626,7 @@ def test_set_options_between_rounds_only() -> None:
     game.start_round(1000)
     with pytest.raises(IllegalAction, match="between rounds"):
         game.set_options(Options())
-    assert Game(Options.from_dict({"seats": 2})).options.seats == 2  # §10 Extensions
+    assert Engine(Options.from_dict({"seats": 2})).options.seats == 2  # §10 Extensions
     game.stand()
     game.set_options(Options.from_dict({"seats": 2}))
     assert game.options.seats == 2

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from game.rules.engine import Game, IllegalAction
+from game.rules.engine import Engine, IllegalAction
 from game.rules.fair import (
     DICE,
     ONE_DECK,
@@ -150,13 +150,13 @@ def test_a_client_seed_must_be_1_to_64_printable_ascii_characters(value: str) ->
     assert check_client_seed("~ ok 64 " * 8) == "~ ok 64 " * 8
 
 
-def committed_game(**options: Any) -> tuple[Game, CommittedShoes]:
+def committed_game(**options: Any) -> tuple[Engine, CommittedShoes]:
     source = CommittedShoes("player-seed", seed_bytes=random.Random(1).randbytes)
-    game = Game(Options(trivia_mode=False, **options), source=source)
+    game = Engine(Options(trivia_mode=False, **options), source=source)
     return game, source
 
 
-def play_round(game: Game) -> None:
+def play_round(game: Engine) -> None:
     """A round of one $10 bet, every offer declined, every hand stood."""
     game.start_round(1000)
     round_ = game.round
@@ -259,7 +259,7 @@ def test_the_stored_state_keeps_the_open_shoe_and_goes_on_from_it() -> None:
 
 
 def test_a_game_stored_before_committed_shoes_gets_them_from_its_next_shoe() -> None:
-    old = Game(Options(trivia_mode=False), rng=random.Random(4))
+    old = Engine(Options(trivia_mode=False), rng=random.Random(4))
     stored = game_to_json(old)
     assert "fair" not in stored
     loaded = game_from_json(stored, seed_bytes=random.Random(5).randbytes)

@@ -29,7 +29,7 @@ from game.rules.engine import (
     PLAY_SPLIT,
     PLAY_STAND,
     PLAY_SURRENDER,
-    Game,
+    Engine,
 )
 from game.rules.options import Options
 from game.rules.public import public_view
@@ -109,7 +109,7 @@ RULE_SETS: list[dict[str, Any]] = [
 def _plain_play(options: Options, rounds: int, rng: SeededRng) -> Tally:
     """The simulator's rules of play, written the plain way: best_action asked at every
     decision with the legal actions as a set, the action called by its name."""
-    game = Game(options, rng=rng, bank=SIMULATION_BANK, record_events=False)
+    game = Engine(options, rng=rng, bank=SIMULATION_BANK, record_events=False)
     rules = StrategyRules.from_options(options.to_dict())
     net_sum = net_squared = naturals = dealer_busts = pushes = 0
     for _ in range(rounds):
@@ -172,7 +172,7 @@ def test_play_numbers_follow_play_actions() -> None:
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda rules: str(len(rules)))
 def test_play_mask_is_the_legal_play_actions(rules: dict[str, Any]) -> None:
     chooser = random.Random(5)  # picks among legal actions: reaches splits, doubles, …
-    game = Game(simulation_options(rules), rng=seeded_rng(6), bank=10**9)
+    game = Engine(simulation_options(rules), rng=seeded_rng(6), bank=10**9)
     checked = 0
     for _ in range(300):
         game.start_round(boxes=[(100, {})] * game.options.seats)
@@ -226,7 +226,7 @@ def test_mark_jackpot_aces_draws_once_per_ace_of_spades_in_order() -> None:
 
 
 def test_rounds_share_the_options_record_until_the_options_change() -> None:
-    game = Game(Options(trivia_mode=False, side_bets=False), rng=seeded_rng(1))
+    game = Engine(Options(trivia_mode=False, side_bets=False), rng=seeded_rng(1))
     game.start_round(100)
     first = game.round
     while not first.over:

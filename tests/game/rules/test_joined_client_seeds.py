@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.fair import (
     CLIENT_SEED_MAX,
     SHOE_CLIENT_SEED_MAX,
@@ -46,7 +46,7 @@ def test_a_shoes_client_seed_is_printable_and_at_most_seven_seeds_long(value: st
 
 def test_a_game_dealt_with_seven_joined_seeds_is_stored_and_loaded_again() -> None:
     joined = join_client_seeds(SEVEN_LONG_SEEDS)
-    game = Game(
+    game = Engine(
         Options(trivia_mode=False),
         source=CommittedShoes("c", seed_bytes=random.Random(1).randbytes),
     )

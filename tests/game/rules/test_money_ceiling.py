@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.money import (
     AMOUNT_FORMAT_REFUSAL,
     MAX_AMOUNT_CENTS,
@@ -54,9 +54,9 @@ def test_whole_numbers_are_ascii_and_fit_a_bigint(text: str) -> None:
 
 def test_the_engine_refuses_a_bank_above_the_ceiling() -> None:
     with pytest.raises(ValueError, match="The most the table accepts"):
-        Game(Options(), bank=MAX_AMOUNT_CENTS + 1)
+        Engine(Options(), bank=MAX_AMOUNT_CENTS + 1)
     with pytest.raises(ValueError, match="The most the table accepts"):
-        Game(Options(starting_bank=MAX_AMOUNT_CENTS + 1))
+        Engine(Options(starting_bank=MAX_AMOUNT_CENTS + 1))
 
 
 def test_a_bank_that_would_pass_the_ceiling_stops_there() -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.options import Options
 from game.rules.public import public_view
 from game.rules.records import ALLOWED, PLAYER_TURN, IllegalAction
@@ -30,7 +30,7 @@ def _replay_file(name: str) -> dict[str, Any]:
     return json.loads((REPLAYS / f"{name}.json").read_text())
 
 
-def _stand_out(game: Game, bet: int = 100) -> list[dict]:
+def _stand_out(game: Engine, bet: int = 100) -> list[dict]:
     """Deal a round and stand (declining every offer); the round's start events."""
     events = game.start_round(bet)
     while game.round_in_progress:
@@ -49,7 +49,7 @@ def _shuffled(events: list[dict]) -> bool:
 
 
 def test_every_round_deals_each_round_from_a_fresh_shoe() -> None:
-    game = Game(
+    game = Engine(
         Options.from_dict({"trivia_mode": False, "deck_count": 1, "reshuffle": "every_round"}),
         rng=random.Random(1),
     )
@@ -64,7 +64,7 @@ def test_every_round_deals_each_round_from_a_fresh_shoe() -> None:
 
 def test_when_empty_deals_to_the_last_card_then_rebuilds() -> None:
     options = Options.from_dict({"trivia_mode": False, "deck_count": 1, "reshuffle": "when_empty"})
-    game = Game(options, rng=random.Random(2))
+    game = Engine(options, rng=random.Random(2))
     dealt: list[str] = []
     refilled = False
     for _ in range(40):
@@ -84,7 +84,7 @@ def test_when_empty_deals_to_the_last_card_then_rebuilds() -> None:
 
 
 def test_cut_card_rebuilds_below_a_quarter_before_a_round() -> None:
-    game = Game(Options.from_dict({"trivia_mode": False, "deck_count": 1}), rng=random.Random(3))
+    game = Engine(Options.from_dict({"trivia_mode": False, "deck_count": 1}), rng=random.Random(3))
     for _ in range(40):
         due = game.shoe.remaining() * 4 < 52
         events = _stand_out(game)
@@ -96,7 +96,7 @@ def test_cut_card_rebuilds_below_a_quarter_before_a_round() -> None:
 
 def test_infinite_decks_never_shuffle_and_repeat_cards() -> None:
     options = Options.from_dict({"trivia_mode": False, "deck_count": "infinite"})
-    game = Game(options, rng=random.Random(4))
+    game = Engine(options, rng=random.Random(4))
     assert public_view(game)["cards_in_shoe"] is None  # shown as ∞
     drawn: list[str] = []
     for _ in range(400):
@@ -113,7 +113,7 @@ def test_infinite_decks_never_shuffle_and_repeat_cards() -> None:
 
 
 def test_changing_to_infinite_decks_rebuilds_the_shoe() -> None:
-    game = Game(Options.from_dict({"trivia_mode": False}), rng=random.Random(5))
+    game = Engine(Options.from_dict({"trivia_mode": False}), rng=random.Random(5))
     _stand_out(game)
     events = game.set_options(Options.from_dict({"trivia_mode": False, "deck_count": "infinite"}))
     assert _shuffled(events) and game.shoe.infinite
@@ -191,7 +191,7 @@ def test_old_split_keys_replay_as_the_new_ones() -> None:
 
 
 def test_stored_game_with_old_keys_keeps_loading() -> None:
-    game = Game(Options.from_dict({"trivia_mode": False, "max_splits": 3}), rng=random.Random(6))
+    game = Engine(Options.from_dict({"trivia_mode": False, "max_splits": 3}), rng=random.Random(6))
     data = game_to_json(game)
     options = dict(data["options"])
     del options["max_splits"], options["max_ace_splits"]

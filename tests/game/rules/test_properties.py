@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.rules import sidebets as sb
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.hands import dealer_must_hit
 from game.rules.options import Options
 from game.rules.public import public_view
@@ -60,7 +60,7 @@ options_strategy = st.one_of(
 )
 
 
-def _do(game: Game, action: str, rng: random.Random) -> list[dict]:
+def _do(game: Engine, action: str, rng: random.Random) -> list[dict]:
     if action in ("hit", "double"):
         trivia = None
         if game.options.trivia_mode:
@@ -79,7 +79,7 @@ def _side_bets(rng: random.Random, options: Options) -> tuple[dict[str, int], bo
     return stakes, rng.random() < 0.5
 
 
-def start(game: Game, bets: list[tuple[int, dict[str, int], bool]]) -> list[dict]:
+def start(game: Engine, bets: list[tuple[int, dict[str, int], bool]]) -> list[dict]:
     """Deal with one (bet, side stakes, extra bet) per box: the one-box call for one seat
     (as the web layer makes it), start_round(boxes=...) for several."""
     if len(bets) == 1:
@@ -92,7 +92,7 @@ def _insurances(round_) -> list[dict]:
     return [box.insurance for box in round_.boxes if box.insurance is not None]
 
 
-def _check_round_ledger(game: Game) -> None:
+def _check_round_ledger(game: Engine) -> None:
     round_ = game.round
     hands_staked = sum(hand.bet for hand in round_.hands)
     parlayed = sum(r["parlayed"] for r in round_.side_bets)
@@ -107,7 +107,7 @@ def _check_round_ledger(game: Game) -> None:
     assert round_.money_in_play() == 0
 
 
-def _check_dealer(game: Game) -> None:
+def _check_dealer(game: Engine) -> None:
     round_ = game.round
     dealer = round_.dealer
     limit = game.options.charlie_limit
@@ -125,7 +125,7 @@ def _check_dealer(game: Game) -> None:
 def test_random_games_keep_every_invariant(options: dict, seed: int) -> None:
     rng = random.Random(seed)
     parsed = Options.from_dict(options)
-    game = Game(parsed, rng=random.Random(seed + 1))
+    game = Engine(parsed, rng=random.Random(seed + 1))
     limit = parsed.charlie_limit
     for _ in range(6):
         if game.game_over:
@@ -202,7 +202,7 @@ def test_nothing_visible_depends_on_the_hole_card(options: dict, seed: int) -> N
     upcard, rest = deck[2 * seats], deck[2 * seats + 1 :]
     # Two games identical but for the hole card; neither hole card can make a natural.
     games = [
-        Game(
+        Engine(
             parsed,
             rng=random.Random(seed),
             shoe=Shoe([*firsts, hole, *seconds, upcard, *rest], 8),
@@ -243,7 +243,7 @@ def _scrub(view: tuple[list[dict], dict]) -> str:
 
 
 def test_public_dealer_hides_hole_card_until_reveal() -> None:
-    game = Game(Options.from_dict({"trivia_mode": False}), rng=random.Random(3))
+    game = Engine(Options.from_dict({"trivia_mode": False}), rng=random.Random(3))
     for _ in range(200):
         if game.game_over:
             break

@@ -11,7 +11,7 @@ import sys
 import pytest
 from django.core.management import call_command
 
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.replay import (
     ReplayError,
     apply_action,
@@ -227,7 +227,7 @@ def test_export_round_replays_to_the_same_result() -> None:
     from game.rules.records import TriviaOutcome
 
     rng = random.Random(99)
-    game = Game(Options.from_dict({"resplit_aces": True, "double_after_split": True}), rng=rng)
+    game = Engine(Options.from_dict({"resplit_aces": True, "double_after_split": True}), rng=rng)
     rounds = []
     for _ in range(40):
         game.start_round(

@@ -14,7 +14,7 @@ import random
 import pytest
 
 from game.rules.clock import FakeClock
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.options import Options
 from game.rules.public import public_view
 from game.rules.records import BoxBet, IllegalAction, InsuranceOffer
@@ -29,8 +29,8 @@ SEATS_FILES = sorted(
 )
 
 
-def table(cards: list[str], seats: int = 3, bank: int = 100_000, **options: object) -> Game:
-    return Game(
+def table(cards: list[str], seats: int = 3, bank: int = 100_000, **options: object) -> Engine:
+    return Engine(
         Options.from_dict({"trivia_mode": False, "seats": seats, **options}),
         rng=random.Random(1),
         bank=bank,
@@ -206,7 +206,7 @@ def test_timers_run_across_boxes() -> None:
     # each decision has turn_seconds; a late resume stands hand after hand, box
     # after box, each deadline starting where the last ran out.
     clock = FakeClock(0)
-    game = Game(
+    game = Engine(
         Options.from_dict({"trivia_mode": False, "seats": 3, "turn_seconds": 10}),
         rng=random.Random(1),
         shoe=Shoe.from_cards(THREE_BOXES),
@@ -247,7 +247,7 @@ def test_a_round_of_several_boxes_exports_and_replays_to_the_same_result(path) -
     replay = json.loads(path.read_text())
     for entry in replay["rounds"]:
         options = Options.from_dict(replay["options"])
-        game = Game(options, shoe=Shoe.from_cards(entry["shoe"]), record_events=False)
+        game = Engine(options, shoe=Shoe.from_cards(entry["shoe"]), record_events=False)
         game.dice_queue = list(entry.get("dice", []))
         boxes = []
         for seat in entry["seats"]:

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from game.rules import sidebets as sb
 from game.rules.bets import check_bets_being_built
 from game.rules.clock import FakeClock
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
 from game.rules.public import public_view
@@ -34,11 +34,11 @@ def shared_game(
     bank: int = 0,
     seed: int = 3,
     **options: object,
-) -> Game:
+) -> Engine:
     """A shared table's game: its own bank is 0 (so it is "over" by R-1.5 until a shared
     round starts, which must not matter), the shoe deals ``cards`` in order."""
     shoe = Shoe.from_cards(cards) if cards is not None else None
-    return Game(
+    return Engine(
         Options.from_dict({"trivia_mode": False, **options}),
         rng=random.Random(seed),
         bank=bank,
@@ -47,12 +47,12 @@ def shared_game(
     )
 
 
-def wallets(game: Game) -> list[tuple[int, int]]:
+def wallets(game: Engine) -> list[tuple[int, int]]:
     assert game.round is not None
     return [game.box_wallet(index) for index in range(len(game.round.boxes))]
 
 
-def play_turns(game: Game, *actions: str) -> None:
+def play_turns(game: Engine, *actions: str) -> None:
     """Play the turn actions in order, whichever box is in turn."""
     for action in actions:
         assert game.box_in_turn() is not None
@@ -330,7 +330,7 @@ SIDE_BET_BOXES = [
 ]
 
 
-def side_bet_game(clock: FakeClock | None = None) -> Game:
+def side_bet_game(clock: FakeClock | None = None) -> Engine:
     game = shared_game(SIDE_BET_CARDS, clock=clock, turn_seconds=20)
     game.start_shared_round(SIDE_BET_BOXES)
     return game
@@ -403,7 +403,7 @@ def test_an_open_stage_times_out_with_the_defaults_for_the_boxes_not_answered() 
 
 def test_offers_of_one_player_games_stay_untimed() -> None:
     clock = FakeClock(0)
-    game = Game(
+    game = Engine(
         Options.from_dict({"trivia_mode": False, "turn_seconds": 10}),
         shoe=Shoe.from_cards(["0S", "5C", "9S", "AH", "5D"]),
         clock=clock,
@@ -426,7 +426,7 @@ def test_offers_of_one_player_games_stay_untimed() -> None:
 TIMED = ["0S", "0C", "9H", "8D", "6S", "7C", "9D", "AH"]
 
 
-def timed_game(clock: FakeClock) -> Game:
+def timed_game(clock: FakeClock) -> Engine:
     game = shared_game(TIMED, clock=clock, turn_seconds=10)
     game.start_shared_round([SharedBox(1000, bank=5000, credits=10)] * 3)
     return game
@@ -534,7 +534,7 @@ def test_public_view_shows_each_wallet_and_never_the_hole_card_or_the_shoe() -> 
 # --------------------------------------------------------------------------- property
 
 
-def _box_net(game: Game, index: int) -> int:
+def _box_net(game: Engine, index: int) -> int:
     """What box ``index`` won (+) or lost (−) this round, from its settled records alone."""
     round_ = game.round
     net = 0
@@ -579,7 +579,7 @@ def test_wallet_changes_are_the_house_loss_and_never_go_negative(
 ) -> None:
     rng = random.Random(seed)
     clock = FakeClock(0)
-    game = Game(
+    game = Engine(
         Options.from_dict(
             {
                 "trivia_mode": False,

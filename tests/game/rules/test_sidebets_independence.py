@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.rules import sidebets as sb
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.options import Options
 from game.rules.records import ALLOWED, TriviaOutcome
 from game.rules.replay import apply_action, round_record
@@ -26,7 +26,7 @@ SIDE_BET_PROMPTS = {"roll", "parlay:collect", "parlay:bet", "parlay:winnings", "
 BIG_BANK = {"starting_bank": "1000000.00"}  # never the reason an action is refused
 
 
-def _base_outcome(game: Game) -> dict:
+def _base_outcome(game: Engine) -> dict:
     record = round_record(game.round)
     return {
         "dealer": record["dealer"],
@@ -36,7 +36,7 @@ def _base_outcome(game: Game) -> dict:
     }
 
 
-def _play(game: Game, decisions: list[str], *, choose: random.Random | None) -> list[str]:
+def _play(game: Engine, decisions: list[str], *, choose: random.Random | None) -> list[str]:
     """Play the round; pick base actions with `choose`, or replay `decisions` in order."""
     made: list[str] = []
     pending = iter(decisions)
@@ -69,8 +69,8 @@ def test_side_bets_never_change_the_base_game(options: dict, seed: int, stake: i
     # The simple game has no side bets at all (RULES.md §10 Extensions).
     parsed = Options.from_dict({**options, **BIG_BANK, "side_bets": True, "simple": False})
     cards = Shoe.build(8, random.Random(seed)).cards
-    with_side_bets = Game(parsed, rng=random.Random(seed), shoe=Shoe(list(cards), 8))
-    without = Game(parsed, rng=random.Random(seed), shoe=Shoe(list(cards), 8))
+    with_side_bets = Engine(parsed, rng=random.Random(seed), shoe=Shoe(list(cards), 8))
+    without = Engine(parsed, rng=random.Random(seed), shoe=Shoe(list(cards), 8))
 
     # Every box (seats) with every staked side bet, against the same boxes with none.
     start(with_side_bets, [(1000, dict.fromkeys(sb.STAKED_SIDE_BETS, stake), False)] * parsed.seats)

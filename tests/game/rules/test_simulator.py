@@ -11,7 +11,7 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.options import Options
 from game.rules.rng import SeededRng, derive_seed, seeded_rng
 from game.rules.simulator import (
@@ -79,7 +79,7 @@ def test_offers_are_answered_by_strategy() -> None:
 
 def test_bank_never_limits_play() -> None:
     options = simulation_options(REFERENCE_RULES)
-    game = Game(options, rng=seeded_rng(9), bank=SIMULATION_BANK, record_events=False)
+    game = Engine(options, rng=seeded_rng(9), bank=SIMULATION_BANK, record_events=False)
     bet = options.min_bet
     for _ in range(50):
         game.start_round(bet)

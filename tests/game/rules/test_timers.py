@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from game.rules.clock import FakeClock
-from game.rules.engine import Game
+from game.rules.engine import Engine
 from game.rules.options import Options
 from game.rules.records import PLAYER_TURN, ROUND_OVER, IllegalAction, TriviaOutcome
 from game.rules.replay import apply_action
@@ -18,9 +18,9 @@ SIXTEEN = ["9S", "0H", "7D", "6C", "KD"]
 EIGHTS = ["8S", "0H", "8D", "6C", "3H", "2C", "KD"]
 
 
-def timed_game(cards: list[str], clock: FakeClock, **options: object) -> Game:
+def timed_game(cards: list[str], clock: FakeClock, **options: object) -> Engine:
     chosen = Options.from_dict({"trivia_mode": False, "turn_seconds": 20, **options})
-    return Game(chosen, shoe=Shoe.from_cards(cards, chosen.shoe_decks), clock=clock)
+    return Engine(chosen, shoe=Shoe.from_cards(cards, chosen.shoe_decks), clock=clock)
 
 
 def test_each_decision_gets_the_turn_seconds_from_when_it_became_pending() -> None:
@@ -73,7 +73,7 @@ def test_acting_in_time_starts_a_new_clock_for_the_next_decision() -> None:
 def test_untimed_games_have_no_deadline_and_refuse_a_timeout() -> None:
     clock = FakeClock()
     chosen = Options.from_dict({"trivia_mode": False})
-    game = Game(chosen, shoe=Shoe.from_cards(SIXTEEN, 6), clock=clock)
+    game = Engine(chosen, shoe=Shoe.from_cards(SIXTEEN, 6), clock=clock)
     game.start_round(1000)
     assert game.round is not None and game.round.deadline is None
     clock.advance(seconds=10_000)
@@ -85,7 +85,7 @@ def test_untimed_games_have_no_deadline_and_refuse_a_timeout() -> None:
 def test_the_question_pauses_the_turn_clock_and_a_late_answer_counts_wrong() -> None:
     clock = FakeClock()
     chosen = Options.from_dict({"turn_seconds": 10, "answer_seconds": 15})
-    game = Game(chosen, shoe=Shoe.from_cards(SIXTEEN, 6), clock=clock)
+    game = Engine(chosen, shoe=Shoe.from_cards(SIXTEEN, 6), clock=clock)
     game.start_round(1000)
     game.pause_turn_clock()  # Hit chosen, question shown
     clock.advance(seconds=60)

@@ -7,7 +7,7 @@ import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.storage import game_from_json
 from game.tables import services
 from game.tables.models import SharedTable
@@ -60,7 +60,7 @@ def stack_table_shoe(table: SharedTable, cards: Sequence[str]) -> SharedTable:
     return table
 
 
-def engine_of(table: SharedTable) -> EngineGame:
+def engine_of(table: SharedTable) -> Engine:
     table.refresh_from_db()
     return game_from_json(table.state)
 

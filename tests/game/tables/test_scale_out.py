@@ -42,7 +42,7 @@ from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection, transaction
 from django.utils.crypto import get_random_string
 
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.storage import game_from_json
 from game.tables import live, services
 from game.tables.models import Seat, SharedTable, TableEvent
@@ -495,7 +495,7 @@ def stack_shoe(table_id: int, cards: list[str]) -> None:
         SharedTable.objects.filter(pk=table_id).update(state=state)
 
 
-def table_now(table_id: int) -> tuple[SharedTable, EngineGame]:
+def table_now(table_id: int) -> tuple[SharedTable, Engine]:
     table = SharedTable.objects.get(pk=table_id)
     return table, game_from_json(table.state)
 

@@ -19,7 +19,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.db.models.signals import post_migrate
 
-from game.rules.engine import Game as EngineGame
+from game.rules.engine import Engine
 from game.rules.storage import game_from_json, game_to_json
 from game.tables import services
 from game.tables.models import Seat, SharedTable, TableEvent, TableQuestion
@@ -77,7 +77,7 @@ def played_table(old: Apps, clock: Any) -> dict[str, Any]:
         fingerprint="water",
     )
     options = services.table_options({"trivia_mode": False})
-    engine = EngineGame(options, clock=clock)
+    engine = Engine(options, clock=clock)
     engine = game_from_json(
         with_cards_on_top(game_to_json(engine), ROUND_ONE + ROUND_TWO), clock=clock
     )
