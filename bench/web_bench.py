@@ -46,6 +46,7 @@ import argparse
 import html as html_lib
 import http.client
 import importlib
+import importlib.util
 import json
 import os
 import random
@@ -201,17 +202,15 @@ def child_in_process(samples: int, clock_name: str = "wall") -> dict[str, Any]:
     from django.db import connection
     from django.test import Client
 
-    from game.core import once_keys
     from game.models import Game, TriviaAttempt
     from game.rules.no_random import NoRandom
     from game.rules.records import ALLOWED
+    from game.rules.storage import game_from_json
 
-    try:
-        from game.rules.storage import game_from_json
-    except ImportError:  # a checkout from before the engine's storage had a module of its own
-        from game.rules.engine import Engine
-
-        game_from_json = Engine.from_json
+    # The modules of another checkout may sit elsewhere (before game/core/ they were loose).
+    once_keys = importlib.import_module(
+        "game.core.once_keys" if importlib.util.find_spec("game.core") else "game.once_keys"
+    )
 
     clock = time.thread_time if clock_name == "cpu" else time.perf_counter
     # The time an action spends in the table's render (its view model and template), where
