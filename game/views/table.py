@@ -105,7 +105,7 @@ def options(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
                     version=version,
                     options=form.to_options(),
                     coach=form.cleaned_data["coach"],
-                )
+                ).game
             except GameNotFound:
                 raise Http404("No such game") from None
             except StaleVersion as error:

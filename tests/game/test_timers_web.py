@@ -126,7 +126,7 @@ def test_the_turn_clock_waits_while_a_question_is_shown(
     attempt = TriviaAttempt.objects.get(game=game)
     game = services.answer_question(
         game_id=game.pk, user=player, version=game.version, answer=attempt.question.correct_answer
-    )
+    ).game
     assert game.state["round"]["deadline"] == clock() + 10_000
 
 
