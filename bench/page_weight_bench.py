@@ -40,7 +40,7 @@ def main() -> int:
         pages = {"bet": client.get(f"/games/{game.pk}/").content.decode()}
         game = services.place_bet_and_deal(
             game_id=game.pk, user=user, version=game.version, bet_cents=1000
-        )
+        ).game
         pages["player turn"] = client.get(f"/games/{game.pk}/").content.decode()
         worst = 0
         for phase, html in pages.items():

@@ -6,8 +6,6 @@ hole card) lives only here and in the engine; pages render the engine's public v
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -81,14 +79,6 @@ class Game(models.Model):
     pending_trivia = models.ForeignKey(
         "TriviaAttempt", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
-
-    # Not stored: what game.services leaves on the row an action returns, so the table's
-    # view model does not read or rebuild them again. The engine the action ran (a
-    # game.rules.engine.Engine), the attempt whose reveal shows after a right answer, and the
-    # coach's note on the move (None: not known, read it).
-    loaded_engine: Any = None
-    revealed_trivia: TriviaAttempt | None = None
-    coach_note: str | None = None
 
     class Meta:
         ordering = ["-created", "-id"]

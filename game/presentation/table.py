@@ -546,13 +546,15 @@ def chip_stack(cents: int) -> list[int]:
     return chips[:MAX_STACK]
 
 
-def table_view(game: Game, engine: Engine | None = None) -> TableView:
-    """Everything the table template shows; nothing the player may not see yet."""
+def table_view(
+    game: Game, engine: Engine | None = None, *, revealed: TriviaAttempt | None = None
+) -> TableView:
+    """Everything the table template shows; nothing the player may not see yet.
+
+    ``engine``: the one the action just ran on the row (None: rebuilt from the stored
+    state); ``revealed``: the attempt it answered (None: read the one the note names)."""
     if engine is None:
-        # The engine the action just ran, else one rebuilt from the stored state.
-        engine = game.loaded_engine or game_from_json(
-            game.state, rng=NoRandom("rendering the table")
-        )
+        engine = game_from_json(game.state, rng=NoRandom("rendering the table"))
     public = public_view(engine)
     round_ = public["round"]
     attempt = pending_attempt(game) if round_ and engine.round_in_progress else None
@@ -588,7 +590,7 @@ def table_view(game: Game, engine: Engine | None = None) -> TableView:
         view.credits_before = view.credits
         view.credits = max(0, view.credits + (attempt.credits_change or 0))
     if view.trivia_mode and attempt is None:
-        view.revealed = revealed_attempt(game)
+        view.revealed = revealed_attempt(game, revealed)
     if not show_round:
         view.side_circles = _pending_side_circles(game)
     if engine.round_in_progress:

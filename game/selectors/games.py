@@ -50,15 +50,16 @@ def pending_attempt(game: Game) -> TriviaAttempt | None:
 TABLE_RELATED = ("pending_trivia__question__category",)
 
 
-def revealed_attempt(game: Game) -> TriviaAttempt | None:
+def revealed_attempt(game: Game, answered: TriviaAttempt | None = None) -> TriviaAttempt | None:
     """The question just answered, whose reveal shows beside the hand once the answer is
-    carried into the round (the game's status note names it; the next action moves on)."""
+    carried into the round (the game's status note names it; the next action moves on).
+    ``answered``: the attempt the action that answered it handed over (None: read it)."""
     note = game.status_note or {}
     attempt_id = note.get("attempt")
     if note.get("kind") != "answered" or attempt_id is None:
         return None
-    if game.revealed_trivia is not None:  # handed over by the action that answered it
-        return game.revealed_trivia
+    if answered is not None:  # handed over by the action that answered it
+        return answered
     return (
         TriviaAttempt.objects.filter(game=game, pk=attempt_id, applied=True)
         .select_related("question")

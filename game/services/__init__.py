@@ -1,13 +1,15 @@
 """One function per player action: lock the game row, check the version, run the engine,
 save. Views call them as ``services.hit(...)``; each takes keyword-only arguments, raises
-the domain errors of game/core/errors.py and returns the saved game.
+the domain errors of game/core/errors.py and returns what it played (results.Played: the
+saved game, the engine run on it, the answer revealed and the coach's note).
 
 By area: the bet panel (bet.py), the decisions of a round (play.py), trivia in play
 (trivia.py), side bets (side_bets.py), a game's start, options and end (options.py); the
 lock and version check every action runs in (locking.py), the deadlines it applies first
-(deadlines.py), the save (saving.py), the shared checks (guards.py) and the randomness a
-game is made with (randomness.py, which tests replace); a game's committed shoes between
-rounds (fairness.py) and their records (shoe_records.py).
+(deadlines.py), the save (saving.py) and what an action returns (results.py), the shared
+checks (guards.py) and the randomness a game is made with (randomness.py, which tests
+replace); a game's committed shoes between rounds (fairness.py) and their records
+(shoe_records.py).
 """
 
 from game.services.bet import (
@@ -36,6 +38,7 @@ from game.services.play import (
     stand,
     surrender,
 )
+from game.services.results import Played
 from game.services.side_bets import (
     activate_extra_bet,
     add_side_chip,
@@ -52,6 +55,7 @@ from game.services.trivia import answer_question, choose_difficulty, continue_af
 __all__ = [
     "OFFERS",
     "PLAY_SERVICES",
+    "Played",
     "activate_extra_bet",
     "add_chip",
     "add_side_chip",

@@ -12,7 +12,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from game.core.errors import ActionRefused
-from game.models import Game
 from game.rules import sidebets as sb
 from game.rules.bets import BANK_SHORT, OVER_MAX_BET, bet_refusal
 from game.rules.records import BoxBet, Event
@@ -24,6 +23,7 @@ from game.selectors import (
 )
 from game.services.guards import require_betting, require_chip, require_playing
 from game.services.locking import locked_game
+from game.services.results import Played
 from game.services.saving import (
     LockedGame,
     bet_fields,
@@ -43,7 +43,7 @@ if TYPE_CHECKING:
 
 def add_chip(
     *, game_id: int, user: Player, version: int, chip_cents: int, base_cents: int | None = None
-) -> Game:
+) -> Played:
     """A chip adds to the bet being built (or to the amount typed, ``base_cents``);
     the bank is charged only at the deal. On a round's outcome it starts a new bet from
     zero (the last round's stakes are Rebet's)."""
@@ -65,7 +65,7 @@ def add_chip(
         )
 
 
-def rebet(*, game_id: int, user: Player, version: int) -> Game:
+def rebet(*, game_id: int, user: Player, version: int) -> Played:
     """On a round's outcome: deal again with the same stakes, side bets (and every box's
     bets) included, in one action. Refused when the bank no longer covers them."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
@@ -77,7 +77,7 @@ def rebet(*, game_id: int, user: Player, version: int) -> Game:
         return _deal(locked, game.pending_bet_cents, side_bets=None, extra_bet=None)
 
 
-def clear_bet(*, game_id: int, user: Player, version: int) -> Game:
+def clear_bet(*, game_id: int, user: Player, version: int) -> Played:
     """Clear the bet: the base bet, the side bets and the Extra Bet activation (R-4.1)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         require_betting(locked)
@@ -103,7 +103,7 @@ def place_bet_and_deal(
     bet_cents: int,
     side_bets: dict[str, int] | None = None,
     extra_bet: bool | None = None,
-) -> Game:
+) -> Played:
     """Lock in the bets, take them from the bank and deal (R-4.1, R-4.2).
 
     ``side_bets`` / ``extra_bet`` left as None mean the ones built in the side-bet menu.
@@ -119,7 +119,7 @@ def _deal(
     *,
     side_bets: dict[str, int] | None,
     extra_bet: bool | None,
-) -> Game:
+) -> Played:
     if locked.engine.options.seats > 1:
         return _deal_boxes(locked, bet_cents)
     side_bets, extra_bet = side_bets_for_deal(locked, side_bets, extra_bet)
@@ -137,7 +137,7 @@ def _deal(
     )
 
 
-def _save_deal(locked: LockedGame, events: list[Event], **fields: Any) -> Game:
+def _save_deal(locked: LockedGame, events: list[Event], **fields: Any) -> Played:
     """A dealt round's save: its Round row, then the game's."""
     persist_round(locked, events, new_round=True, version=next_version(locked.game))
     return save_game(
@@ -180,7 +180,7 @@ def select_box(
     box: int,
     base_cents: int | None = None,
     chip_cents: int | None = None,
-) -> Game:
+) -> Played:
     """Make ``box`` (1 … seats) the one the chips and the side bets work on; an amount
     typed for the box being left (``base_cents``) is kept as its bet. Its circle was
     pressed: the rack's selected chip (``chip_cents``) is added to its bet."""
@@ -212,7 +212,7 @@ def select_box(
         )
 
 
-def same_bet_on_every_box(*, game_id: int, user: Player, version: int) -> Game:
+def same_bet_on_every_box(*, game_id: int, user: Player, version: int) -> Played:
     """The selected box's base bet on every box, in one click (UI.md, seats)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         require_betting(locked)
@@ -225,7 +225,7 @@ def same_bet_on_every_box(*, game_id: int, user: Player, version: int) -> Game:
         return save_game(locked, engine_changed=False, pending_boxes=entries, note=note)
 
 
-def _deal_boxes(locked: LockedGame, bet_cents: int) -> Game:
+def _deal_boxes(locked: LockedGame, bet_cents: int) -> Played:
     """Deal several boxes: every box's bets, the typed amount on the selected (R-4.1,
     R-4.2)."""
     options = locked.engine.options
@@ -246,7 +246,7 @@ def _deal_boxes(locked: LockedGame, bet_cents: int) -> Game:
     return _save_deal(locked, events, pending_bet_cents=bet_cents, pending_boxes=entries)
 
 
-def next_round(*, game_id: int, user: Player, version: int) -> Game:
+def next_round(*, game_id: int, user: Player, version: int) -> Played:
     """Leave the round outcome for the bet panel (the last bet stays as the default)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         require_playing(locked.engine)

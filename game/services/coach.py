@@ -22,7 +22,7 @@ Decisions (the issue is silent on them):
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from game.models import CoachDeviation, Game
@@ -39,6 +39,7 @@ from game.rules.strategy import (
     recommend_early_surrender,
     recommend_insurance,
 )
+from game.services.results import Played
 
 MOVE_LABELS = {
     "hit": "Hit",
@@ -178,10 +179,12 @@ def judge(game: Game, engine: Engine, move: str) -> Deviation | None:
     return Deviation(move, advice, round_["number"], round_["current_hand"])
 
 
-def record(game: Game, deviation: Deviation | None) -> None:
-    """Store the deviation against the game's version after the move (call after saving)."""
+def record(played: Played, deviation: Deviation | None) -> Played:
+    """Store the deviation against the game's version after the move (call after saving);
+    the action's result with the coach's note on the move, when there is one."""
     if deviation is None:
-        return
+        return played
+    game = played.game
     note = deviation.advice.deviation_note[:200]
     CoachDeviation.objects.create(
         game=game,
@@ -193,15 +196,16 @@ def record(game: Game, deviation: Deviation | None) -> None:
         game_version=game.version,
     )
     # The table shown after this move says it without reading it back.
-    game.coach_note = note
+    return replace(played, coach_note=note)
 
 
-def current_note(game: Game) -> str:
-    """The coach's note on the move that brought the table to its current version."""
+def current_note(game: Game, known: str | None = None) -> str:
+    """The coach's note on the move that brought the table to its current version;
+    ``known``: the note the action that made this version handed over (None: read it)."""
     if not game.coach:
         return ""
-    if game.coach_note is not None:  # the action that made this version knows it
-        return game.coach_note
+    if known is not None:  # the action that made this version knows it
+        return known
     note = (
         CoachDeviation.objects.filter(game=game, game_version=game.version)
         .values_list("note", flat=True)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from game.core.errors import ActionRefused
-from game.models import Game
 from game.rules.engine import Engine
 from game.rules.fair import InvalidClientSeed, check_client_seed
 from game.services.guards import refuse_if_trivia_open, require_playing
 from game.services.locking import locked_game
+from game.services.results import Played
 from game.services.saving import phase_note, run_engine, save_game
 
 if TYPE_CHECKING:
@@ -22,7 +22,7 @@ def untouched_shoe(engine: Engine) -> bool:
     return engine.shoe.remaining() == engine.shoe.size
 
 
-def shuffle_now(*, game_id: int, user: Player, version: int) -> Game:
+def shuffle_now(*, game_id: int, user: Player, version: int) -> Played:
     """Finish the shoe (its seed is revealed) and deal on from a new committed one.
 
     Between rounds only; a shoe nothing was dealt from is already new and stays."""
@@ -33,7 +33,7 @@ def shuffle_now(*, game_id: int, user: Player, version: int) -> Game:
         return save_game(locked, note=phase_note(events))
 
 
-def change_client_seed(*, game_id: int, user: Player, version: int, client_seed: str) -> Game:
+def change_client_seed(*, game_id: int, user: Player, version: int, client_seed: str) -> Played:
     """Use ``client_seed`` for the shoe not yet dealt from and the shoes after it (F-2).
 
     Refused (ActionRefused ``bad_client_seed``) unless it is 1–64 printable ASCII

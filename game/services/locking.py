@@ -22,6 +22,7 @@ from game.core.errors import GameNotFound, StaleVersion, TimeRanOut
 from game.core.sql import GameRead, read_game
 from game.models import Game
 from game.services.deadlines import TIME_RAN_OUT, apply_deadlines, deadline_due
+from game.services.results import Played
 from game.services.saving import LockedGame, load_engine
 from trivia.models import Question
 from trivia.services import QuestionCandidate
@@ -100,15 +101,17 @@ def _usable_candidate(read: GameRead, candidate: QuestionCandidate | None) -> Qu
     return read.candidate_question
 
 
-def catch_up_deadlines(*, game: Game) -> Game:
+def catch_up_deadlines(*, game: Game) -> Played | None:
     """Apply the game's deadlines that have run out before it is shown (R-4.13: a game
-    resumed after its deadline finds the hand stood). Locks only when one is due."""
+    resumed after its deadline finds the hand stood); what that played, None when no
+    deadline was due. Locks only when one is due."""
     if not deadline_due(game):
-        return game
+        return None
     with transaction.atomic():
         locked = lock_game(game_id=game.pk, user=game.owner_id)
         apply_deadlines(locked)
-    return locked.game
+    # A deadline makes no move the coach judges: there is no note.
+    return Played(locked.game, locked.engine, coach_note="")
 
 
 def lock_player(user: Player | int) -> None:

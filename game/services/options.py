@@ -14,6 +14,7 @@ from game.rules.storage import game_to_json
 from game.services import randomness
 from game.services.guards import require_playing
 from game.services.locking import locked_game
+from game.services.results import Played
 from game.services.saving import (
     next_version,
     persist_round,
@@ -70,7 +71,7 @@ def new_game(
     return game
 
 
-def end_game(*, game_id: int, user: Player, version: int) -> Game:
+def end_game(*, game_id: int, user: Player, version: int) -> Played:
     """End the game: bets in play are forfeited and the game is over (R-1.6)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         events = run_engine(locked.engine.end_game)
@@ -89,7 +90,7 @@ def end_game(*, game_id: int, user: Player, version: int) -> Game:
 
 def apply_options(
     *, game_id: int, user: Player, version: int, options: dict[str, Any], coach: bool | None = None
-) -> Game:
+) -> Played:
     """Change the options, only between rounds; implied options switch on (§10).
 
     ``coach`` (the Coach setting, not a rule) is saved with them unless it is None."""

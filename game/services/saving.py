@@ -22,6 +22,7 @@ from game.rules.replay import export_round_replay, round_record
 from game.rules.storage import game_from_json, game_to_json
 from game.services import randomness
 from game.services.daily_records import daily_writes
+from game.services.results import Played
 from game.services.shoe_records import shoe_writes
 from trivia.models import Question
 
@@ -75,7 +76,7 @@ def save_game(
     note: StatusNote | None = None,
     engine_changed: bool = True,
     **fields: Any,
-) -> Game:
+) -> Played:
     """Write the engine state back with the version check inside the UPDATE.
 
     ``note`` says what the action did, as data (default: :func:`phase_note`); the status
@@ -84,7 +85,8 @@ def save_game(
     chips, Clear Bet, the boxes, the side-bet menu) writes its own fields, not the state
     again, nor the bank, credits, options and rounds the row keeps of it (unchanged since
     the lock read them): a quarter of what players post under load is Next Round, and the
-    state is most of an UPDATE's work on both sides."""
+    state is most of an UPDATE's work on both sides. Returns the saved row with the engine
+    run on it."""
     game, engine = locked.game, locked.engine
     old_version = game.version
     engine_values: dict[str, Any] = {}
@@ -122,11 +124,8 @@ def save_game(
         raise StaleVersion(f"game {game.pk}: version {old_version} changed underneath")
     for name, value in values.items():
         setattr(game, name, value)
-    # Handed to the table's view model with the row (see Game.loaded_engine): no action
-    # leaves a coach's note unless coach.record writes one after this save.
-    game.loaded_engine = engine
-    game.coach_note = ""
-    return game
+    # The note is known to be none: only coach.record, after this save, writes one.
+    return Played(game, engine, coach_note="")
 
 
 def next_version(game: Game) -> int:
@@ -181,7 +180,7 @@ def play_and_save(
     *,
     note: StatusNote | None = None,
     **fields: Any,
-) -> Game:
+) -> Played:
     """Run an engine action (a refusal of the rules is ActionRefused) and save: the
     round's rows when it ended, then the game with ``note`` (default: the phase)."""
     events = run_engine(action)

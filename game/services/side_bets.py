@@ -13,11 +13,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from game.core.errors import ActionRefused
-from game.models import Game
 from game.rules.records import IllegalAction
 from game.selectors import pending_side_stakes
 from game.services.guards import require_betting, require_chip, require_side_bet
 from game.services.locking import locked_game
+from game.services.results import Played
 from game.services.saving import (
     LockedGame,
     StatusNote,
@@ -77,7 +77,7 @@ def _change_side_bets(
     extra_bet: bool | None = None,
     menu_open: bool = True,
     starts_a_bet: bool = True,
-) -> Game:
+) -> Played:
     """One change in the side-bet menu; what it does not change keeps its pending value.
     A change of a stake on a round's outcome starts a new bet from zero
     (``starts_a_bet``); opening or closing the menu does not.
@@ -110,7 +110,7 @@ def add_side_chip(
     bet: str,
     chip_cents: int,
     base_cents: int | None = None,
-) -> Game:
+) -> Played:
     """A chip adds to one side bet's stake."""
     require_side_bet(bet)
     require_chip(chip_cents)
@@ -126,7 +126,7 @@ def add_side_chip(
 
 def clear_side_bet(
     *, game_id: int, user: Player, version: int, bet: str, base_cents: int | None = None
-) -> Game:
+) -> Played:
     """The "Clear" of one side bet: its stake goes back to 0 (not played)."""
     require_side_bet(bet)
     return _change_side_bets(
@@ -141,7 +141,7 @@ def clear_side_bet(
 
 def clear_side_bets(
     *, game_id: int, user: Player, version: int, base_cents: int | None = None
-) -> Game:
+) -> Played:
     """The "Clear All" of the menu: every side stake back to 0, Extra Bet Blackjack off."""
     return _change_side_bets(
         game_id,
@@ -156,7 +156,7 @@ def clear_side_bets(
 
 def activate_extra_bet(
     *, game_id: int, user: Player, version: int, active: bool, base_cents: int | None = None
-) -> Game:
+) -> Played:
     """Activate or deactivate Extra Bet Blackjack, with no stake until its offer (R-SB-20)."""
     return _change_side_bets(
         game_id,
@@ -170,7 +170,7 @@ def activate_extra_bet(
 
 def toggle_side_bet_menu(
     *, game_id: int, user: Player, version: int, menu_open: bool, base_cents: int | None = None
-) -> Game:
+) -> Played:
     """Open or close the side-bet menu of the bet panel (the stakes are kept either way)."""
     return _change_side_bets(
         game_id,
@@ -183,19 +183,21 @@ def toggle_side_bet_menu(
     )
 
 
-def place_extra_bet(*, game_id: int, user: Player, version: int, amount_cents: int | None) -> Game:
+def place_extra_bet(
+    *, game_id: int, user: Player, version: int, amount_cents: int | None
+) -> Played:
     """Place the extra bet (R-SB-20), or decline it with None."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         return play_and_save(locked, lambda: locked.engine.place_extra_bet(amount_cents))
 
 
-def parlay(*, game_id: int, user: Player, version: int, choice: str) -> Game:
+def parlay(*, game_id: int, user: Player, version: int, choice: str) -> Played:
     """Answer the House Money parlay offer with ``choice`` (R-4.7a)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         return play_and_save(locked, lambda: locked.engine.parlay(choice))
 
 
-def roll(*, game_id: int, user: Player, version: int) -> Game:
+def roll(*, game_id: int, user: Player, version: int) -> Played:
     """Roll the Perfect 11s dice (§9)."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         return play_and_save(locked, locked.engine.roll)

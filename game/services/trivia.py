@@ -8,6 +8,7 @@ reads it in the same query (game/core/sql.py): asked when it may be, else the us
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
@@ -15,7 +16,7 @@ from django.utils import timezone
 
 from game.core.clock import from_epoch_ms, now_ms
 from game.core.errors import ActionRefused
-from game.models import DailyAttempt, Game, TriviaAttempt
+from game.models import DailyAttempt, TriviaAttempt
 from game.rules.daily import QuestionListExhausted, is_daily, nth_question
 from game.rules.records import TriviaOutcome
 from game.rules.shoe import Rng
@@ -28,6 +29,7 @@ from game.services.guards import (
     require_difficulty,
 )
 from game.services.locking import locked_game
+from game.services.results import Played
 from game.services.saving import LockedGame, StatusNote, play_and_save, save_attempt, save_game
 from trivia import services as question_bank
 from trivia.models import Question
@@ -41,7 +43,7 @@ def draw_candidate(difficulty: str, rng: Rng) -> question_bank.QuestionCandidate
     return question_bank.question_candidate(difficulty, rng)
 
 
-def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: str) -> Game:
+def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: str) -> Played:
     """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6)."""
     require_difficulty(difficulty)
     rng = randomness.make_rng()
@@ -57,7 +59,7 @@ def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: s
         return ask_question(locked, action=action, difficulty=difficulty, rng=rng)
 
 
-def ask_question(locked: LockedGame, *, action: str, difficulty: str, rng: Rng) -> Game:
+def ask_question(locked: LockedGame, *, action: str, difficulty: str, rng: Rng) -> Played:
     """Draw a question not yet asked in this game and keep it pending (R-8.6); the
     difficulty is remembered for the next Hit or Double Down. The candidate read with
     the lock is asked when it may be (:func:`draw_candidate`), else the usual
@@ -93,7 +95,7 @@ def ask_question(locked: LockedGame, *, action: str, difficulty: str, rng: Rng) 
     )
 
 
-def answer_question(*, game_id: int, user: Player, version: int, answer: str) -> Game:
+def answer_question(*, game_id: int, user: Player, version: int, answer: str) -> Played:
     """Record the answer to the pending question (a second answer is refused) and carry it
     into the round at once (R-8.2): right, the card is dealt; wrong, the hand stands. Either
     way its reveal shows beside the hand and the round goes on with no extra click."""
@@ -123,7 +125,7 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         return _apply_answer(locked, attempt, note=note)
 
 
-def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
+def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Played:
     """A wrong answer recorded but not yet carried into the round (a game saved while its
     reveal waited for Continue, before answers were applied at once): the hand stands."""
     with locked_game(game_id=game_id, user=user, version=version) as locked:
@@ -135,7 +137,7 @@ def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Game:
 
 def _apply_answer(
     locked: LockedGame, attempt: TriviaAttempt, *, note: StatusNote | None = None
-) -> Game:
+) -> Played:
     """Carry an answer into the round: the card is dealt, or the hand stands (R-8.2)."""
     outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))
     engine = locked.engine
@@ -146,10 +148,8 @@ def _apply_answer(
     if not revealed:
         attempt.applied = True
         save_attempt(locked, attempt, "applied")
-    game = play_and_save(locked, lambda: action(outcome), note=note, pending_trivia=None)
-    if revealed:
-        game.revealed_trivia = attempt
-    return game
+    played = play_and_save(locked, lambda: action(outcome), note=note, pending_trivia=None)
+    return replace(played, revealed=attempt) if revealed else played
 
 
 def _pick_question(locked: LockedGame, difficulty: str, rng: Rng) -> Question:

@@ -27,12 +27,12 @@ from game.forms import (
     parse_side_clear,
     parse_side_clear_all,
 )
-from game.models import Game
 from game.presentation.notices import REFUSALS
 from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
+from game.services import Played
 from game.views.rendering import owned_game, refused, run_action
 
-ActionBody = Callable[[AuthenticatedHttpRequest, int, int], Game]
+ActionBody = Callable[[AuthenticatedHttpRequest, int, int], Played]
 ActionView = Callable[[AuthenticatedHttpRequest, int], HttpResponse]
 
 
@@ -109,7 +109,7 @@ def _optional_difficulty(post: QueryDict) -> dict[str, Any]:
 
 
 @game_action
-def add_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def add_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """A chip from the rack onto the bet (or the lit box), added to the amount typed."""
     return services.add_chip(
         game_id=game_id, user=request.user, version=version, **_chip(request.POST)
@@ -117,13 +117,13 @@ def add_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> G
 
 
 @game_action
-def clear_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def clear_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Clear Bet: the main bet back to nothing."""
     return services.clear_bet(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def deal(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def deal(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Deal: the amount posted is the bet, and the round is dealt."""
     return services.place_bet_and_deal(
         game_id=game_id, user=request.user, version=version, **_deal(request.POST)
@@ -131,7 +131,7 @@ def deal(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
 
 
 @game_action
-def select_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def select_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """A box's circle pressed: that box takes the chips from now on."""
     return services.select_box(
         game_id=game_id, user=request.user, version=version, **_box(request.POST)
@@ -139,13 +139,13 @@ def select_box(request: AuthenticatedHttpRequest, game_id: int, version: int) ->
 
 
 @game_action
-def same_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def same_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Same bet on every box: the lit box's bet copied to the others."""
     return services.same_bet_on_every_box(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def hit(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def hit(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Hit, at the difficulty posted beside it (none: the player is asked which)."""
     return services.hit(
         game_id=game_id, user=request.user, version=version, **_optional_difficulty(request.POST)
@@ -153,13 +153,13 @@ def hit(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
 
 
 @game_action
-def stand(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def stand(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Stand: the hand in play takes no more cards."""
     return services.stand(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def double(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def double(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Double Down, at the difficulty posted beside it (none: the player is asked which)."""
     return services.double(
         game_id=game_id, user=request.user, version=version, **_optional_difficulty(request.POST)
@@ -167,19 +167,19 @@ def double(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Gam
 
 
 @game_action
-def split(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def split(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Split the pair in play into two hands."""
     return services.split(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def surrender(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def surrender(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Surrender the hand: half the bet back."""
     return services.surrender(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def insurance(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def insurance(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Insurance or even money: accepted or declined."""
     return services.answer_insurance(
         game_id=game_id, user=request.user, version=version, **_choice(request.POST)
@@ -187,7 +187,7 @@ def insurance(request: AuthenticatedHttpRequest, game_id: int, version: int) -> 
 
 
 @game_action
-def insurance_every_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def insurance_every_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Insurance or even money for every box waiting at once: accepted or declined."""
     return services.answer_insurance_for_every_box(
         game_id=game_id, user=request.user, version=version, **_choice(request.POST)
@@ -195,13 +195,13 @@ def insurance_every_box(request: AuthenticatedHttpRequest, game_id: int, version
 
 
 @game_action
-def insurance_box_by_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def insurance_box_by_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Insurance asked box by box instead of for every box at once."""
     return services.choose_insurance_box_by_box(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def early_surrender(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def early_surrender(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Early surrender: accepted or declined before the dealer checks."""
     return services.answer_early_surrender(
         game_id=game_id, user=request.user, version=version, **_choice(request.POST)
@@ -209,7 +209,7 @@ def early_surrender(request: AuthenticatedHttpRequest, game_id: int, version: in
 
 
 @game_action
-def difficulty(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def difficulty(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """The difficulty of the question a Hit or Double Down asks."""
     return services.choose_difficulty(
         game_id=game_id,
@@ -220,7 +220,7 @@ def difficulty(request: AuthenticatedHttpRequest, game_id: int, version: int) ->
 
 
 @game_action
-def answer(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def answer(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """An answer to the question asked."""
     return services.answer_question(
         game_id=game_id,
@@ -231,26 +231,26 @@ def answer(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Gam
 
 
 @game_action
-def continue_after_reveal(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def continue_after_reveal(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Continue after an answer's reveal (from a page shown before answers were carried
     into the round at once)."""
     return services.continue_after_reveal(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def next_round(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def next_round(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Next round: the outcome put away, the bet panel back."""
     return services.next_round(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def rebet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def rebet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Rebet: the last round's stakes again, and the deal."""
     return services.rebet(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def extra_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def extra_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """The Extra Bet offered after the deal: placed or declined."""
     return services.place_extra_bet(
         game_id=game_id, user=request.user, version=version, **_extra_bet(request.POST)
@@ -258,7 +258,7 @@ def extra_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> 
 
 
 @game_action
-def parlay(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def parlay(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """A side bet's winnings: let ride or taken."""
     return services.parlay(
         game_id=game_id,
@@ -269,19 +269,19 @@ def parlay(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Gam
 
 
 @game_action
-def roll(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def roll(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Roll the dice of the Infinity side bet."""
     return services.roll(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def shuffle_now(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def shuffle_now(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Shuffle now: the shoe finished between rounds (its seed revealed) and a new one begun."""
     return services.shuffle_now(game_id=game_id, user=request.user, version=version)
 
 
 @game_action
-def side_bets_menu(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def side_bets_menu(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """A side bet shown on or taken off the bet panel's menu."""
     return services.toggle_side_bet_menu(
         game_id=game_id, user=request.user, version=version, **parse_menu_toggle(request.POST)
@@ -289,7 +289,7 @@ def side_bets_menu(request: AuthenticatedHttpRequest, game_id: int, version: int
 
 
 @game_action
-def side_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def side_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """A chip onto a side bet's circle."""
     return services.add_side_chip(
         game_id=game_id, user=request.user, version=version, **parse_side_chip(request.POST)
@@ -297,7 +297,7 @@ def side_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> 
 
 
 @game_action
-def side_clear(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def side_clear(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """One side bet cleared."""
     return services.clear_side_bet(
         game_id=game_id, user=request.user, version=version, **parse_side_clear(request.POST)
@@ -305,7 +305,7 @@ def side_clear(request: AuthenticatedHttpRequest, game_id: int, version: int) ->
 
 
 @game_action
-def side_clear_all(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def side_clear_all(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Every side bet cleared."""
     return services.clear_side_bets(
         game_id=game_id, user=request.user, version=version, **parse_side_clear_all(request.POST)
@@ -313,7 +313,7 @@ def side_clear_all(request: AuthenticatedHttpRequest, game_id: int, version: int
 
 
 @game_action
-def extra_bet_activate(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Game:
+def extra_bet_activate(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """The Extra Bet switched on or off for the rounds to come."""
     return services.activate_extra_bet(
         game_id=game_id,

@@ -23,15 +23,17 @@ from game.core.http import AuthenticatedHttpRequest, HtmxHttpRequest
 from game.core.sql import read_game
 from game.core.url_cache import cached_reverse, game_url, urls_in_use
 from game.forms import parse_version
-from game.models import Game
+from game.models import Game, TriviaAttempt
 from game.presentation import coach
 from game.presentation.bet_spots import bet_focus, focus_query, side_spots
 from game.presentation.daily import round_standing_text
 from game.presentation.fragments import table_fragments
 from game.presentation.notices import STALE_NOTICE, refusal_text
 from game.presentation.table import TableView, daily_round_shown, table_view
+from game.rules.engine import Engine
 from game.rules_pages.content import rules_url
 from game.selectors import daily_round_standing
+from game.services import Played
 
 # The actions a table posts, each to /games/<id>/<name>/ (game/views/actions.py has a
 # view for each; a test checks the two lists agree).
@@ -105,16 +107,22 @@ def render_table(
     notice: str = "",
     hint: bool = False,
     view: TableView | None = None,
+    engine: Engine | None = None,
+    revealed: TriviaAttempt | None = None,
+    coach_note: str | None = None,
 ) -> HttpResponse:
-    """The full page, or for htmx the table partial plus the status line out of band."""
-    view = view or table_view(game)
+    """The full page, or for htmx the table partial plus the status line out of band.
+
+    ``engine``, ``revealed`` and ``coach_note``: what the action just played handed over
+    with the row (services.Played), so that the table neither rebuilds nor reads them."""
+    view = view or table_view(game, engine, revealed=revealed)
     # The rack's selected chip and the current spot come back with every answer (page state).
     focus = bet_focus(request.POST if request.method == "POST" else request.GET)
     menu = view.side_bet_menu
     betting = view.panel in ("bet", "outcome")
     spots = side_spots(menu, focus, view.side_circles) if betting and menu.available else None
     urls = table_urls(game.pk)
-    coach_context = coach.table_context(game, view, hint=hint)
+    coach_context = coach.table_context(game, view, hint=hint, note=coach_note)
     context = {
         "view": view,
         "focus": focus,
@@ -147,13 +155,13 @@ def render_table(
 
 
 def run_action(
-    request: AuthenticatedHttpRequest, game_id: int, run: Callable[[int], Game]
+    request: AuthenticatedHttpRequest, game_id: int, run: Callable[[int], Played]
 ) -> HttpResponse:
     """Run one service call with the posted version and answer: the partial for htmx, a
     redirect to the table otherwise, or the table with the refusal worded."""
     try:
         version = parse_version(request.POST.get("version"))
-        game = run(version)
+        played = run(version)
     except GameNotFound:
         raise Http404("No such game") from None
     except StaleVersion as error:
@@ -163,10 +171,16 @@ def run_action(
     except ValueError as error:
         return refused(request, game_id, str(error), status=REFUSED)
     if request.htmx:
-        return render_table(request, game)
+        return render_table(
+            request,
+            played.game,
+            engine=played.engine,
+            revealed=played.revealed,
+            coach_note=played.coach_note,
+        )
     # Without JavaScript the selected chip and the current spot ride along in the query.
     query = focus_query(bet_focus(request.POST))
-    url = game_url("game:table", game.pk)
+    url = game_url("game:table", played.game.pk)
     return redirect(f"{url}?{query}" if query else url)
 
 

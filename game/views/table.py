@@ -46,9 +46,14 @@ from game.views.rendering import owned_game, render_table
 def table(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     # ?hint=1 (the Hint button, a GET form) adds the coach's hint; it changes nothing.
     hint = request.GET.get("hint") == "1"
+    game = owned_game(request, game_id)
     # A deadline that ran out while nobody looked is applied before the table is shown.
-    game = services.catch_up_deadlines(game=owned_game(request, game_id))
-    return render_table(request, game, hint=hint)
+    played = services.catch_up_deadlines(game=game)
+    if played is None:
+        return render_table(request, game, hint=hint)
+    return render_table(
+        request, played.game, hint=hint, engine=played.engine, coach_note=played.coach_note
+    )
 
 
 @login_required
@@ -105,7 +110,7 @@ def options(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
                     version=version,
                     options=form.to_options(),
                     coach=form.cleaned_data["coach"],
-                )
+                ).game
             except GameNotFound:
                 raise Http404("No such game") from None
             except StaleVersion as error:

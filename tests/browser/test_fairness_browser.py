@@ -22,16 +22,16 @@ def game_with_a_finished_shoe(user):
     game = services.new_game(user=user, options={"trivia_mode": False})
     game = services.place_bet_and_deal(
         game_id=game.pk, user=user, version=game.version, bet_cents=1000
-    )
+    ).game
     while not game.showing_outcome:
         phase = game.state["round"]["phase"]
         if phase in ("insurance", "even_money"):
             game = services.answer_insurance(
                 game_id=game.pk, user=user, version=game.version, accept=False
-            )
+            ).game
         else:
-            game = services.stand(game_id=game.pk, user=user, version=game.version)
-    return services.shuffle_now(game_id=game.pk, user=user, version=game.version)
+            game = services.stand(game_id=game.pk, user=user, version=game.version).game
+    return services.shuffle_now(game_id=game.pk, user=user, version=game.version).game
 
 
 @pytest.mark.parametrize("width", VIEWPORTS)

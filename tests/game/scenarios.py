@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from game import services
 from game.models import Game, TriviaAttempt
+from game.services import Played
 from tests.game.helpers import stack_shoe
 
 # Player 9S 7D (16), dealer hole 0H, upcard 6C; next cards 2H then KD.
@@ -26,9 +27,9 @@ def _game(user: Any, cards: list[str], **options: Any) -> Game:
     return stack_shoe(services.new_game(user=user, options=options), cards)
 
 
-def _act(game: Game, user: Any, service: Callable[..., Game], **kwargs: Any) -> Game:
+def _act(game: Game, user: Any, service: Callable[..., Played], **kwargs: Any) -> Game:
     game.refresh_from_db()
-    return service(game_id=game.pk, user=user, version=game.version, **kwargs)
+    return service(game_id=game.pk, user=user, version=game.version, **kwargs).game
 
 
 def betting(user: Any) -> Game:

@@ -109,6 +109,6 @@ def test_the_game_plays_on_after_next_round_and_chips(player) -> None:
         game_id=game.pk, user=player, version=game.version, bet_cents=bet
     )
     game = refreshed(game)
-    assert game.rounds_played == 2 and dealt.loaded_engine.round_number == 2
+    assert game.rounds_played == 2 and dealt.engine.round_number == 2
     assert game.bank_cents == bank - bet
     assert game.state["round_number"] == 2

@@ -49,7 +49,7 @@ def first_cards(game: Game) -> tuple[list[str], list[str]]:
 def deal(game: Game, user: Any) -> Game:
     return services.place_bet_and_deal(
         game_id=game.pk, user=user, version=game.version, bet_cents=10_000
-    )
+    ).game
 
 
 def finish_round(game: Game, user: Any, *, hit_first: bool) -> Game:
@@ -64,25 +64,25 @@ def finish_round(game: Game, user: Any, *, hit_first: bool) -> Game:
         if phase in ("insurance", "even_money"):
             game = services.answer_insurance(
                 game_id=game.pk, user=user, version=version, accept=False
-            )
+            ).game
         elif phase == "early_surrender":
             game = services.answer_early_surrender(
                 game_id=game.pk, user=user, version=version, accept=False
-            )
+            ).game
         elif game.pending_trivia_id is not None:
             attempt = TriviaAttempt.objects.get(pk=game.pending_trivia_id)
             game = services.answer_question(
                 game_id=game.pk, user=user, version=version, answer=attempt.question.correct_answer
-            )
+            ).game
         elif game.trivia_choice_for:
             game = services.choose_difficulty(
                 game_id=game.pk, user=user, version=version, difficulty="easy"
-            )
+            ).game
         elif hit:
             hit = False
-            game = services.hit(game_id=game.pk, user=user, version=version, difficulty="easy")
+            game = services.hit(game_id=game.pk, user=user, version=version, difficulty="easy").game
         else:
-            game = services.stand(game_id=game.pk, user=user, version=version)
+            game = services.stand(game_id=game.pk, user=user, version=version).game
     raise AssertionError("the round did not end")
 
 

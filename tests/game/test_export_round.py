@@ -22,7 +22,8 @@ pytestmark = pytest.mark.django_db
 
 def act(game: Game, user: Any, action: str, **kwargs: Any) -> Game:
     game.refresh_from_db()
-    return getattr(services, action)(game_id=game.pk, user=user, version=game.version, **kwargs)
+    played = getattr(services, action)(game_id=game.pk, user=user, version=game.version, **kwargs)
+    return played.game
 
 
 def answer_right(game: Game, user: Any) -> None:

@@ -81,7 +81,7 @@ def _phase_builders() -> dict[str, Callable[[Any], Game]]:
         game = scenarios.betting(user)
         from game import services
 
-        return services.end_game(game_id=game.pk, user=user, version=game.version)
+        return services.end_game(game_id=game.pk, user=user, version=game.version).game
 
     return {
         "betting": scenarios.betting,

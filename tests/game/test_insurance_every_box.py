@@ -44,7 +44,7 @@ def boxes_dealt(user: Any, cards: list[str], *, seats: int = 3, **options: Any) 
 
 def act(game: Game, user: Any, service: Any, **kwargs: Any) -> Game:
     game.refresh_from_db()
-    done = service(game_id=game.pk, user=user, version=game.version, **kwargs)
+    done = service(game_id=game.pk, user=user, version=game.version, **kwargs).game
     game.refresh_from_db()
     return done
 

@@ -29,8 +29,8 @@ def _after_a_round_with_side_bets(player: Any) -> Game:
     game.refresh_from_db()
     game = services.place_bet_and_deal(
         game_id=game.pk, user=player, version=game.version, bet_cents=2500
-    )
-    game = services.stand(game_id=game.pk, user=player, version=game.version)
+    ).game
+    game = services.stand(game_id=game.pk, user=player, version=game.version).game
     assert game.showing_outcome
     return game
 
@@ -38,7 +38,7 @@ def _after_a_round_with_side_bets(player: Any) -> Game:
 def test_rebet_deals_again_with_the_same_stakes_side_bets_included(player) -> None:
     game = _after_a_round_with_side_bets(player)
     bank = game.bank_cents
-    game = services.rebet(game_id=game.pk, user=player, version=game.version)
+    game = services.rebet(game_id=game.pk, user=player, version=game.version).game
     round_ = game.state["round"]
     assert round_["number"] == 2 and round_["bet"] == 2500
     assert round_["side_stakes"] == SIDE_STAKES
@@ -49,15 +49,15 @@ def test_rebet_deals_every_box_again(player) -> None:
     game = services.new_game(user=player, options={"trivia_mode": False, "seats": 3})
     game = services.place_bet_and_deal(
         game_id=game.pk, user=player, version=game.version, bet_cents=1000
-    )
+    ).game
     while not game.showing_outcome:
         if game.state["round"]["phase"] in ("insurance", "even_money"):
             game = services.answer_insurance_for_every_box(
                 game_id=game.pk, user=player, version=game.version, accept=False
-            )
+            ).game
         else:
-            game = services.stand(game_id=game.pk, user=player, version=game.version)
-    game = services.rebet(game_id=game.pk, user=player, version=game.version)
+            game = services.stand(game_id=game.pk, user=player, version=game.version).game
+    game = services.rebet(game_id=game.pk, user=player, version=game.version).game
     assert [box["bet"] for box in game.state["round"]["boxes"]] == [1000, 1000, 1000]
 
 
@@ -77,12 +77,16 @@ def test_rebet_is_refused_without_an_outcome_or_a_bank_to_cover_it(player) -> No
 
 def test_a_chip_on_the_outcome_starts_a_new_bet_from_zero(player) -> None:
     game = _after_a_round_with_side_bets(player)
-    game = services.add_chip(game_id=game.pk, user=player, version=game.version, chip_cents=1000)
+    game = services.add_chip(
+        game_id=game.pk, user=player, version=game.version, chip_cents=1000
+    ).game
     assert game.pending_bet_cents == 1000  # not the last round's $25 plus $10
     assert game.pending_side_bets == {} and not game.showing_outcome
     assert status_line(game) == "Your bet $10.00 — Deal, or add chips."
     # Once the new bet is begun, the next chip adds to it, and Rebet is gone.
-    game = services.add_chip(game_id=game.pk, user=player, version=game.version, chip_cents=500)
+    game = services.add_chip(
+        game_id=game.pk, user=player, version=game.version, chip_cents=500
+    ).game
     assert game.pending_bet_cents == 1500
     with pytest.raises(ActionRefused):
         services.rebet(game_id=game.pk, user=player, version=game.version)
@@ -92,7 +96,7 @@ def test_a_side_chip_on_the_outcome_also_starts_from_zero(player) -> None:
     game = _after_a_round_with_side_bets(player)
     game = services.add_side_chip(
         game_id=game.pk, user=player, version=game.version, bet="21+3", chip_cents=500
-    )
+    ).game
     assert game.pending_side_bets == {"21+3": 500} and game.pending_bet_cents == 0
     assert not game.showing_outcome
 
@@ -100,7 +104,7 @@ def test_a_side_chip_on_the_outcome_also_starts_from_zero(player) -> None:
 def test_a_round_with_one_right_hit_is_four_posts(alice, player, questions) -> None:
     # A first round chooses the difficulty once; the game remembers it.
     game = scenarios.answered_right(player)  # 9S 7D + 2H = 18 v 6C, hole 0H
-    game = services.stand(game_id=game.pk, user=player, version=game.version)
+    game = services.stand(game_id=game.pk, user=player, version=game.version).game
     stack_shoe(game, ["9S", "0H", "7D", "6C", "2H", "KD"])
     rounds_before = game.rounds.count()
     assert post(alice, game, "rebet", htmx=True).status_code == 200

@@ -71,7 +71,7 @@ def _build_big_bank() -> list[int]:
 
 def _act(game: Game, user: Any, service: Any, **kwargs: Any) -> Game:
     game.refresh_from_db()
-    return service(game_id=game.pk, user=user, version=game.version, **kwargs)
+    return service(game_id=game.pk, user=user, version=game.version, **kwargs).game
 
 
 def _build_long_game(player: Any, big_bank: list[int]) -> Game:

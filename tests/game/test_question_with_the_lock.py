@@ -32,7 +32,7 @@ def _ask(game: Game, player: Any, reads: list[str] | None = None) -> TriviaAttem
     with CaptureQueriesContext(connection) as captured:
         game = services.choose_difficulty(
             game_id=game.pk, user=player, version=game.version, difficulty="medium"
-        )
+        ).game
     if reads is not None:
         reads.extend(_question_reads(captured))
     return TriviaAttempt.objects.select_related("question__category").get(pk=game.pending_trivia_id)

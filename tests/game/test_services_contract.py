@@ -49,6 +49,20 @@ def test_every_action_takes_keyword_only_arguments() -> None:
     assert checked >= 25
 
 
+def test_every_action_returns_what_it_played() -> None:
+    """An action hands the table its result (services.Played), never extras on the row."""
+    actions = [getattr(services, name) for name in services.__all__]
+    checked = 0
+    for function in filter(inspect.isfunction, actions):
+        signature = inspect.signature(function)
+        # locked_game is the lock every action runs in, not an action.
+        if "version" in signature.parameters and function is not services.locked_game:
+            checked += 1
+            # The modules annotate lazily (from __future__ import annotations): a name.
+            assert signature.return_annotation == "Played", function.__name__
+    assert checked >= 25
+
+
 @pytest.mark.django_db
 def test_another_players_game_is_not_found(player: Any, other_player: Any) -> None:
     game = scenarios.betting(other_player)

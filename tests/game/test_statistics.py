@@ -24,7 +24,7 @@ STATISTICS_URL = "/games/statistics/"
 def act(game: Game, user: Any, action: str, **kwargs: Any) -> Game:
     game.refresh_from_db()
     service = getattr(services, action)
-    return service(game_id=game.pk, user=user, version=game.version, **kwargs)
+    return service(game_id=game.pk, user=user, version=game.version, **kwargs).game
 
 
 def play_round(

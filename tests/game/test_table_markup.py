@@ -86,7 +86,7 @@ def _refreshed(game: Game) -> Game:
 
 def _ended(game: Game, user: Any) -> Game:
     game.refresh_from_db()
-    return services.end_game(game_id=game.pk, user=user, version=game.version)
+    return services.end_game(game_id=game.pk, user=user, version=game.version).game
 
 
 # --------------------------------------------------------------------- the table element

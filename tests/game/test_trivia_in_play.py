@@ -102,7 +102,7 @@ def test_the_difficulty_is_remembered_and_hit_asks_at_it_directly(alice, player,
     post(alice, game, "answer", answer=wrong)
     post(alice, game, "continue")
     game.refresh_from_db()
-    game = services.next_round(game_id=game.pk, user=player, version=game.version)
+    game = services.next_round(game_id=game.pk, user=player, version=game.version).game
     stack_shoe(game, ["9S", "0H", "7D", "6C", "2H", "KD"])
     post(alice, game, "deal", amount="10")
     page = alice.get(f"/games/{game.pk}/").text

@@ -115,8 +115,8 @@ def test_signing_up_as_a_guest_keeps_the_games_in_the_new_account() -> None:
     game = stack_shoe(game, ["0S", "0H", "9D", "7C"])
     game = services.place_bet_and_deal(
         game_id=game.pk, user=guest, version=game.version, bet_cents=1000
-    )
-    game = services.stand(game_id=game.pk, user=guest, version=game.version)
+    ).game
+    game = services.stand(game_id=game.pk, user=guest, version=game.version).game
     assert game.rounds_played == 1 and game.bank_cents == 101_000
 
     form = parse(client.get(reverse("signup")).text)

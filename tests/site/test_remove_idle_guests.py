@@ -38,7 +38,7 @@ def guest_made(days: int, *, played: int | None = None) -> Any:
         game = stack_shoe(services.new_game(user=guest), ["0S", "0H", "9D", "7C"])
         game = services.place_bet_and_deal(
             game_id=game.pk, user=guest, version=game.version, bet_cents=1000
-        )
+        ).game
         services.stand(game_id=game.pk, user=guest, version=game.version)
         Game.objects.filter(owner=guest).update(last_played=days_ago(played))
     get_user_model().objects.filter(pk=guest.pk).update(

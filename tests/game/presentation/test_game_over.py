@@ -110,8 +110,8 @@ def test_the_moment_shows_the_figures_and_new_game(alice: Client, player) -> Non
     game = stack_shoe(services.new_game(user=player), ["0S", "0H", "9D", "7C"])
     game = services.place_bet_and_deal(
         game_id=game.pk, user=player, version=game.version, bet_cents=1000
-    )
-    game = services.stand(game_id=game.pk, user=player, version=game.version)
+    ).game
+    game = services.stand(game_id=game.pk, user=player, version=game.version).game
     services.end_game(game_id=game.pk, user=player, version=game.version)
     page = parse(alice.get(f"/games/{game.pk}/").text)
     moment = page.one('#table .felt section[data-testid="game-over"]')

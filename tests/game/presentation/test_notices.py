@@ -55,16 +55,18 @@ def test_each_action_leaves_a_note_the_status_line_words(player) -> None:
     assert game.status_note == {"kind": "phase", "shuffled": False}
     assert status_line(game) == "Place your bet."
 
-    game = services.add_chip(game_id=game.pk, user=player, version=game.version, chip_cents=500)
+    game = services.add_chip(
+        game_id=game.pk, user=player, version=game.version, chip_cents=500
+    ).game
     assert game.status_note == {"kind": "bet", "bet_cents": 500, "fresh": False}
     assert status_line(game) == "Your bet $5.00 — Deal, or add chips."
 
     game = services.place_bet_and_deal(
         game_id=game.pk, user=player, version=game.version, bet_cents=1000
-    )
+    ).game
     assert status_line(game) == "Player's turn."
 
-    game = services.hit(game_id=game.pk, user=player, version=game.version)
+    game = services.hit(game_id=game.pk, user=player, version=game.version).game
     assert game.status_note == {"kind": "choose_difficulty", "action": "hit"}
     assert status_line(game) == "Hit: choose a trivia difficulty."
 

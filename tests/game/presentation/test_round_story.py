@@ -109,12 +109,12 @@ def deal(
         version=game.version,
         bet_cents=bet_cents,
         side_bets=side_bets or {},
-    )
+    ).game
 
 
 def act(game: Game, player: Any, service: Any, **kwargs: Any) -> Game:
     game.refresh_from_db()
-    return service(game_id=game.pk, user=player, version=game.version, **kwargs)
+    return service(game_id=game.pk, user=player, version=game.version, **kwargs).game
 
 
 def test_an_insurance_win_beside_a_lost_hand(alice: Client, player: Any) -> None:
@@ -228,7 +228,7 @@ def test_a_parlayed_house_money_and_an_extra_bet_with_its_fee(alice: Client, pla
         bet_cents=1000,
         side_bets={"house_money": 500},
         extra_bet=True,
-    )
+    ).game
     game = act(game, player, services.place_extra_bet, amount_cents=1000)
     game = act(game, player, services.parlay, choice="all")
     game = act(game, player, services.stand)

@@ -457,9 +457,9 @@ def test_the_drawer_is_closed_between_rounds_unless_stakes_ride_in_it(
     game = with_stakes(betting_game(player), stakes, menu_open=True)
     game = services.place_bet_and_deal(
         game_id=game.pk, user=player, version=game.version, bet_cents=1000
-    )
+    ).game
     for action in (services.stand, services.next_round):
-        game = action(game_id=game.pk, user=player, version=game.version)
+        game = action(game_id=game.pk, user=player, version=game.version).game
     assert game.side_bets_menu_open is stays_open
 
 
