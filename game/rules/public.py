@@ -14,7 +14,7 @@ a hidden hole card has no field to read) and, with several boxes, its
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Literal
 
 from game.rules.engine import Box, Engine, Hand, Round
@@ -296,6 +296,48 @@ def _stakes_dict(box: PublicBox | PublicRound) -> dict[str, Any]:
     }
 
 
+def _quick_build(cls: type[Any]) -> None:
+    """Build the frozen record ``cls`` faster: a ``__new__`` with the same signature and
+    defaults as the ``__init__`` :func:`~dataclasses.dataclass` writes (which mypy checks
+    every call against), in its place. The table builds the view on every action, and it
+    must cost no more than the plain dicts it replaced; a frozen record's ``__init__``
+    sets each field through ``object.__setattr__``, three times the cost of a dict entry.
+
+    The instance is made as a plain twin of ``cls`` with the very same slots (so the same
+    memory layout: Python allows the switch), its fields assigned as any object's
+    attributes, then given its class: frozen from then on."""
+    twin = type(f"_Building{cls.__name__}", (), {"__slots__": cls.__slots__})
+    scope: dict[str, Any] = {"_twin": twin, "_cls": cls, "_make": object.__new__}
+    params = []
+    for f in fields(cls):
+        if f.default is MISSING:
+            params.append(f.name)
+        else:
+            scope[f"_default_{f.name}"] = f.default
+            params.append(f"{f.name}=_default_{f.name}")
+    body = "".join(f"    self.{f.name} = {f.name}\n" for f in fields(cls))
+    source = (
+        f"def __new__(_, {', '.join(params)}):\n"
+        f"    self = _make(_twin)\n{body}    self.__class__ = _cls\n    return self\n"
+    )
+    exec(source, scope)  # noqa: S102
+    new = scope["__new__"]
+    new.__qualname__ = f"{cls.__qualname__}.__new__"
+    cls.__new__ = new
+    del cls.__init__  # object's: the fields are set
+    names = tuple(f.name for f in fields(cls))
+
+    def __reduce__(self: Any) -> tuple[type[Any], tuple[Any, ...]]:
+        # copy, deepcopy and pickle call the class with the fields (not ``__new__`` alone).
+        return (cls, tuple([getattr(self, name) for name in names]))
+
+    setattr(cls, "__reduce__", __reduce__)  # noqa: B010 (mypy types object.__reduce__)
+
+
+for _record in (PublicHand, HiddenDealer, RevealedDealer, PublicBox, PublicRound, PublicGame):
+    _quick_build(_record)
+
+
 def public_view(game: Engine) -> PublicGame:
     """The game as the page may see it (see :class:`PublicGame`)."""
     options = game.options
@@ -322,37 +364,53 @@ def _shoe_commitment(game: Engine) -> ShoeCommitment | None:
 def _public_round(game: Engine, round_: Round) -> PublicRound:
     several = round_.several
     in_play = round_.box_in_play()
-    box = round_.boxes[in_play]
     hands = tuple([_public_hand(hand, several) for hand in round_.hands])
-    boxes = None
-    shared = False
-    box_in_turn = None
-    open_stage = False
-    if several:
-        wallets = round_.wallets
-        if wallets is not None:
-            # A shared round (TABLES.md): every box's wallet, the offer each box may
-            # answer now (T-7) and whose turn it is (T-8).
-            shared = True
-            box_in_turn = game.box_in_turn()
-            open_stage = round_.open_stage is not None
-        boxes = tuple(
-            [_public_box(game, round_, index, hands) for index in range(len(round_.boxes))]
+    side_bets: tuple[SideBetRecord, ...] = tuple(map(dict, round_.side_bets))
+    if not several:
+        box = round_.boxes[in_play]
+        return PublicRound(
+            round_.number,
+            round_.phase,
+            box.bet,
+            dict(box.side_stakes),
+            box.extra_bet_active,
+            None if box.extra_bet is None else dict(box.extra_bet),
+            None if box.insurance is None else dict(box.insurance),
+            _sorted_names(box.pending_side_bets),
+            round_.current,
+            hands,
+            _public_dealer(round_),
+            round_.peeked,
+            side_bets,
+            tuple(round_.dice),
+            round_.credits_change,
+            round_.staked,
+            round_.paid,
+            round_.bank_after,
+            round_.ended,
+            round_.deadline,
         )
+    # §10 Extensions, seats: every box, left to right, with its own hands and settled
+    # side bets (the round's, already built: shared, never built twice).
+    boxes = tuple(
+        [_public_box(game, round_, index, hands, side_bets) for index in range(len(round_.boxes))]
+    )
+    shown = boxes[in_play]  # the box in play's bets: the round's one-box names
+    wallets = round_.wallets
     return PublicRound(
         round_.number,
         round_.phase,
-        box.bet,
-        dict(box.side_stakes),
-        box.extra_bet_active,
-        None if box.extra_bet is None else dict(box.extra_bet),
-        None if box.insurance is None else dict(box.insurance),
-        tuple(sorted(box.pending_side_bets)),
+        shown.bet,
+        shown.side_stakes,
+        shown.extra_bet_active,
+        shown.extra_bet,
+        shown.insurance,
+        shown.pending_side_bets,
         round_.current,
         hands,
         _public_dealer(round_),
         round_.peeked,
-        tuple([dict(record) for record in round_.side_bets]),
+        side_bets,
         tuple(round_.dice),
         round_.credits_change,
         round_.staked,
@@ -360,12 +418,18 @@ def _public_round(game: Engine, round_: Round) -> PublicRound:
         round_.bank_after,
         round_.ended,
         round_.deadline,
-        in_play if several else None,
+        in_play,
         boxes,
-        shared,
-        box_in_turn,
-        open_stage,
+        # A shared round (TABLES.md): whose turn it is (T-8) and whether an offer stage
+        # is open to every box at once (T-7); each box has its wallet.
+        wallets is not None,
+        None if wallets is None else game.box_in_turn(),
+        round_.open_stage is not None and wallets is not None,
     )
+
+
+def _sorted_names(pending: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(sorted(pending)) if pending else ()
 
 
 def _public_dealer(round_: Round) -> PublicDealer:
@@ -379,9 +443,14 @@ def _public_dealer(round_: Round) -> PublicDealer:
 
 
 def _public_box(
-    game: Engine, round_: Round, index: int, hands: tuple[PublicHand, ...]
+    game: Engine,
+    round_: Round,
+    index: int,
+    hands: tuple[PublicHand, ...],
+    side_bets: tuple[SideBetRecord, ...],
 ) -> PublicBox:
-    """Box ``index`` (0-based) with its hands (``hands``: the round's, already built)."""
+    """Box ``index`` (0-based) with its hands and settled side bets (``hands`` and
+    ``side_bets``: the round's, already built)."""
     box: Box = round_.boxes[index]
     number = index + 1
     indices = tuple([i for i, hand in enumerate(round_.hands) if hand.box == index])
@@ -392,10 +461,10 @@ def _public_box(
         box.extra_bet_active,
         None if box.extra_bet is None else dict(box.extra_bet),
         None if box.insurance is None else dict(box.insurance),
-        tuple(sorted(box.pending_side_bets)),
+        _sorted_names(box.pending_side_bets),
         indices,
         tuple([hands[i] for i in indices]),
-        tuple([dict(r) for r in round_.side_bets if r.get("box", 1) == number]),
+        tuple([r for r in side_bets if r.get("box", 1) == number]),
     )
     wallets = round_.wallets
     if wallets is None:
