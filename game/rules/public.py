@@ -5,7 +5,7 @@ the server keeps both in the state (:mod:`game.rules.storage`), this view leaves
 out. The presentation layer words and draws the table from this view alone.
 
 The view is a tree of frozen records: :class:`PublicGame` holds the :class:`PublicRound`
-(None between games' rounds), which holds its :class:`PublicHand`\\ s, its dealer
+(None before the first round), which holds its :class:`PublicHand`\\ s, its dealer
 (:class:`HiddenDealer` until the hole card is turned over, then :class:`RevealedDealer`:
 a hidden hole card has no field to read) and, with several boxes, its
 :class:`PublicBox`\\ es. Amounts are in cents. ``to_dict()`` gives the JSON-shaped form.
