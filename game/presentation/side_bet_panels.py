@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from game.presentation.lookup import TemplateLookup
 from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.rules import sidebets as sb
 from game.rules.engine import Engine
 from game.rules.money import CHIP_DOLLARS, display_cents
+from game.rules.public import PublicRound, SideBetRecord
 from game.rules.records import (
     ALLOWED,
     DEALING,
@@ -229,7 +229,7 @@ class SideBetPanels(TemplateLookup):
 
 
 def build_side_bet_panels(
-    round_: Mapping[str, Any] | None,
+    round_: PublicRound | None,
     engine: Engine,
     legal: Mapping[str, str],
 ) -> SideBetPanels:
@@ -238,10 +238,10 @@ def build_side_bet_panels(
     if round_ is None:
         return panels
     panels.results = result_rows(round_)
-    phase = round_["phase"]
-    if phase == DEALING and sb.PERFECT_11S in round_["pending_side_bets"]:
+    phase = round_.phase
+    if phase == DEALING and sb.PERFECT_11S in round_.pending_side_bets:
         panels.dice_roll = dice_roll_panel(round_)
-    if round_["dice"] and engine.round_in_progress and _last_action(engine) == "roll":
+    if round_.dice and engine.round_in_progress and _last_action(engine) == "roll":
         panels.dice_result = _dice_result(round_)
     if phase == EXTRA_BET:
         panels.extra_bet = extra_bet_panel(round_, engine, legal)
@@ -256,12 +256,12 @@ def _last_action(engine: Engine) -> str:
     return actions[-1] if actions else ""
 
 
-def _first_two(round_: Mapping[str, Any]) -> tuple[str, ...]:
+def _first_two(round_: PublicRound) -> tuple[str, ...]:
     """Hand 1's first two cards: what 21+3, Perfect 11s and House Money look at."""
-    return tuple(round_["hands"][0]["cards"][:2])
+    return round_.hands[0].cards[:2]
 
 
-def _settled_row(record: Mapping[str, Any], dice: Sequence[int]) -> SideBetRow:
+def _settled_row(record: SideBetRecord, dice: Sequence[int]) -> SideBetRow:
     name = record["name"]
     row = SideBetRow(
         name=name,
@@ -285,11 +285,13 @@ def _settled_row(record: Mapping[str, Any], dice: Sequence[int]) -> SideBetRow:
     return row
 
 
-def _pending_row(name: str, stake: int, round_: Mapping[str, Any]) -> SideBetRow:
+def _pending_row(name: str, stake: int, round_: PublicRound) -> SideBetRow:
     row = SideBetRow(name=name, title=SIDE_BET_TITLES[name], stake=stake, status=PENDING)
-    if name in round_["pending_side_bets"]:
+    if name in round_.pending_side_bets:
         # Decided on hand 1's first two cards (never on the hole card), paid later.
-        win = sb.evaluate_first_cards(name, _first_two(round_), round_["dealer"]["cards"][1])
+        upcard = round_.dealer.cards[1]
+        assert upcard is not None  # decided once dealt: the upcard is showing
+        win = sb.evaluate_first_cards(name, _first_two(round_), upcard)
         if win is not None:
             row.status, row.awaiting_payment = WON, True
             row.condition, row.cards = win.condition, list(win.cards)
@@ -297,7 +299,7 @@ def _pending_row(name: str, stake: int, round_: Mapping[str, Any]) -> SideBetRow
             row.ratio_text = ratio_text(win.ratio)
         if name == sb.PERFECT_11S:
             row.note = "Won: roll the Infinity dice for the payout."
-        elif round_["phase"] == HOUSE_MONEY_PARLAY:
+        elif round_.phase == HOUSE_MONEY_PARLAY:
             row.note = "Won: choose below whether to collect or parlay."
         else:
             row.note = "Won: paid once the dealer is known to have no blackjack."
@@ -306,12 +308,12 @@ def _pending_row(name: str, stake: int, round_: Mapping[str, Any]) -> SideBetRow
     return row
 
 
-def _extra_bet_row(round_: Mapping[str, Any], settled: Mapping[str, Any]) -> SideBetRow | None:
+def _extra_bet_row(round_: PublicRound, settled: Mapping[str, SideBetRecord]) -> SideBetRow | None:
     name = sb.EXTRA_BET_BLACKJACK
     title = SIDE_BET_TITLES[name]
     if name in settled:
         return _settled_row(settled[name], ())
-    placed = round_["extra_bet"]
+    placed = round_.extra_bet
     if placed is not None:
         return SideBetRow(
             name=name,
@@ -321,32 +323,32 @@ def _extra_bet_row(round_: Mapping[str, Any], settled: Mapping[str, Any]) -> Sid
             fee=placed["fee"],
             note=f"{WAITING_NOTES[name]} Fee {display_cents(placed['fee'])} (not returned).",
         )
-    if not round_["extra_bet_active"]:
+    if not round_.extra_bet_active:
         return None
     status = NOT_PLAYED
-    if not sb.extra_bet_offered(round_["hands"][0]["cards"][0]):
+    if not sb.extra_bet_offered(round_.hands[0].cards[0]):
         note = "Not offered: your first card is not a ten-card."
-    elif round_["phase"] in (DEALING, EXTRA_BET):
+    elif round_.phase in (DEALING, EXTRA_BET):
         status, note = PENDING, "Offered: place it or decline it."
     else:
         note = "Declined."
     return SideBetRow(name=name, title=title, stake=0, status=status, note=note)
 
 
-def result_rows(round_: Mapping[str, Any]) -> list[SideBetRow]:
+def result_rows(round_: PublicRound) -> list[SideBetRow]:
     """The side bets of the round as result rows, in menu order (the extra bet last).
 
-    ``round_`` is a round's public view (``public_view(engine)["round"]``), or one box's
-    part of a shared round under the same keys (game/tables/presentation/seats.py ``box_round``:
-    ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
-    settled = {record["name"]: record for record in round_["side_bets"]}
+    ``round_`` is a round's public view (``public_view(engine).round``), or one box's
+    part of a shared round in the same form (game/tables/presentation/seats.py
+    ``box_round``: the round with that box's bets, hands and settled side bets)."""
+    settled = {record["name"]: record for record in round_.side_bets}
     rows: list[SideBetRow] = []
     for name in sb.STAKED_SIDE_BETS:
-        stake = round_["side_stakes"].get(name)
+        stake = round_.side_stakes.get(name)
         if not stake:
             continue
         if name in settled:
-            rows.append(_settled_row(settled[name], round_["dice"]))
+            rows.append(_settled_row(settled[name], round_.dice))
         else:
             rows.append(_pending_row(name, stake, round_))
     extra = _extra_bet_row(round_, settled)
@@ -355,12 +357,12 @@ def result_rows(round_: Mapping[str, Any]) -> list[SideBetRow]:
     return rows
 
 
-def dice_roll_panel(round_: Mapping[str, Any]) -> DiceRollPanel:
+def dice_roll_panel(round_: PublicRound) -> DiceRollPanel:
     """The Perfect 11s dice panel (R-SB-12): the pay table and the stake that rolls.
 
-    ``round_`` is a round's public view (``public_view(engine)["round"]``), or one box's
-    part of a shared round under the same keys (game/tables/presentation/seats.py ``box_round``:
-    ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
+    ``round_`` is a round's public view (``public_view(engine).round``), or one box's
+    part of a shared round in the same form (game/tables/presentation/seats.py
+    ``box_round``: the round with that box's bets, hands and settled side bets)."""
     lines = [
         (condition_text(sb.PERFECT_11S, condition), ratio_text(ratio))
         for condition, ratio in sb.PAY_TABLES[sb.PERFECT_11S]
@@ -368,17 +370,17 @@ def dice_roll_panel(round_: Mapping[str, Any]) -> DiceRollPanel:
     ]
     return DiceRollPanel(
         cards=list(_first_two(round_)),
-        stake=round_["side_stakes"][sb.PERFECT_11S],
+        stake=round_.side_stakes[sb.PERFECT_11S],
         pay_lines=lines,
     )
 
 
-def _dice_result(round_: Mapping[str, Any]) -> DiceResult | None:
-    record = next((r for r in round_["side_bets"] if r["name"] == sb.PERFECT_11S), None)
+def _dice_result(round_: PublicRound) -> DiceResult | None:
+    record = next((r for r in round_.side_bets if r["name"] == sb.PERFECT_11S), None)
     if record is None:
         return None
     return DiceResult(
-        dice=dice_of(round_["dice"][-sb.DICE_COUNT :]),
+        dice=dice_of(round_.dice[-sb.DICE_COUNT :]),
         condition_text=condition_text(sb.PERFECT_11S, record["condition"]),
         ratio_text=ratio_text(record["ratio"]),
         winnings=record["winnings"],
@@ -386,13 +388,13 @@ def _dice_result(round_: Mapping[str, Any]) -> DiceResult | None:
 
 
 def extra_bet_panel(
-    round_: Mapping[str, Any],
+    round_: PublicRound,
     engine: Engine,
     legal: Mapping[str, str],
     amount: int | None = None,
 ) -> ExtraBetPanel:
     """The extra-bet offer; ``amount`` is what the field shows (default: the base bet)."""
-    base_bet = round_["bet"]
+    base_bet = round_.bet
     smallest, largest = engine.extra_bet_limits()
     if amount is None:
         amount = max(smallest, min(base_bet, largest))
@@ -425,17 +427,17 @@ def _extra_chip(dollars: int, amount: int, base_bet: int, bank: int) -> ChipButt
     return ChipButton(dollars=dollars, allowed=not reason, reason=reason)
 
 
-def parlay_panel(round_: Mapping[str, Any]) -> ParlayPanel | None:
+def parlay_panel(round_: PublicRound) -> ParlayPanel | None:
     """The House Money parlay panel (R-SB-31); None when House Money did not win.
 
-    ``round_`` is a round's public view (``public_view(engine)["round"]``), or one box's
-    part of a shared round under the same keys (game/tables/presentation/seats.py ``box_round``:
-    ``{**round, **round["boxes"][i]}``, that box's bets and hands)."""
-    stake = round_["side_stakes"].get(sb.HOUSE_MONEY, 0)
+    ``round_`` is a round's public view (``public_view(engine).round``), or one box's
+    part of a shared round in the same form (game/tables/presentation/seats.py
+    ``box_round``: the round with that box's bets, hands and settled side bets)."""
+    stake = round_.side_stakes.get(sb.HOUSE_MONEY, 0)
     win = sb.house_money(_first_two(round_))
     if win is None or not stake:
         return None
-    base_bet = round_["bet"]
+    base_bet = round_.bet
     choices = []
     for choice in sb.PARLAY_CHOICES:
         paid, parlayed = sb.house_money_parlay(stake, win, choice)

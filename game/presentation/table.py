@@ -3,6 +3,7 @@ view only (nothing the player may not see yet), and the words it shows them with
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -33,7 +34,14 @@ from game.rules.engine import Engine
 from game.rules.money import CHIP_DOLLARS, display_cents
 from game.rules.no_random import NoRandom
 from game.rules.options import BLACKJACK_PAYOUTS
-from game.rules.public import public_view
+from game.rules.public import (
+    PublicBox,
+    PublicRound,
+    RevealedDealer,
+    ShoeCommitment,
+    SideBetRecord,
+    public_view,
+)
 from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, CREDITS_FOR_WRONG, PLAY_ACTIONS
 from game.rules.storage import game_from_json
 from game.rules_pages.content import ratio_text
@@ -215,7 +223,7 @@ class OfferBadge(TemplateLookup):
         return self.kind.replace("_", "-")
 
 
-def offer_badge(insurance: dict[str, Any] | None) -> OfferBadge | None:
+def offer_badge(insurance: Mapping[str, Any] | None) -> OfferBadge | None:
     """The badge of a box's insurance or even money; None until it is settled."""
     if not insurance or not insurance["result"]:
         return None
@@ -280,7 +288,7 @@ class TableView(TemplateLookup):
     round_number: int
     cards_in_shoe: int | None  # None: an infinite shoe (∞)
     # The open shoe's nonce, commitment and client seed (F-1), None for an older game's shoe.
-    shoe_commitment: dict[str, Any] | None
+    shoe_commitment: ShoeCommitment | None
     message: str
     options: dict[str, Any]
     dealer_cards: list[str | None] = field(default_factory=list)
@@ -309,8 +317,8 @@ class TableView(TemplateLookup):
     insurance_cost: int = 0
     round_paid: int = 0
     round_staked: int = 0
-    side_bets: list[dict[str, Any]] = field(default_factory=list)
-    insurance: dict[str, Any] | None = None
+    side_bets: Sequence[SideBetRecord] = ()
+    insurance: Mapping[str, Any] | None = None
     # The end of the game, once it is over: why, and its figures.
     game_over: GameOverView | None = None
     round_in_progress: bool = False
@@ -556,21 +564,21 @@ def table_view(
     if engine is None:
         engine = game_from_json(game.state, rng=NoRandom("rendering the table"))
     public = public_view(engine)
-    round_ = public["round"]
+    round_ = public.round
     attempt = pending_attempt(game) if round_ and engine.round_in_progress else None
     view = TableView(
         game=game,
         phase="betting",
         panel="bet",
-        bank=public["bank"],
-        credits=public["credits"],
+        bank=public.bank,
+        credits=public.credits,
         trivia_mode=engine.options.trivia_mode,
-        round_number=public["round_number"],
-        cards_in_shoe=public["cards_in_shoe"],
-        shoe_commitment=public["shoe_commitment"],
+        round_number=public.round_number,
+        cards_in_shoe=public.cards_in_shoe,
+        shoe_commitment=public.shoe_commitment,
         message=status_line(game, engine),
-        options=public["options"],
-        legal=public["legal_actions"],
+        options=public.options,
+        legal=public.legal_actions,
         attempt=attempt,
         trivia_choice_for=game.trivia_choice_for,
         trivia_difficulty=game.trivia_difficulty or "medium",
@@ -583,6 +591,7 @@ def table_view(
     )
     show_round = round_ is not None and (engine.round_in_progress or game.showing_outcome)
     if show_round:
+        assert round_ is not None
         _fill_round(view, round_, engine)
         view.side_panels = build_side_bet_panels(round_, engine, view.legal)
     if attempt is not None and attempt.is_answered and view.credits is not None:
@@ -633,22 +642,22 @@ def _offer_rebet(view: TableView, game: Game, engine: Engine) -> None:
 
 
 def _boxes(
-    game: Game, engine: Engine, round_: dict[str, Any] | None, hands: list[HandView]
+    game: Game, engine: Engine, round_: PublicRound | None, hands: list[HandView]
 ) -> list[BoxView]:
     """The boxes side by side: between rounds their pending bets (the selected one taking
     the chips), in a round their hands, the box in play marked."""
     seats = engine.options.seats
-    if round_ is None or "boxes" not in round_:
+    if round_ is None or round_.boxes is None:
         selected = selected_box_index(game, seats)
         return [
             BoxView(number=index + 1, bet=entry["bet"], selected=index == selected)
             for index, entry in enumerate(pending_box_entries(game, seats))
         ]
-    in_play = round_["current_box"] if engine.round_in_progress else None
+    in_play = round_.current_box if engine.round_in_progress else None
     dice = _dice_by_box(round_)
     boxes = []
-    for index, box in enumerate(round_["boxes"]):
-        box_hands = [hands[i] for i in box["hand_indices"]]
+    for index, box in enumerate(round_.boxes):
+        box_hands = [hands[i] for i in box.hand_indices]
         for position, hand in enumerate(box_hands, start=1):
             hand.label = f"Box {index + 1}" + (
                 f", hand {position} of {len(box_hands)}" if len(box_hands) > 1 else ""
@@ -656,10 +665,10 @@ def _boxes(
         boxes.append(
             BoxView(
                 number=index + 1,
-                bet=box["bet"],
+                bet=box.bet,
                 hands=box_hands,
                 side_circles=_round_side_circles(box, dice.get(index + 1, [])),
-                offer_badge=offer_badge(box["insurance"]),
+                offer_badge=offer_badge(box.insurance),
                 in_play=index == in_play,
             )
         )
@@ -676,19 +685,19 @@ def _pending_side_circles(game: Game) -> list[SideCircle]:
     ]
 
 
-def _round_side_circles(box: dict[str, Any], dice: list[int]) -> list[SideCircle]:
+def _round_side_circles(box: PublicRound | PublicBox, dice: Sequence[int]) -> list[SideCircle]:
     """A box's side bets in a round, the extra bet too once placed, each with its result
     once settled; ``box`` is the round's public view (one box) or one of its ``boxes``,
     ``dice`` the Perfect 11s dice rolled for it."""
-    settled = {record["name"]: record for record in box["side_bets"]}
-    stakes = dict(box["side_stakes"])
-    if box["extra_bet"] is not None:
-        stakes[sb.EXTRA_BET_BLACKJACK] = box["extra_bet"]["stake"]
+    settled = {record["name"]: record for record in box.side_bets}
+    stakes = dict(box.side_stakes)
+    if box.extra_bet is not None:
+        stakes[sb.EXTRA_BET_BLACKJACK] = box.extra_bet["stake"]
     return [_side_circle(name, stake, settled.get(name), dice) for name, stake in stakes.items()]
 
 
 def _side_circle(
-    name: str, stake: int, record: dict[str, Any] | None, dice: list[int]
+    name: str, stake: int, record: SideBetRecord | None, dice: Sequence[int]
 ) -> SideCircle:
     circle = SideCircle(slug=SIDE_BET_SLUGS[name], label=SIDE_BET_LABELS[name], stake=stake)
     if record is None or not record["result"]:
@@ -702,69 +711,69 @@ def _side_circle(
     )
 
 
-def _dice_by_box(round_: dict[str, Any]) -> dict[int, list[int]]:
+def _dice_by_box(round_: PublicRound) -> dict[int, tuple[int, ...]]:
     """The round's Perfect 11s dice by box number. The dice are rolled box by box, left to
     right, each roll settling that box's bet at once (R-SB-12): the n-th bet settled on a
     suited 11 was paid by the n-th three dice."""
     rolled = [
         record.get("box", 1)
-        for record in round_["side_bets"]
+        for record in round_.side_bets
         if record["name"] == sb.PERFECT_11S and (record["condition"] or "").startswith("suited_11")
     ]
-    dice = round_["dice"]
+    dice = round_.dice
     return {box: dice[n * sb.DICE_COUNT : (n + 1) * sb.DICE_COUNT] for n, box in enumerate(rolled)}
 
 
-def _fill_round(view: TableView, round_: dict[str, Any], engine: Engine) -> None:
-    view.phase = round_["phase"]
-    view.bet = round_["bet"]
-    dealer = round_["dealer"]
-    view.dealer_cards = list(dealer["cards"])
-    if dealer["hole_revealed"]:
-        view.dealer_total_text = describe(dealer["total"], dealer["soft"])
-        view.dealer_message = DEALER_MESSAGES.get(dealer.get("result") or "", "")
+def _fill_round(view: TableView, round_: PublicRound, engine: Engine) -> None:
+    view.phase = round_.phase
+    view.bet = round_.bet
+    dealer = round_.dealer
+    view.dealer_cards = list(dealer.cards)
+    if isinstance(dealer, RevealedDealer):
+        view.dealer_total_text = describe(dealer.total, dealer.soft)
+        view.dealer_message = DEALER_MESSAGES.get(dealer.result or "", "")
     else:
-        view.dealer_total_text = describe(dealer["upcard_total"], dealer["upcard_soft"])
-        if round_["dealer_peeked_no_natural"]:
+        view.dealer_total_text = describe(dealer.upcard_total, dealer.upcard_soft)
+        if round_.dealer_peeked_no_natural:
             view.dealer_message = "Peeks for natural: no blackjack"
-    if round_["phase"] == "dealer_turn":
+    if round_.phase == "dealer_turn":
         view.dealer_message = "Hitting"
-    hands = round_["hands"]
-    current = round_["current_hand"]
+    hands = round_.hands
+    current = round_.current_hand
     in_play = engine.round_in_progress
     for index, hand in enumerate(hands):
         label = "Player" if len(hands) == 1 else f"Hand {index + 1} of {len(hands)}"
-        message = STATUS_MESSAGES.get(hand["status"], "")
-        if hand["status"] == "stood":
+        message = STATUS_MESSAGES.get(hand.status, "")
+        if hand.status == "stood":
             message = {"trivia_wrong": "Stand (wrong answer)", "twenty_one": "Stand on 21"}.get(
-                hand["stand_reason"] or "", "Stand"
+                hand.stand_reason or "", "Stand"
             )
         view.hands.append(
             HandView(
                 number=index + 1,
                 label=label,
-                cards=list(hand["cards"]),
-                bet=hand["bet"],
-                doubled=hand["doubled"],
-                total_text=describe(hand["total"], hand["soft"]),
+                cards=list(hand.cards),
+                bet=hand.bet,
+                doubled=hand.doubled,
+                total_text=describe(hand.total, hand.soft),
                 message=message,
                 active=in_play and index == current,
-                result=hand["result"],
-                result_label=RESULT_LABELS.get(hand["result"] or "", ""),
-                how_label=HOW_LABELS.get(hand["how"] or "", hand["how"] or ""),
-                winnings=hand["winnings"],
-                badge=hand_badge(hand["result"], hand["how"]),
+                result=hand.result,
+                result_label=RESULT_LABELS.get(hand.result or "", ""),
+                how_label=HOW_LABELS.get(hand.how or "", hand.how or ""),
+                winnings=hand.winnings,
+                badge=hand_badge(hand.result, hand.how),
             )
         )
     view.active_hand = view.hands[min(current, len(view.hands) - 1)] if view.hands else None
     view.other_hands = [hand for hand in view.hands if hand is not view.active_hand]
-    view.round_paid = round_["paid"]
-    view.round_staked = round_["staked"]
-    view.side_bets = round_["side_bets"]
-    view.insurance = round_["insurance"]
-    if "boxes" not in round_:
+    view.round_paid = round_.paid
+    view.round_staked = round_.staked
+    view.side_bets = round_.side_bets
+    view.insurance = round_.insurance
+    if round_.boxes is None:
         # One box: its offer and side bets by the betting circle (several: by each box).
-        view.offer_badge = offer_badge(round_["insurance"])
+        view.offer_badge = offer_badge(round_.insurance)
         view.side_circles = _round_side_circles(round_, _dice_by_box(round_).get(1, []))
     view.insurance_cost = engine.insurance_cost()
     if view.phase in ("insurance", "even_money"):

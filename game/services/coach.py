@@ -21,16 +21,15 @@ Decisions (the issue is silent on them):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from game.models import CoachDeviation, Game
 from game.rules import cards
 from game.rules.engine import Engine
 from game.rules.hands import hand_total
 from game.rules.no_random import NoRandom
-from game.rules.public import public_view
+from game.rules.public import PublicGame, PublicHand, PublicRound, public_view
 from game.rules.records import ALLOWED, PLAY_ACTIONS
 from game.rules.storage import game_from_json
 from game.rules.strategy import (
@@ -86,52 +85,49 @@ class Deviation:
     hand_index: int
 
 
-def advice_for(public: Mapping[str, Any]) -> CoachAdvice | None:
+def advice_for(public: PublicGame) -> CoachAdvice | None:
     """Basic strategy for the decision pending in ``public`` (an engine public view),
     or None when no play decision or insurance offer is pending."""
-    round_ = public.get("round")
-    if not round_ or public.get("game_over"):
+    round_ = public.round
+    if round_ is None or public.game_over:
         return None
-    phase = round_["phase"]
+    phase = round_.phase
     if phase in OFFER_PHASES:
         offer = "insurance" if phase == "insurance" else "even money"
         advice = recommend_insurance()
         return CoachAdvice(advice.action, advice.reason, f"never take {offer}")
-    upcard = round_["dealer"]["cards"][1]
+    upcard = round_.dealer.cards[1]
     if phase == EARLY_SURRENDER_PHASE and upcard is not None:
-        first = _offered_hand(round_)["cards"]
-        rules = StrategyRules.from_options(public["options"])
+        first = _offered_hand(round_).cards
+        rules = StrategyRules.from_options(public.options)
         advice = recommend_early_surrender(first, upcard, rules=rules)
         return CoachAdvice(advice.action, advice.reason, situation(first, upcard))
     if phase != "player_turn":
         return None
-    hand = round_["hands"][round_["current_hand"]]
-    legal = public["legal_actions"]
+    hand = round_.hands[round_.current_hand]
+    legal = public.legal_actions
     allowed = frozenset(name for name in PLAY_ACTIONS if legal.get(name) == ALLOWED)
     if not allowed or upcard is None:
         return None
-    rules = StrategyRules.from_options(public["options"])
+    rules = StrategyRules.from_options(public.options)
+    cards_ = hand.cards
     try:
-        advice = recommend(
-            hand["cards"], upcard, rules=rules, allowed=allowed, is_split_hand=hand["split"]
-        )
+        advice = recommend(cards_, upcard, rules=rules, allowed=allowed, is_split_hand=hand.split)
     except ValueError:
         return None  # nothing basic strategy may choose among (never on a live hand)
-    return CoachAdvice(advice.action, advice.reason, situation(hand["cards"], upcard))
+    return CoachAdvice(advice.action, advice.reason, situation(cards_, upcard))
 
 
-def _offered_hand(round_: Mapping[str, Any]) -> Mapping[str, Any]:
+def _offered_hand(round_: PublicRound) -> PublicHand:
     """The hand an offer is made for: hand 1, or with several boxes the first hand of the
     box the offer is made to (§10 seats: offers go box by box)."""
-    boxes = round_.get("boxes")
-    # The public view is the engine's JSON-shaped dict: its values are typed Any.
-    hand: Mapping[str, Any] = (
-        boxes[round_["current_box"]]["hands"][0] if boxes else round_["hands"][0]
-    )
-    return hand
+    boxes = round_.boxes
+    if boxes and round_.current_box is not None:
+        return boxes[round_.current_box].hands[0]
+    return round_.hands[0]
 
 
-def situation(hand_cards: list[str], upcard: str) -> str:
+def situation(hand_cards: Sequence[str], upcard: str) -> str:
     """The hand against the upcard in a few words: "soft 17 against 6", "pair of 8s …"."""
     total, soft = hand_total(hand_cards)
     if len(hand_cards) == 2 and cards.rank(hand_cards[0]) == cards.rank(hand_cards[1]):
@@ -175,8 +171,9 @@ def judge(game: Game, engine: Engine, move: str) -> Deviation | None:
     chosen = "accept" if move in OFFER_PHASES else move
     if chosen == advice.action:
         return None
-    round_ = public["round"]
-    return Deviation(move, advice, round_["number"], round_["current_hand"])
+    round_ = public.round
+    assert round_ is not None  # advice is given only in a round
+    return Deviation(move, advice, round_.number, round_.current_hand)
 
 
 def record(played: Played, deviation: Deviation | None) -> Played:

@@ -12,7 +12,7 @@ from game.presentation.lookup import TemplateLookup
 from game.presentation.table import describe
 from game.rules.engine import Engine
 from game.rules.fair import CommittedShoes
-from game.rules.public import public_view
+from game.rules.public import PublicRound, RevealedDealer, public_view
 from game.rules.records import PLAYER_TURN
 from game.rules.storage import game_from_json
 from game.tables import services
@@ -81,7 +81,7 @@ class TableScene(TemplateLookup):
     reveals: dict[int, RevealView] = field(default_factory=dict)
     # The engine's public view of the round (None between rounds): the same for everyone,
     # read once per revision, and the viewers' offer panels take their figures from it.
-    public_round: dict[str, Any] | None = None
+    public_round: PublicRound | None = None
     # Rendered fragments every viewer can share, by key (filled by whoever renders).
     fragments: dict[Any, str] = field(default_factory=dict)
     shoe: ShoeView | None = None
@@ -98,8 +98,7 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
     seats = services.seats_of_table(table.pk)
     engine = game_from_json(table.state) if table.state else None
     options = engine.options if engine else services.table_options(table.options)
-    public = public_view(engine) if engine else {"round": None}
-    round_ = public["round"]
+    round_ = public_view(engine).round if engine else None
     in_round = table.phase == SharedTable.Phase.ROUND and round_ is not None
     turn_box = engine.box_in_turn() if (engine and in_round) else None
     events, log = _newest_events(table, previous)
@@ -110,12 +109,12 @@ def table_scene(table: SharedTable, previous: TableScene | None = None) -> Table
     dealer_cards: list[str | None] = []
     dealer_total = ""
     if round_ is not None and any(s.hands for s in seat_views):
-        dealer = round_["dealer"]
-        dealer_cards = list(dealer["cards"])
-        if dealer.get("hole_revealed"):
-            dealer_total = describe(dealer["total"], dealer["soft"])
+        dealer = round_.dealer
+        dealer_cards = list(dealer.cards)
+        if isinstance(dealer, RevealedDealer):
+            dealer_total = describe(dealer.total, dealer.soft)
         else:
-            dealer_total = f"showing {describe(dealer['upcard_total'], dealer['upcard_soft'])}"
+            dealer_total = f"showing {describe(dealer.upcard_total, dealer.upcard_soft)}"
     playing = engine is not None and engine.round is not None and engine.round.phase == PLAYER_TURN
     return TableScene(
         table=table,
@@ -154,7 +153,7 @@ def _shoe_view(engine: Engine | None, seats: list[Seat]) -> ShoeView | None:
 
 def _reveals(
     table: SharedTable,
-    round_: dict[str, Any] | None,
+    round_: PublicRound | None,
     trivia_mode: bool,
     events: list[TableEvent],
     previous: TableScene | None,

@@ -5,13 +5,13 @@ does, with its hands, its side bets in one short line each and its revealed ques
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from game.presentation.lookup import TemplateLookup
 from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.presentation.side_bet_panels import LOST, NOT_PLAYED, SideBetRow, result_rows
 from game.presentation.table import describe, hand_badge
 from game.rules.money import display_cents
+from game.rules.public import PublicHand, PublicRound
 from game.tables import services
 from game.tables.models import Seat, SharedTable
 from game.tables.presentation.notices import a_or_an
@@ -75,15 +75,15 @@ class SeatView(TemplateLookup):
         return f"Seat {self.number}" + (f": {self.player}" if self.player else ", empty")
 
 
-def hand_view(hand: dict[str, Any], active: bool) -> HandView:
+def hand_view(hand: PublicHand, active: bool) -> HandView:
     """One hand of a seat on the felt, from the round's public view: cards, total, result."""
-    badge = hand_badge(hand.get("result"), hand.get("how")) if hand.get("result") else ""
+    badge = hand_badge(hand.result, hand.how) if hand.result else ""
     return HandView(
-        cards=list(hand["cards"]),
-        total_text=describe(hand["total"], hand["soft"]),
+        cards=list(hand.cards),
+        total_text=describe(hand.total, hand.soft),
         badge=badge,
-        net=int(hand.get("winnings") or 0) - int(hand["bet"]) if hand.get("result") else 0,
-        message="Doubled" if hand.get("doubled") and not badge else "",
+        net=hand.winnings - hand.bet if hand.result else 0,
+        message="Doubled" if hand.doubled and not badge else "",
         active=active,
     )
 
@@ -110,7 +110,7 @@ def seat_status(table: SharedTable, seat: Seat, in_round: bool) -> str:
 def seat_views_of(
     table: SharedTable,
     seats: list[Seat],
-    round_: dict[str, Any] | None,
+    round_: PublicRound | None,
     in_round: bool,
     turn_box: int | None,
     trivia_mode: bool,
@@ -140,16 +140,14 @@ def seat_views_of(
         dealt = round_ is not None and box is not None
         if round_ is not None and box is not None:
             view.in_turn = in_round and turn_box == box
-            current = round_.get("current_hand")
-            for index, hand in enumerate(round_["hands"]):
-                if hand.get("box", 1) - 1 == box:
+            current = round_.current_hand
+            for index, hand in enumerate(round_.hands):
+                if (hand.box or 1) - 1 == box:
                     view.hands.append(hand_view(hand, view.in_turn and index == current))
-            boxes = round_.get("boxes")
-            view.bet = boxes[box]["bet"] if boxes else round_["bet"]
+            boxes = round_.boxes
+            view.bet = boxes[box].bet if boxes else round_.bet
             if in_round:
-                view.stake = sum(
-                    int(hand["bet"]) for hand in round_["hands"] if hand.get("box", 1) - 1 == box
-                )
+                view.stake = sum(hand.bet for hand in round_.hands if (hand.box or 1) - 1 == box)
             view.reveal = reveals.get(seat.pk)
         view.side_bets = seat_side_bet_lines(round_, box, seat, offered=side_bets_on)
         if not view.stake:  # between rounds: the bet being made for the next deal
@@ -164,21 +162,34 @@ def seat_views_of(
     return seat_views, own_seat_views
 
 
-def box_round(round_: dict[str, Any], box: int) -> dict[str, Any]:
-    """One box's part of a shared round's public view, under the one-box keys the
-    single-player panels read (its bet, side bets, hands and settled records)."""
-    return {**round_, **round_["boxes"][box]}
+def box_round(round_: PublicRound, box: int) -> PublicRound:
+    """One box's part of a shared round's public view, under the one-box names the
+    single-player panels read: the round with box ``box``'s (0-based) bet, side bets,
+    offers, hands and settled records."""
+    assert round_.boxes is not None  # a shared round lists its boxes
+    mine = round_.boxes[box]
+    return replace(
+        round_,
+        bet=mine.bet,
+        side_stakes=mine.side_stakes,
+        extra_bet_active=mine.extra_bet_active,
+        extra_bet=mine.extra_bet,
+        insurance=mine.insurance,
+        pending_side_bets=mine.pending_side_bets,
+        hands=mine.hands,
+        side_bets=mine.side_bets,
+    )
 
 
 def seat_side_bet_lines(
-    round_: dict[str, Any] | None, box: int | None, seat: Seat, *, offered: bool
+    round_: PublicRound | None, box: int | None, seat: Seat, *, offered: bool
 ) -> list[str]:
     """A seat's side bets on the felt, one short line each (T-6, R-4.12): the round's bets
     and results for a seat dealt in (what a bet that needs the hole card waits for is
     never guessed: it is pending until the engine settles it), else its stakes for the
     next deal while the table's side bets are on (``offered``): the others see those from
     the seat's Ready (``seat_views_of``)."""
-    if round_ is not None and box is not None and round_.get("boxes"):
+    if round_ is not None and box is not None and round_.boxes:
         rows = result_rows(box_round(round_, box))
         return [_side_bet_line(row) for row in rows if row.status != NOT_PLAYED]
     if not offered:

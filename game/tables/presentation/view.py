@@ -27,6 +27,7 @@ from game.presentation.table import (
 from game.rules import sidebets as sb
 from game.rules.engine import Engine
 from game.rules.money import CHIP_CENTS, display_cents
+from game.rules.public import PublicRound
 from game.rules.records import ALLOWED
 from game.tables import services
 from game.tables.models import Seat, SharedTable
@@ -257,7 +258,7 @@ def _side_bet_menu(seat: Seat, chips: list[int]) -> SideBetMenu:
 
 
 def _fill_side_bet_offer(
-    view: SharedTableView, engine: Engine, public_round: dict[str, Any], box: int, offer: str
+    view: SharedTableView, engine: Engine, public_round: PublicRound, box: int, offer: str
 ) -> None:
     """The extra bet's, the parlay's or the dice's panel for the viewer's own box (T-7): the
     figures from that box alone (its bet, its wallet) in the scene's public view of the
@@ -266,7 +267,9 @@ def _fill_side_bet_offer(
     words: dict[str, Any] = {}
     if offer == "extra_bet":
         smallest, largest = engine.extra_bet_limits(box)
-        base_bet, bank = mine["bet"], mine["bank"]
+        assert public_round.boxes is not None  # a shared round lists its boxes
+        base_bet, bank = mine.bet, public_round.boxes[box].bank
+        assert bank is not None  # a shared round's box has its wallet
         view.extra_bet = ExtraBetPanel(
             bank=bank,
             base_bet=base_bet,
@@ -285,7 +288,7 @@ def _fill_side_bet_offer(
             words |= {"condition": panel.condition_text, "ratio": panel.ratio_text}
     else:
         view.dice_roll = dice_roll_panel(mine)
-        words = {"stake": mine["side_stakes"].get(sb.PERFECT_11S, 0)}
+        words = {"stake": mine.side_stakes.get(sb.PERFECT_11S, 0)}
     view.offer_text = _format_words(OFFER_TEXTS[offer], words)
 
 

@@ -128,7 +128,7 @@ def test_r_2_3_shoe_order_not_in_public_view() -> None:
     from tests.game.rules.helpers import play
 
     game = play(["0S", "7H", "9D", "0C"])
-    view = json.dumps(public_view(game))
+    view = json.dumps(public_view(game).to_dict())
     assert "7H" not in view  # the hole card and undealt order never leave the server
 
 

@@ -218,7 +218,7 @@ def test_r_4_7_peek_events_reveal_nothing_when_no_natural() -> None:
     events = game.start_round(1000)
     peek = [e for e in events if e["type"] == "dealer_peeked"]
     assert peek == [{"natural": False, "type": "dealer_peeked"}]
-    assert "8H" not in json.dumps(events) and "8H" not in json.dumps(public_view(game))
+    assert "8H" not in json.dumps(events) and "8H" not in json.dumps(public_view(game).to_dict())
 
 
 def test_r_4_7_peek_off_no_peek_event() -> None:
@@ -581,7 +581,7 @@ def test_r_8_7_credits_zero_every_hand_stands_then_game_over() -> None:
 
 def test_r_8_8_trivia_off_credits_untouched() -> None:
     game = play(["5S", "0H", "6D", "7C", "0S"], actions=("hit",))
-    assert game.credits == 10 and public_view(game)["credits"] is None
+    assert game.credits == 10 and public_view(game).credits is None
 
 
 def test_illegal_actions_change_nothing() -> None:
@@ -611,7 +611,7 @@ def test_illegal_actions_change_nothing() -> None:
 def test_no_round_yet() -> None:
     game = make_game([])
     assert game.legal_actions()["hit"].startswith("No round in progress")
-    assert public_view(game)["round"] is None
+    assert public_view(game).round is None
     assert game.insurance_cost() == 0
     with pytest.raises(ValueError):
         export_round_replay(game)

@@ -129,7 +129,8 @@ def _plain_play(options: Options, rounds: int, rng: SeededRng) -> Tally:
                 )
                 getattr(game, action)()
             elif round_.phase == EARLY_SURRENDER:
-                box = public_view(game)["round"].get("current_box", 0)
+                shown = public_view(game).round
+                box = (shown.current_box if shown is not None else None) or 0
                 wanted = best_action(
                     round_.hands[box].cards, round_.upcard, rules=rules, allowed=set(ACTIONS)
                 )

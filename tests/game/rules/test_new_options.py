@@ -97,7 +97,7 @@ def test_cut_card_rebuilds_below_a_quarter_before_a_round() -> None:
 def test_infinite_decks_never_shuffle_and_repeat_cards() -> None:
     options = Options.from_dict({"trivia_mode": False, "deck_count": "infinite"})
     game = Engine(options, rng=random.Random(4))
-    assert public_view(game)["cards_in_shoe"] is None  # shown as ∞
+    assert public_view(game).cards_in_shoe is None  # shown as ∞
     drawn: list[str] = []
     for _ in range(400):
         assert not _shuffled(_stand_out(game))

@@ -12,7 +12,7 @@ from game.rules import sidebets as sb
 from game.rules.engine import Engine
 from game.rules.hands import dealer_must_hit
 from game.rules.options import Options
-from game.rules.public import public_view
+from game.rules.public import HiddenDealer, PublicGame, RevealedDealer, public_view
 from game.rules.records import ALL_ACTIONS, ALLOWED, IllegalAction, TriviaOutcome
 from game.rules.replay import apply_action
 from game.rules.shoe import Shoe
@@ -179,7 +179,7 @@ def test_random_games_keep_every_invariant(options: dict, seed: int) -> None:
                 splits = parsed.max_ace_splits if first.startswith("A") else parsed.max_splits
                 assert len(hands) <= 1 + (0 if parsed.simple else splits)
             if parsed.infinite_decks:
-                assert public_view(game)["cards_in_shoe"] is None
+                assert public_view(game).cards_in_shoe is None
             # The stored state round-trips exactly through JSON at every step.
             data = json.loads(json.dumps(game_to_json(game)))
             assert game_to_json(game_from_json(data)) == game_to_json(game)
@@ -235,9 +235,9 @@ def test_nothing_visible_depends_on_the_hole_card(options: dict, seed: int) -> N
             break
 
 
-def _scrub(view: tuple[list[dict], dict]) -> str:
+def _scrub(view: tuple[list[dict], PublicGame]) -> str:
     events, public = view
-    public = dict(public)
+    public = public.to_dict()
     public.pop("cards_in_shoe")
     return json.dumps([events, public], sort_keys=True)
 
@@ -249,14 +249,18 @@ def test_public_dealer_hides_hole_card_until_reveal() -> None:
             break
         events = game.start_round(100)
         while True:
-            dealer = public_view(game)["round"]["dealer"]
+            shown = public_view(game).round
+            assert shown is not None
+            dealer = shown.dealer
             if not game.round.hole_revealed:
-                assert dealer["cards"][0] is None and "total" not in dealer
+                assert isinstance(dealer, HiddenDealer) and not dealer.hole_revealed
+                assert dealer.cards[0] is None and "total" not in dealer.to_dict()
                 hole_events = [e for e in events if e.get("to") == "dealer" and "card" not in e]
                 assert all(e["face_down"] for e in hole_events)
                 assert "hole_card_revealed" not in [e["type"] for e in events]
             else:
-                assert dealer["cards"] == game.round.dealer
+                assert isinstance(dealer, RevealedDealer) and dealer.hole_revealed
+                assert list(dealer.cards) == game.round.dealer
             if not game.round_in_progress:
                 break
             events = apply_action(game, game.allowed_actions()[0])

@@ -16,7 +16,7 @@ import pytest
 from game.rules.clock import FakeClock
 from game.rules.engine import Engine
 from game.rules.options import Options
-from game.rules.public import public_view
+from game.rules.public import PublicRound, public_view
 from game.rules.records import BoxBet, IllegalAction, InsuranceOffer
 from game.rules.replay import apply_action, export_round_replay, round_record, run_replay
 from game.rules.shoe import Shoe
@@ -27,6 +27,13 @@ REPLAYS = pathlib.Path(__file__).resolve().parents[2] / "replays"
 SEATS_FILES = sorted(
     path for path in REPLAYS.glob("r_10_seats_*.json") if not path.stem.endswith(".expected")
 )
+
+
+def _round(game: Engine) -> PublicRound:
+    """The round in ``game``'s public view."""
+    round_ = public_view(game).round
+    assert round_ is not None
+    return round_
 
 
 def table(cards: list[str], seats: int = 3, bank: int = 100_000, **options: object) -> Engine:
@@ -132,28 +139,33 @@ def test_every_box_with_a_natural_and_no_dealer_natural_ends_the_round_at_once()
 def test_public_view_lists_the_boxes_and_the_box_in_play_but_never_the_hole_card() -> None:
     game = table(THREE_BOXES)
     game.start_round(boxes=[BoxBet(1000), BoxBet(2000, {"21+3": 100}), BoxBet(500)])
-    view = public_view(game)["round"]
-    assert view["dealer"]["cards"] == [None, "0D"] and "6C" not in json.dumps(view)
-    assert view["current_box"] == 0 and view["current_hand"] == 0
-    assert [box["box"] for box in view["boxes"]] == [1, 2, 3]
-    assert [box["bet"] for box in view["boxes"]] == [1000, 2000, 500]
-    assert view["boxes"][1]["side_stakes"] == {"21+3": 100}
-    assert view["boxes"][1]["side_bets"][0]["box"] == 2  # settled after the deal (R-4.3)
-    assert [hand["box"] for hand in view["hands"]] == [1, 2, 3]
-    assert view["bet"] == 1000  # the one-box keys: the box in play's
+    view = public_view(game).round
+    assert view is not None and view.boxes is not None
+    assert view.dealer.cards == (None, "0D") and "6C" not in json.dumps(view.to_dict())
+    assert view.current_box == 0 and view.current_hand == 0
+    assert [box.box for box in view.boxes] == [1, 2, 3]
+    assert [box.bet for box in view.boxes] == [1000, 2000, 500]
+    assert view.boxes[1].side_stakes == {"21+3": 100}
+    assert view.boxes[1].side_bets[0]["box"] == 2  # settled after the deal (R-4.3)
+    assert [hand.box for hand in view.hands] == [1, 2, 3]
+    assert view.bet == 1000  # the one-box names: the box in play's
     game.stand()
     game.split()
-    view = public_view(game)["round"]
-    assert view["current_box"] == 1 and view["bet"] == 2000 and view["current_hand"] == 1
-    assert view["boxes"][1]["hand_indices"] == [1, 2]
-    assert [hand["cards"] for hand in view["boxes"][1]["hands"]] == [["8S", "3H"], ["8D", "0H"]]
+    view = public_view(game).round
+    assert view is not None and view.boxes is not None
+    assert view.current_box == 1 and view.bet == 2000 and view.current_hand == 1
+    assert view.boxes[1].hand_indices == (1, 2)
+    assert [hand.cards for hand in view.boxes[1].hands] == [("8S", "3H"), ("8D", "0H")]
 
 
 def test_one_seat_keeps_the_one_box_shapes() -> None:
     game = table(["9S", "8H", "7D", "0C"], seats=1)
     game.start_round(1000)
-    view = public_view(game)["round"]
-    assert "boxes" not in view and "current_box" not in view and "box" not in view["hands"][0]
+    view = public_view(game).round
+    assert view is not None
+    assert view.boxes is None and view.current_box is None and view.hands[0].box is None
+    shown = view.to_dict()
+    assert "boxes" not in shown and "current_box" not in shown and "box" not in shown["hands"][0]
     stored = game_to_json(game)["round"]
     assert "boxes" not in stored and "offer_box" not in stored and "box" not in stored["hands"][0]
     assert stored["bet"] == 1000 and stored["side_stakes"] == {} and stored["insurance"] is None
@@ -220,7 +232,7 @@ def test_timers_run_across_boxes() -> None:
     round_ = game.round
     assert [hand.stand_reason for hand in round_.hands[:2]] == ["timeout", "timeout"]
     assert round_.current == 2 and round_.deadline == 30_000
-    assert public_view(game)["round"]["current_box"] == 2
+    assert _round(game).current_box == 2
     game.double()
     assert round_.over and round_.deadline is None
 

@@ -20,7 +20,7 @@ from game.rules.clock import FakeClock
 from game.rules.engine import Engine
 from game.rules.money import MAX_AMOUNT_CENTS
 from game.rules.options import Options
-from game.rules.public import public_view
+from game.rules.public import PublicBox, public_view
 from game.rules.records import BoxBet, GameOver, IllegalAction, SharedBox, TriviaOutcome
 from game.rules.shoe import SeededShoes, Shoe
 from game.rules.storage import game_from_json, game_to_json
@@ -45,6 +45,13 @@ def shared_game(
         shoe=shoe,
         clock=clock if clock is not None else FakeClock(0),
     )
+
+
+def _boxes(game: Engine) -> tuple[PublicBox, ...]:
+    """The boxes of the round in ``game``'s public view."""
+    round_ = public_view(game).round
+    assert round_ is not None and round_.boxes is not None
+    return round_.boxes
 
 
 def wallets(game: Engine) -> list[tuple[int, int]]:
@@ -285,7 +292,7 @@ def test_seven_boxes_whatever_the_seats_option_and_one_box_keeps_the_box_keys() 
     assert [w[0] for w in wallets(game)] == [10_000 - 100 * (i + 1) for i in range(7)]
     single = shared_game(["9S", "8H", "7D", "0C"])
     events = single.start_shared_round([SharedBox(1000, bank=1000, credits=10)])
-    assert events[0]["box"] == 1 and public_view(single)["round"]["boxes"][0]["bank"] == 0
+    assert events[0]["box"] == 1 and _boxes(single)[0].bank == 0
     stored = game_to_json(single)["round"]
     assert "boxes" in stored and stored["wallets"][0]["bank"] == 0
 
@@ -370,7 +377,7 @@ def test_dice_extra_bet_and_parlay_answered_out_of_order_match_in_order() -> Non
     assert game_to_json(game) == game_to_json(in_order)
     # Box 3 parlayed its House Money onto its hand (200 + 200 × its ratio).
     assert game.round.hands[2].bet > 1000
-    assert public_view(game)["round"]["boxes"][2]["bank"] == 9000 - 1000 - 200 - 1000 - 200
+    assert _boxes(game)[2].bank == 9000 - 1000 - 200 - 1000 - 200
 
 
 def test_an_open_stage_times_out_with_the_defaults_for_the_boxes_not_answered() -> None:
@@ -513,22 +520,24 @@ def test_public_view_shows_each_wallet_and_never_the_hole_card_or_the_shoe() -> 
     game = shared_game(INSURANCE_NATURAL + ["2D", "3D", "4D"])
     game.start_shared_round(THREE_WALLETS)
     game.answer_for_box(2, "insurance:accept")
-    view = public_view(game)
+    view = public_view(game).to_dict()
     text = json.dumps(view)
     assert "KD" not in text and "2D" not in text and "shoe" not in view
-    round_view = view["round"]
-    assert round_view["dealer"]["cards"] == [None, "AH"]
-    assert round_view["shared"] is True and round_view["box_in_turn"] is None
-    assert [box["bank"] for box in round_view["boxes"]] == [4000, 4000, 4000]
-    assert [box["credits"] for box in round_view["boxes"]] == [10, 10, 10]
-    assert [box["offer"] for box in round_view["boxes"]] == ["insurance", "even_money", None]
-    assert [box["answered_ahead"] for box in round_view["boxes"]] == [False, False, True]
+    round_view = public_view(game).round
+    assert round_view is not None and round_view.boxes is not None
+    assert round_view.dealer.cards == (None, "AH")
+    assert round_view.shared is True and round_view.box_in_turn is None
+    assert [box.bank for box in round_view.boxes] == [4000, 4000, 4000]
+    assert [box.credits for box in round_view.boxes] == [10, 10, 10]
+    assert [box.offer for box in round_view.boxes] == ["insurance", "even_money", None]
+    assert [box.answered_ahead for box in round_view.boxes] == [False, False, True]
     game.answer_for_box(0, "insurance:decline")
     game.answer_for_box(1, "even_money:decline")
-    round_view = public_view(game)["round"]
-    assert round_view["dealer"]["cards"] == ["KD", "AH"]  # revealed at the peek
+    round_view = public_view(game).round
+    assert round_view is not None
+    assert round_view.dealer.cards == ("KD", "AH")  # revealed at the peek
     # Box 2's natural pushes the dealer's; box 3's insurance pays 2:1 (3500 + 1500).
-    assert [box["bank"] for box in round_view["boxes"]] == [4000, 5000, 5000]
+    assert [box.bank for box in _boxes(game)] == [4000, 5000, 5000]
 
 
 # --------------------------------------------------------------------------- property
