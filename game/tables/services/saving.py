@@ -6,16 +6,17 @@ table's next deadline (T-13) and the live channel told after the commit (T-10).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from game.core import sql
 from game.core.clock import epoch_ms, now_ms
 from game.core.errors import ActionRefused
 from game.rules.engine import Engine
 from game.rules.options import Options
-from game.rules.records import Event, IllegalAction
+from game.rules.records import IllegalAction
 from game.rules.storage import game_from_json, game_to_json
 from game.services import randomness
 from game.services.shoe_records import shoe_writes
@@ -194,8 +195,12 @@ def update_seat(seat: Seat) -> None:
     )
 
 
-def run_engine(action: Any) -> list[Event]:
-    """Run an engine action, its IllegalAction refused in the player's words (``rule``)."""
+Result = TypeVar("Result")
+
+
+def run_engine(action: Callable[[], Result]) -> Result:
+    """Run an engine action and give back what it returns (its events, or nothing for a
+    check), its IllegalAction refused in the player's words (``rule``)."""
     try:
         return action()
     except IllegalAction as error:
