@@ -7,18 +7,16 @@ from typing import Any
 
 from game.models import Game
 from game.presentation.table import TableView
-from game.services.coach import HINT_PANELS, current_note, hint_for_game
+from game.services.coach import HINT_PANELS, hint_for_game
 
 
-def table_context(
-    game: Game, view: TableView, *, hint: bool, note: str | None = None
-) -> dict[str, Any]:
-    """The coach's part of the table template's context; ``note``: the coach's note the
-    action just played handed over (None: read it)."""
+def table_context(game: Game, view: TableView, *, hint: bool, note: str) -> dict[str, Any]:
+    """The coach's part of the table template's context; ``note``: the coach's note on the
+    move that made this version (read by the view, or handed over by the action)."""
     hint_available = view.panel in HINT_PANELS and not game.is_over
     return {
         "hint_available": hint_available,
         "hint_requested": hint,
         "coach_hint": hint_for_game(game) if hint and hint_available else None,
-        "coach_note": current_note(game, note),
+        "coach_note": note,
     }

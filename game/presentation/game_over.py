@@ -8,10 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from game.models import Game
+from game.models import Game, Hand
 from game.presentation.lookup import TemplateLookup
 from game.rules.records import NATURAL
-from game.selectors import best_hand, trivia_answers
 
 # The heading of the moment: why the game ended, in a few words.
 OVER_HEADINGS = {
@@ -54,11 +53,14 @@ class GameOverView(TemplateLookup):
     no_best_hand_text: str = NO_BEST_HAND
 
 
-def game_over_view(game: Game, *, trivia_mode: bool) -> GameOverView:
-    """The figures of a game that is over."""
+def game_over_view(
+    game: Game, *, trivia_mode: bool, best_hand: Hand | None, answers: tuple[int, int]
+) -> GameOverView:
+    """The figures of a game that is over: its row's, its best hand and its trivia answers
+    (both read by the view, game.selectors.table_reads)."""
     reason = game.over_reason or "ended"
-    answered, right = trivia_answers(game)
-    hand = best_hand(game)
+    answered, right = answers
+    hand = best_hand
     best = None
     if hand is not None:
         label = BEST_HAND_LABELS.get(hand.result) or BEST_HAND_HOW.get(hand.how, "Win")

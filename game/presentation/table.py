@@ -46,11 +46,11 @@ from game.rules.records import ALLOWED, CREDITS_FOR_CORRECT, CREDITS_FOR_WRONG, 
 from game.rules.storage import game_from_json
 from game.rules_pages.content import ratio_text
 from game.selectors import (
+    TableReads,
     pending_attempt,
     pending_box_entries,
     pending_side_stakes,
     rebet_total,
-    revealed_attempt,
     selected_box_index,
 )
 
@@ -554,13 +554,12 @@ def chip_stack(cents: int) -> list[int]:
     return chips[:MAX_STACK]
 
 
-def table_view(
-    game: Game, engine: Engine | None = None, *, revealed: TriviaAttempt | None = None
-) -> TableView:
-    """Everything the table template shows; nothing the player may not see yet.
+def table_view(game: Game, engine: Engine | None = None, *, reads: TableReads) -> TableView:
+    """Everything the table template shows; nothing the player may not see yet. Built
+    from the row, its engine and what the view read beside them (``reads``): no query.
 
     ``engine``: the one the action just ran on the row (None: rebuilt from the stored
-    state); ``revealed``: the attempt it answered (None: read the one the note names)."""
+    state)."""
     if engine is None:
         engine = game_from_json(game.state, rng=NoRandom("rendering the table"))
     public = public_view(engine)
@@ -599,7 +598,7 @@ def table_view(
         view.credits_before = view.credits
         view.credits = max(0, view.credits + (attempt.credits_change or 0))
     if view.trivia_mode and attempt is None:
-        view.revealed = revealed_attempt(game, revealed)
+        view.revealed = reads.revealed
     if not show_round:
         view.side_circles = _pending_side_circles(game)
     if engine.round_in_progress:
@@ -611,7 +610,9 @@ def table_view(
                 box.in_play = False
     if game.is_over:
         view.phase, view.panel = "game_over", "game_over"
-        view.game_over = game_over_view(game, trivia_mode=view.trivia_mode)
+        view.game_over = game_over_view(
+            game, trivia_mode=view.trivia_mode, best_hand=reads.best_hand, answers=reads.answers
+        )
     elif view.panel == "outcome":
         _offer_rebet(view, game, engine)
     return view

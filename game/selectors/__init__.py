@@ -23,8 +23,10 @@ from game.selectors.daily import (
 )
 from game.selectors.games import (
     TABLE_RELATED,
+    TableReads,
     best_hand,
     coach_deviation_count,
+    coach_note,
     finished_rounds,
     game_shoes,
     games_for_player,
@@ -37,6 +39,7 @@ from game.selectors.games import (
     rebet_total,
     revealed_attempt,
     selected_box_index,
+    table_reads,
     trivia_answers,
 )
 
@@ -47,8 +50,10 @@ __all__ = [
     "LeaderboardRows",
     "RoundStanding",
     "TABLE_RELATED",
+    "TableReads",
     "best_hand",
     "coach_deviation_count",
+    "coach_note",
     "daily_attempt_of",
     "daily_attempt_standings",
     "daily_day_on_or_before",
@@ -74,5 +79,6 @@ __all__ = [
     "rebet_total",
     "revealed_attempt",
     "selected_box_index",
+    "table_reads",
     "trivia_answers",
 ]

@@ -5,6 +5,7 @@ finished game's figures, its committed shoes and its finished rounds."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from django.db.models import Case, Count, F, Q, QuerySet, Value, When
@@ -154,3 +155,44 @@ def finished_rounds(game: Game) -> list[Round]:
 def questions_by_id(ids: Iterable[int]) -> dict[int, str]:
     """The text of each question of ``ids`` (a day's question lists, D-8)."""
     return dict(Question.objects.filter(pk__in=list(ids)).values_list("pk", "text"))
+
+
+def coach_note(game: Game, known: str | None = None) -> str:
+    """The coach's note on the move that brought the table to its current version (none
+    while the game's Coach setting is off); ``known``: the note the action that made this
+    version handed over (None: read it)."""
+    if not game.coach:
+        return ""
+    if known is not None:  # the action that made this version knows it
+        return known
+    note = (
+        CoachDeviation.objects.filter(game=game, game_version=game.version)
+        .values_list("note", flat=True)
+        .first()
+    )
+    return note or ""
+
+
+@dataclass(frozen=True)
+class TableReads:
+    """What the table shows besides the game row and its engine, read by the view before
+    the page is built (the presentation makes no query of its own)."""
+
+    revealed: TriviaAttempt | None  # the question just answered, whose reveal shows
+    coach_note: str  # the coach's note on the move that made this version ("" for none)
+    best_hand: Hand | None  # a game that is over: the hand that won the most
+    answers: tuple[int, int]  # a game that is over: questions answered, answered right
+
+
+def table_reads(
+    game: Game, *, revealed: TriviaAttempt | None = None, coach_note_known: str | None = None
+) -> TableReads:
+    """Everything the table reads besides its row: the reveal and the coach's note (unless
+    the action that played handed them over), and a finished game's figures."""
+    over = game.is_over
+    return TableReads(
+        revealed=revealed_attempt(game, revealed),
+        coach_note=coach_note(game, coach_note_known),
+        best_hand=best_hand(game) if over else None,
+        answers=trivia_answers(game) if over else (0, 0),
+    )

@@ -194,18 +194,3 @@ def record(played: Played, deviation: Deviation | None) -> Played:
     )
     # The table shown after this move says it without reading it back.
     return replace(played, coach_note=note)
-
-
-def current_note(game: Game, known: str | None = None) -> str:
-    """The coach's note on the move that brought the table to its current version;
-    ``known``: the note the action that made this version handed over (None: read it)."""
-    if not game.coach:
-        return ""
-    if known is not None:  # the action that made this version knows it
-        return known
-    note = (
-        CoachDeviation.objects.filter(game=game, game_version=game.version)
-        .values_list("note", flat=True)
-        .first()
-    )
-    return note or ""

@@ -32,7 +32,7 @@ from game.presentation.notices import STALE_NOTICE, refusal_text
 from game.presentation.table import TableView, daily_round_shown, table_view
 from game.rules.engine import Engine
 from game.rules_pages.content import rules_url
-from game.selectors import daily_round_standing
+from game.selectors import daily_round_standing, table_reads
 from game.services import Played
 
 # The actions a table posts, each to /games/<id>/<name>/ (game/views/actions.py has a
@@ -114,15 +114,17 @@ def render_table(
     """The full page, or for htmx the table partial plus the status line out of band.
 
     ``engine``, ``revealed`` and ``coach_note``: what the action just played handed over
-    with the row (services.Played), so that the table neither rebuilds nor reads them."""
-    view = view or table_view(game, engine, revealed=revealed)
+    with the row (services.Played), so that the table neither rebuilds nor reads them.
+    What else the table shows is read here (selectors), before the presentation builds."""
+    reads = table_reads(game, revealed=revealed, coach_note_known=coach_note)
+    view = view or table_view(game, engine, reads=reads)
     # The rack's selected chip and the current spot come back with every answer (page state).
     focus = bet_focus(request.POST if request.method == "POST" else request.GET)
     menu = view.side_bet_menu
     betting = view.panel in ("bet", "outcome")
     spots = side_spots(menu, focus, view.side_circles) if betting and menu.available else None
     urls = table_urls(game.pk)
-    coach_context = coach.table_context(game, view, hint=hint, note=coach_note)
+    coach_context = coach.table_context(game, view, hint=hint, note=reads.coach_note)
     context = {
         "view": view,
         "focus": focus,

@@ -20,6 +20,7 @@ from game.models import Game
 from game.presentation.side_bet_panels import extra_chip_refusal
 from game.presentation.table import table_view
 from game.rules.money import CHIP_DOLLARS, parse_typed_amount
+from game.selectors import table_reads
 from game.views.rendering import render_table
 
 
@@ -27,7 +28,7 @@ from game.views.rendering import render_table
 @require_POST
 def extra_bet_chip(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     game = get_object_or_404(Game, pk=game_id, owner=request.user)
-    view = table_view(game)
+    view = table_view(game, reads=table_reads(game))
     offer = view.side_panels.extra_bet
     if offer is None or view.panel != "extra_bet":
         return render_table(

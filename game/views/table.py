@@ -37,7 +37,7 @@ from game.presentation.house_edge import HouseEdgeSummary, summarise
 from game.presentation.notices import STALE_NOTICE, refusal_text
 from game.presentation.table import table_view
 from game.rules.options import NEEDS
-from game.selectors import next_client_seed
+from game.selectors import next_client_seed, table_reads
 from game.views.rendering import owned_game, render_table
 
 
@@ -77,7 +77,7 @@ def new_game(request: AuthenticatedHttpRequest) -> HttpResponse:
 def options(request: AuthenticatedHttpRequest, game_id: int) -> HttpResponse:
     """The options menu (§10): only between rounds; Apply, Reset to Default, Close."""
     game = owned_game(request, game_id)
-    view = table_view(game)
+    view = table_view(game, reads=table_reads(game))
     if not view.between_rounds:
         messages.error(request, "Options can be changed only between rounds.")
         return redirect("game:table", game_id=game.pk)

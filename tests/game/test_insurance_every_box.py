@@ -20,6 +20,7 @@ from game.presentation.insurance import every_box_question
 from game.presentation.notices import status_line
 from game.presentation.table import table_view
 from game.rules.clock import FakeClock
+from game.selectors import table_reads
 from game.services.saving import load_engine
 from tests.game.helpers import post, stack_shoe
 from tests.game.html_tree import Node, parse
@@ -300,7 +301,7 @@ def test_box_by_box_the_table_asks_each_box_on_its_own(player) -> None:
     act(game, player, services.answer_insurance, accept=False)
     # Once a box has answered on its own the next is asked on its own too.
     assert question_for(game) is None and status_line(game) == "Box 2: Insurance?"
-    assert table_view(game).insurance_cost == 500
+    assert table_view(game, reads=table_reads(game)).insurance_cost == 500
 
 
 # --------------------------------------------------------------------- the page

@@ -18,6 +18,7 @@ from game import services
 from game.models import Game
 from game.presentation import coach
 from game.presentation.table import answer_buttons, table_view
+from game.selectors import table_reads
 from game.views.rendering import table_urls
 from tests.game import scenarios
 from tests.game.helpers import post, stack_shoe
@@ -763,14 +764,14 @@ def test_game_over_says_why_and_offers_a_new_game(alice, player) -> None:
 
 
 def status_text(game: Game, player: Any, **context: Any) -> str:
-    view = table_view(game)
+    view = table_view(game, reads=table_reads(game))
     request = RequestFactory().get("/")
     request.user = player
     values = {
         "view": view,
         "urls": table_urls(game.pk),
         "notice": "",
-        **coach.table_context(game, view, hint=False),
+        **coach.table_context(game, view, hint=False, note=""),
         **context,
     }
     return render_to_string("game/table.html#status_oob", values, request=request)

@@ -13,6 +13,7 @@ from game import services
 from game.models import Game, Hand, Round
 from game.presentation.game_over import GameOverView
 from game.presentation.table import table_view
+from game.selectors import TABLE_RELATED, table_reads
 from tests.game import scenarios
 from tests.game.helpers import asked_before, stack_shoe
 from tests.game.html_tree import parse
@@ -29,7 +30,7 @@ CREDITS_LINE = (
 def over(game: Game, reason: str) -> GameOverView:
     Game.objects.filter(pk=game.pk).update(status=Game.Status.OVER, over_reason=reason)
     game.refresh_from_db()
-    view = table_view(game)
+    view = table_view(game, reads=table_reads(game))
     assert view.panel == "game_over" and view.game_over is not None
     return view.game_over
 
@@ -131,14 +132,41 @@ def test_the_moment_shows_the_figures_and_new_game(alice: Client, player) -> Non
 
 def test_credits_are_explained_on_the_felt_until_the_first_deal(alice: Client, player) -> None:
     fresh = services.new_game(user=player)
-    assert table_view(fresh).credits_intro == CREDITS_LINE
+    assert table_view(fresh, reads=table_reads(fresh)).credits_intro == CREDITS_LINE
     felt = parse(alice.get(f"/games/{fresh.pk}/").text).one("#table .felt")
     assert felt.one('[data-testid="credits-intro"]').text() == CREDITS_LINE
 
-    assert table_view(scenarios.dealt(player)).credits_intro == ""
+    dealt = scenarios.dealt(player)
+    assert table_view(dealt, reads=table_reads(dealt)).credits_intro == ""
     trivia_off = services.new_game(user=player, options={"trivia_mode": False})
-    assert table_view(trivia_off).credits_intro == ""
+    assert table_view(trivia_off, reads=table_reads(trivia_off)).credits_intro == ""
 
 
 def test_no_game_over_moment_while_the_game_goes_on(player: Any) -> None:
-    assert table_view(scenarios.round_over(player)).game_over is None
+    game = scenarios.round_over(player)
+    assert table_view(game, reads=table_reads(game)).game_over is None
+
+
+def test_the_table_view_makes_no_query_of_its_own(
+    player: Any, questions: Any, django_assert_num_queries: Any
+) -> None:
+    """The view reads what the table shows besides its row (table_reads); the presentation
+    builds from that alone, a finished game's figures included."""
+    finished = scenarios.round_over(player)
+    Game.objects.filter(pk=finished.pk).update(status=Game.Status.OVER, over_reason="ended")
+    finished.refresh_from_db()
+    for game in (
+        services.new_game(user=player),
+        scenarios.dealt(player),
+        scenarios.question_shown(player),
+        scenarios.answered(player),
+        scenarios.round_over(player),
+        finished,
+    ):
+        # Read as the table's view reads it: with its pending question.
+        game = Game.objects.select_related(*TABLE_RELATED).get(pk=game.pk)
+        reads = table_reads(game)
+        with django_assert_num_queries(0):
+            view = table_view(game, reads=reads)
+        assert view.panel
+    assert view.game_over is not None

@@ -16,6 +16,7 @@ from django.test import Client
 from game import services
 from game.models import Game
 from game.presentation.table import TableView, table_view
+from game.selectors import table_reads
 from tests.game.helpers import script_dice, stack_shoe
 from tests.game.html_tree import Node, parse
 
@@ -84,7 +85,7 @@ def assert_one_story(client: Client, game: Game) -> TableView:
     is the sum of what the felt shows."""
     page = client.get(f"/games/{game.pk}/").text
     game.refresh_from_db()
-    view = table_view(game)
+    view = table_view(game, reads=table_reads(game))
     total = headline_total(message_line(page))
     assert headline_total(status_line(page)) == total
     assert total == view.net
