@@ -8,11 +8,9 @@ from functools import lru_cache
 from typing import TypedDict
 
 from django import template
-from django.template.context import Context
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
-from game.core.url_cache import game_url
 from game.presentation.cards import CardFace, card_face, card_short
 from game.rules.cards import card_name
 from game.rules.money import display_cents, format_cents
@@ -82,12 +80,6 @@ def card_row_tag(cards: Sequence[str | None], size: str = "") -> SafeString:
 # A card as text: compact for a strip of won cards (``10♥``), or its accessible name.
 register.filter("card_short", card_short)
 register.filter("card_name", card_name)
-
-
-@register.simple_tag(name="action_url", takes_context=True)
-def action_url_tag(context: Context, action: str) -> str:
-    """``{% action_url 'chip' %}``: the URL of an action of the page's game."""
-    return game_url("game:action", context["view"].game.pk, action)
 
 
 class ReportFormOptions(TypedDict):
