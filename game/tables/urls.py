@@ -2,7 +2,7 @@ from django.urls import path
 
 # Registers the <id:…> and <invite_token:…> converters the paths below use.
 import game.core.converters  # noqa: F401
-from game.tables import views
+from game.tables import actions, views
 
 app_name = "tables"
 
@@ -16,5 +16,7 @@ urlpatterns = [
     path("<id:table_id>/invite/", views.invite_page, name="invite"),
     # Before the actions' pattern, which would take "fairness" for an action's name.
     path("<id:table_id>/fairness/", views.table_fairness, name="fairness"),
-    path("<id:table_id>/<slug:action>/", views.table_action, name="action"),
+    # Each seat action at its own address, a view each; any other name there is a 404.
+    *(path(f"<id:table_id>/{name}/", view) for name, view in actions.ACTIONS.items()),
+    path("<id:table_id>/<slug:action>/", actions.no_such_action, name="action"),
 ]

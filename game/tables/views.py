@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -42,15 +41,7 @@ from game.presentation.notices import STALE_NOTICE
 from game.tables import clock_runner, invitations, live, services, stream_limits
 from game.tables.forms import (
     CreateTableForm,
-    Parse,
     TableOptionsForm,
-    no_fields,
-    parse_chip,
-    parse_extra_bet_activation,
-    parse_offer,
-    parse_seat,
-    parse_side_chip,
-    text,
 )
 from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.presentation import (
@@ -298,7 +289,7 @@ def _table_partial(
     return render_to_string(TABLE_PARTIAL, _context(request, table, notice, scene), request=request)
 
 
-def _answer(
+def answer_post(
     request: AuthenticatedHttpRequest,
     table_id: int,
     run: Callable[[], Any],
@@ -330,62 +321,27 @@ def _answer(
     return redirect("tables:table", table_id=table.pk)
 
 
-@dataclass(frozen=True)
-class SeatAction:
-    """One seat action: its service, and the parser of its post's fields besides the
-    version (game/tables/forms.py; ValueError: bad input, answered with 422)."""
-
-    service: Callable[..., Any]
-    parse: Parse = no_fields
-
-
-SEAT_ACTIONS: dict[str, SeatAction] = {
-    "sit": SeatAction(services.sit, parse_seat),
-    "leave": SeatAction(services.leave),
-    "chip": SeatAction(services.add_chip, parse_chip),
-    "clear": SeatAction(services.clear_bet),
-    "ready": SeatAction(services.ready),
-    "sit-out": SeatAction(services.sit_out),
-    "offer": SeatAction(services.answer_offer, parse_offer),
-    # The side bets of the bet for the next deal (T-5, RULES.md §9).
-    "side-chip": SeatAction(services.add_side_chip, parse_side_chip),
-    "side-clear": SeatAction(services.clear_side_bet, text("bet")),
-    "extra-bet-activate": SeatAction(services.activate_extra_bet, parse_extra_bet_activation),
-    "play": SeatAction(services.play, text("play", "action")),
-    "difficulty": SeatAction(services.choose_difficulty, text("difficulty")),
-    "answer": SeatAction(services.answer_question, text("answer")),
-    "renew-invite": SeatAction(services.renew_invite),
-    "close": SeatAction(services.close_table),
-    # F-2: the player's own seed, joined with the others' in the next shoe (taken as
-    # typed: a space is one of its characters).
-    "client-seed": SeatAction(services.set_seat_client_seed, text("client_seed")),
-    # F-6: the host's Shuffle now, between rounds.
-    "shuffle-now": SeatAction(services.shuffle_now),
-}
-# Every seat action's name (its URL: /tables/<id>/<name>/).
-TABLE_ACTIONS = tuple(SEAT_ACTIONS)
-
-
-@login_required
-@require_POST
-def table_action(request: AuthenticatedHttpRequest, table_id: int, action: str) -> HttpResponse:
-    """Runs one seat action: /tables/<id>/<action>/ for the requesting player's own seat
-    (T-12: the server checks seat, phase, turn and deadline; a refused or late action
-    changes nothing)."""
-    spec = SEAT_ACTIONS.get(action)
-    if spec is None:
-        raise Http404("No such action")
-
-    def run() -> Any:
-        # Every action names the version its page showed, as in the single-player game:
-        # a post without one is refused, never applied unchecked.
-        version = parse_version(request.POST.get("version"))
-        extra = spec.parse(request.POST)
-        return spec.service(table_id=table_id, user=request.user, version=version, **extra)
-
-    # A new link posted from the invitation's own page (no JavaScript) goes back to it.
-    done_url = table_urls(table_id)["invite"] if action == "renew-invite" else None
-    return _answer(request, table_id, run, done_url)
+# Every seat action's name, each posted to /tables/<id>/<name>/ (game/tables/actions.py
+# has a view for each; a test checks the two lists agree).
+TABLE_ACTIONS = (
+    "sit",
+    "leave",
+    "chip",
+    "clear",
+    "ready",
+    "sit-out",
+    "offer",
+    "side-chip",
+    "side-clear",
+    "extra-bet-activate",
+    "play",
+    "difficulty",
+    "answer",
+    "renew-invite",
+    "close",
+    "client-seed",
+    "shuffle-now",
+)
 
 
 @login_required

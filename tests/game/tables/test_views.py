@@ -499,3 +499,10 @@ def test_the_seats_cards_are_drawn_from_the_pages_one_sprite_with_no_inline_styl
     # The CSP allows no inline style: no style attribute, no <style> element.
     assert [node.tag for node in root.descendants() if node.has("style")] == []
     assert root.select("style") == []
+
+
+def test_every_seat_action_the_page_links_to_has_a_view_of_its_own() -> None:
+    from game.tables.actions import ACTIONS
+    from game.tables.views import TABLE_ACTIONS
+
+    assert sorted(ACTIONS) == sorted(TABLE_ACTIONS)
