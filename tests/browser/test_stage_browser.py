@@ -222,6 +222,10 @@ def press(page, control) -> None:
 
     page.wait_for_function(AT_REST)
     expect(control).to_be_enabled()
+    # The control may have just arrived with the last action's answer: htmx binds the new
+    # forms when the swap settles (20 ms later), and a press before that would post the
+    # form natively. A player's next press comes later than that; the walk waits for it.
+    page.wait_for_function(AT_REST)
     box = control.bounding_box()
     size = page.viewport_size
     assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size["height"], (
