@@ -8,5 +8,6 @@ live.py      the live channel: Redis pub/sub across servers, or in process (T-10
 sse.py       the Server-Sent Events stream a table page listens to (T-10, T-14)
 presentation/    what each viewer sees, in words (T-4, T-11): the scene, one viewer's view,
                  the seats, the offers, the log, the notices, the lobby's rules line
-views.py     thin views: lobby, table, actions, the event stream
+views/       thin views, by page: the lobby and invitations, a table's pages, its seat
+             actions (a view each), its event stream; how they answer (rendering.py)
 """

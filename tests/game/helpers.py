@@ -8,7 +8,7 @@ from typing import Any
 from django.test import Client
 
 from game.models import Game, TriviaAttempt
-from game.tables.views import TABLE_ACTIONS
+from game.tables.views.rendering import TABLE_ACTIONS
 from game.views.actions import ACTIONS
 
 # Every route under /games/<id>/ and /tables/<id>/, by the path after the id.

@@ -37,7 +37,7 @@ from game.tables import scenes
 from game.tables import services as table_services
 from game.tables.forms import TableOptionsForm
 from game.tables.models import SharedTable
-from game.tables.views import TABLE_ACTIONS
+from game.tables.views.rendering import TABLE_ACTIONS
 from game.views.actions import ACTIONS
 from tests.game import scenarios
 from tests.game.factories import PASSWORD, PlayerFactory

@@ -17,7 +17,7 @@ from game.forms import OUT_OF_DATE
 from game.tables import presentation, services
 from game.tables.forms import TableOptionsForm
 from game.tables.models import Seat, SharedTable, TableEvent, TableQuestion
-from game.tables.views import TABLE_ACTIONS
+from game.tables.views.rendering import TABLE_ACTIONS
 from tests.game.tables.helpers import bet_and_ready, seat_version, table_version
 from tests.game.tables.test_services import ACE_UP, PLAIN
 from tests.game.tables.test_side_bets import OFFERS, place

@@ -12,7 +12,7 @@ from django.urls import reverse
 from blackjack_site.fragment_cache import RenderedFragmentCache
 from game.tables import presentation, scenes, services
 from game.tables.models import SharedTable, TableEvent
-from game.tables.views import _events_between
+from game.tables.views.events import _events_between
 from tests.game.tables.helpers import bet_and_ready, seat_version
 from tests.game.tables.test_services import PLAIN
 from tests.game.tables.test_views import client_of

@@ -327,7 +327,7 @@ def test_every_url_the_table_templates_use_is_reversed_once_per_table(make_table
 
     from django.conf import settings as django_settings
 
-    from game.tables.views import TABLE_ACTIONS, table_urls
+    from game.tables.views.rendering import TABLE_ACTIONS, table_urls
 
     table = make_table()
     urls = table_urls(table.pk)
@@ -502,7 +502,7 @@ def test_the_seats_cards_are_drawn_from_the_pages_one_sprite_with_no_inline_styl
 
 
 def test_every_seat_action_the_page_links_to_has_a_view_of_its_own() -> None:
-    from game.tables.actions import ACTIONS
-    from game.tables.views import TABLE_ACTIONS
+    from game.tables.views.actions import ACTIONS
+    from game.tables.views.rendering import TABLE_ACTIONS
 
     assert sorted(ACTIONS) == sorted(TABLE_ACTIONS)

@@ -1,7 +1,7 @@
 """The seat actions of a shared table, a view each: a logged-in post for the requesting
 player's own seat that calls one service with the table, the player, the posted version
 and what the form adds (game/tables/forms.py; a ValueError is bad input, 422), and answers
-as game/tables/views.py's ``answer_post`` does (the table partial for htmx, a redirect
+as game/tables/views/rendering.py's ``answer_post`` does (the table partial for htmx, a redirect
 otherwise; a refused or late action changes nothing, T-12). Each is reached at
 /tables/<id>/<name>/ (``ACTIONS``, read by game/tables/urls.py); any other name is a 404.
 """
@@ -27,7 +27,7 @@ from game.tables.forms import (
     parse_side_chip,
     text,
 )
-from game.tables.views import answer_post, table_urls
+from game.tables.views.rendering import answer_post, table_urls
 
 SeatActionBody = Callable[[AuthenticatedHttpRequest, int, int], Any]
 SeatActionView = Callable[[AuthenticatedHttpRequest, int], HttpResponse]
@@ -216,7 +216,7 @@ def no_such_action(request: AuthenticatedHttpRequest, table_id: int, action: str
     raise Http404("No such action")
 
 
-# Each seat action's view by the name in its address (game.tables.views.TABLE_ACTIONS).
+# Each seat action's view by the name in its address (game.tables.views.rendering.TABLE_ACTIONS).
 ACTIONS: dict[str, SeatActionView] = {
     "sit": sit,
     "leave": leave,

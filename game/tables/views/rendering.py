@@ -1,0 +1,166 @@
+"""How the shared tables' pages answer: who may see a table, the URLs a table's page links to
+(reversed once per table and process), the viewer's table partial, and the answer to a
+seat action's post (the partial for htmx, 409/422 with a notice for a stale or refused
+post; a plain post redirected back, so every action works without JavaScript)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.urls import reverse
+
+from game.core.errors import (
+    REFUSED,
+    ActionRefused,
+    StaleVersion,
+    TableNotFound,
+    http_status,
+)
+from game.core.http import AuthenticatedHttpRequest
+from game.presentation.notices import STALE_NOTICE
+from game.tables import invitations
+from game.tables.models import Seat, SharedTable
+from game.tables.presentation import (
+    TableScene,
+    refusal_text,
+    view_for,
+)
+from game.tables.scenes import scene_of, table_by_id
+
+TABLE_TEMPLATE = "tables/table.html"
+
+
+TABLE_PARTIAL = f"{TABLE_TEMPLATE}#shared_table"
+
+
+def may_see(
+    request: AuthenticatedHttpRequest, table: SharedTable, seats: list[Seat] | None = None
+) -> bool:
+    """Whether the requesting player may see ``table`` (T-1, T-4): a public table anyone
+    logged in may; a private one its host, the players who sat there and whoever opened
+    its current invitation link (a renewed link ends the old one's access). ``seats``:
+    the table's seats when already read, else asked for."""
+    if table.public or table.host_id == request.user.pk:
+        return True
+    if invitations.grants(request.session, table.invite_token):
+        return True
+    if seats is not None:
+        return any(seat.player_id == request.user.pk for seat in seats)
+    return Seat.objects.filter(table=table, player=request.user).exists()
+
+
+def visible_table(request: AuthenticatedHttpRequest, table_id: int) -> SharedTable:
+    table = table_by_id(table_id)
+    if table is None or not may_see(request, table):
+        raise Http404("No such table")
+    return table
+
+
+@functools.lru_cache(maxsize=1024)
+def table_urls(table_id: int) -> dict[str, str]:
+    """Every URL a table's page links to, by name (``sit-out`` as ``sit_out``), reversed
+    once per table and process: a page has two dozen, each ``{% url %}`` ~0.1 ms."""
+    urls = {
+        name.replace("-", "_"): reverse("tables:action", args=[table_id, name])
+        for name in TABLE_ACTIONS
+    }
+    urls["events"] = reverse("tables:events", args=[table_id])
+    urls["options"] = reverse("tables:options", args=[table_id])
+    urls["invite"] = reverse("tables:invite", args=[table_id])
+    urls["fairness"] = reverse("tables:fairness", args=[table_id])
+    urls["lobby"] = reverse("tables:lobby")
+    return urls
+
+
+def table_context(
+    request: AuthenticatedHttpRequest,
+    table: SharedTable,
+    notice: str = "",
+    scene: TableScene | None = None,
+) -> dict[str, Any]:
+    scene = scene or scene_of(table)
+    view = view_for(scene, request.user)
+    invite_url = invite_link(request, scene.table) if view.is_host else ""
+    return {
+        "view": view,
+        "table": scene.table,
+        "notice": notice,
+        "invite_url": invite_url,
+        "urls": table_urls(table.pk),
+    }
+
+
+def invite_link(request: AuthenticatedHttpRequest, table: SharedTable) -> str:
+    return request.build_absolute_uri(reverse("tables:invitation", args=[table.invite_token]))
+
+
+def table_partial(
+    request: AuthenticatedHttpRequest,
+    table: SharedTable,
+    notice: str = "",
+    scene: TableScene | None = None,
+) -> str:
+    return render_to_string(
+        TABLE_PARTIAL, table_context(request, table, notice, scene), request=request
+    )
+
+
+def answer_post(
+    request: AuthenticatedHttpRequest,
+    table_id: int,
+    run: Callable[[], Any],
+    done_url: str | None = None,
+) -> HttpResponse:
+    """Run one service; answer htmx with the partial, a plain post with a redirect (to
+    ``done_url`` when given and the action went through, else the table)."""
+    table = visible_table(request, table_id)
+    status, notice = 200, ""
+    try:
+        run()
+    except TableNotFound:
+        raise Http404("No such table") from None
+    except StaleVersion as error:
+        status, notice = http_status(error), STALE_NOTICE
+    except ActionRefused as error:
+        status, notice = http_status(error), refusal_text(error)
+    except ValueError as error:  # bad input, worded by its parser (game/tables/forms.py)
+        status, notice = REFUSED, str(error)
+    table = table_by_id(table.pk) or table
+    if request.htmx:
+        return HttpResponse(table_partial(request, table, notice), status=status)
+    if notice:
+        messages.error(request, notice)
+    if table.is_closed and status == 200:
+        return redirect("tables:lobby")
+    if done_url and status == 200:
+        return redirect(done_url)
+    return redirect("tables:table", table_id=table.pk)
+
+
+# Every seat action's name, each posted to /tables/<id>/<name>/ (game/tables/views/actions.py
+# has a view for each; a test checks the two lists agree).
+TABLE_ACTIONS = (
+    "sit",
+    "leave",
+    "chip",
+    "clear",
+    "ready",
+    "sit-out",
+    "offer",
+    "side-chip",
+    "side-clear",
+    "extra-bet-activate",
+    "play",
+    "difficulty",
+    "answer",
+    "renew-invite",
+    "close",
+    "client-seed",
+    "shuffle-now",
+)
