@@ -124,8 +124,12 @@ def long_game_id(django_db_setup: None, django_db_blocker: Any) -> Iterator[int]
                 pytest.MonkeyPatch.context() as patch,
                 override_settings(PASSWORD_HASHERS=[MD5_HASHER]),
             ):
-                # The game conftest's seeded shuffles and fast hashing are per test.
+                # The game conftest's seeded shuffles and fast hashing are per test, set up
+                # after this module's fixture: the long game's shoes are seeded here too, or
+                # its next deal would differ from run to run (a natural refuses Stand).
                 patch.setattr(randomness, "make_rng", lambda: random.Random(6))
+                seeds = random.Random(6)
+                patch.setattr(randomness, "server_seeds", lambda: seeds.randbytes)
                 player = PlayerFactory(username="alice")
                 game = _build_long_game(player, _build_big_bank())
         except BaseException:
@@ -223,6 +227,9 @@ def test_the_round_end_and_the_next_deal_take_five_queries_at_most(
         ("stand", {}),
         ("rebet", {}),  # the same stakes dealt again
     )
+    # Three plain rounds (17 against the dealer's 17, no natural, no offer), whatever the
+    # shoe's order: Stand is then always the hand's decision.
+    stack_shoe(long_game, ["KS", "8H", "7D", "9C"] * 3)
     _each_in_five_queries(alice, long_game, steps)
     assert long_game.rounds.count() == ROUNDS_BEFORE + 3
 

@@ -287,7 +287,7 @@ def test_the_event_stream_of_a_private_table_is_404_to_strangers(make_table, ben
 def test_a_stream_far_behind_catches_up_in_batches_without_gaps(
     seated_pair, ana, ben, settings, monkeypatch
 ):
-    from game.tables import views
+    from game.tables.views import events as views
 
     settings.TABLE_STREAM_SECONDS = 0.5
     settings.TABLE_STREAM_POLL_SECONDS = 0.02  # the next batch at the next poll
