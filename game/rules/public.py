@@ -324,65 +324,65 @@ def _public_round(game: Engine, round_: Round) -> PublicRound:
     in_play = round_.box_in_play()
     hands = tuple([_public_hand(hand, several) for hand in round_.hands])
     side_bets: tuple[SideBetRecord, ...] = tuple(map(dict, round_.side_bets))
-    if not several:
+    boxes: tuple[PublicBox, ...] | None = None
+    if several:
+        # §10 Extensions, seats: every box, left to right, with its own hands and settled
+        # side bets (the round's, already built: shared, never built twice).
+        boxes = tuple(
+            [
+                _public_box(game, round_, index, hands, side_bets)
+                for index in range(len(round_.boxes))
+            ]
+        )
+        shown = boxes[in_play]  # the box in play's bets: the round's one-box names
+        stakes = (
+            shown.bet,
+            shown.side_stakes,
+            shown.extra_bet_active,
+            shown.extra_bet,
+            shown.insurance,
+            shown.pending_side_bets,
+        )
+    else:
         box = round_.boxes[in_play]
-        return PublicRound(
-            round_.number,
-            round_.phase,
+        stakes = (
             box.bet,
             dict(box.side_stakes),
             box.extra_bet_active,
             None if box.extra_bet is None else dict(box.extra_bet),
             None if box.insurance is None else dict(box.insurance),
             _sorted_names(box.pending_side_bets),
-            round_.current,
-            hands,
-            _public_dealer(round_),
-            round_.peeked,
-            side_bets,
-            tuple(round_.dice),
-            round_.credits_change,
-            round_.staked,
-            round_.paid,
-            round_.bank_after,
-            round_.ended,
-            round_.deadline,
         )
-    # §10 Extensions, seats: every box, left to right, with its own hands and settled
-    # side bets (the round's, already built: shared, never built twice).
-    boxes = tuple(
-        [_public_box(game, round_, index, hands, side_bets) for index in range(len(round_.boxes))]
-    )
-    shown = boxes[in_play]  # the box in play's bets: the round's one-box names
-    wallets = round_.wallets
+    bet, side_stakes, extra_bet_active, extra_bet, insurance, pending_side_bets = stakes
+    # A shared round (TABLES.md): whose turn it is (T-8) and whether an offer stage is open
+    # to every box at once (T-7); each box has its wallet.
+    shared = round_.wallets is not None
     return PublicRound(
-        round_.number,
-        round_.phase,
-        shown.bet,
-        shown.side_stakes,
-        shown.extra_bet_active,
-        shown.extra_bet,
-        shown.insurance,
-        shown.pending_side_bets,
-        round_.current,
-        hands,
-        _public_dealer(round_),
-        round_.peeked,
-        side_bets,
-        tuple(round_.dice),
-        round_.credits_change,
-        round_.staked,
-        round_.paid,
-        round_.bank_after,
-        round_.ended,
-        round_.deadline,
-        in_play,
-        boxes,
-        # A shared round (TABLES.md): whose turn it is (T-8) and whether an offer stage
-        # is open to every box at once (T-7); each box has its wallet.
-        wallets is not None,
-        None if wallets is None else game.box_in_turn(),
-        round_.open_stage is not None and wallets is not None,
+        number=round_.number,
+        phase=round_.phase,
+        bet=bet,
+        side_stakes=side_stakes,
+        extra_bet_active=extra_bet_active,
+        extra_bet=extra_bet,
+        insurance=insurance,
+        pending_side_bets=pending_side_bets,
+        current_hand=round_.current,
+        hands=hands,
+        dealer=_public_dealer(round_),
+        dealer_peeked_no_natural=round_.peeked,
+        side_bets=side_bets,
+        dice=tuple(round_.dice),
+        credits_change=round_.credits_change,
+        staked=round_.staked,
+        paid=round_.paid,
+        bank_after=round_.bank_after,
+        ended=round_.ended,
+        deadline=round_.deadline,
+        current_box=in_play if several else None,
+        boxes=boxes,
+        shared=shared,
+        box_in_turn=game.box_in_turn() if shared else None,
+        open_stage=shared and round_.open_stage is not None,
     )
 
 
