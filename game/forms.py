@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.http import QueryDict
 
-from game.rules.money import format_cents, parse_typed_amount, parse_whole_number
+from game.rules.money import (
+    AMOUNT_FORMAT_REFUSAL,
+    format_cents,
+    parse_typed_amount,
+    parse_whole_number,
+)
 from game.rules.options import (
     ACE_SPLIT_LIMITS,
     ANSWER_SECONDS,
@@ -50,6 +56,7 @@ def parse_chip_dollars(raw: str | None) -> int:
         raise ValueError("There is no such chip.") from None
 
 
+NO_BOX_CHOSEN = "Choose a box."
 OUT_OF_DATE = "This page is out of date: the table has been reloaded, please try again."
 
 
@@ -347,3 +354,68 @@ def parse_menu_toggle(post: QueryDict) -> dict[str, Any]:
     if choice not in ("open", "close"):
         raise ValueError("Open or close the side-bet menu.")
     return {"menu_open": choice == "open", **_typed_base(post)}
+
+
+# The single-player table's posts, each turned into its service's extra keyword arguments
+# (ValueError: bad input, worded for the player), as game/tables/forms.py does for a seat.
+
+
+def parse_choice(post: QueryDict) -> dict[str, Any]:
+    choice = post.get("choice")
+    if choice not in ("accept", "decline"):
+        raise ValueError("Choose Accept or Decline.")
+    return {"accept": choice == "accept"}
+
+
+def parse_chip_post(post: QueryDict) -> dict[str, Any]:
+    dollars = parse_chip_dollars(post.get("chip"))
+    # The amount typed in the same form is the base the chip adds to (blank: the bet so far).
+    typed = post.get("amount", "").strip()
+    return {"chip_cents": dollars * 100, "base_cents": parse_bet(typed) if typed else None}
+
+
+def parse_box(post: QueryDict) -> dict[str, Any]:
+    """A box's circle (seats > 1), with the amount typed for the box being left, if any,
+    and the rack's selected chip, which the box takes."""
+    try:
+        box = parse_whole_number(post.get("box"))
+    except ValueError:
+        raise ValueError(NO_BOX_CHOSEN) from None
+    typed = (post.get("amount") or "").strip()
+    chip = post.get("selected_chip")
+    return {
+        "box": box,
+        "base_cents": parse_bet(typed) if typed else None,
+        "chip_cents": parse_chip_dollars(chip) * 100 if chip else None,
+    }
+
+
+def parse_deal(post: QueryDict) -> dict[str, Any]:
+    return {"bet_cents": parse_bet(post.get("amount"))}
+
+
+def parse_extra_bet(post: QueryDict) -> dict[str, Any]:
+    if post.get("choice") == "decline":
+        return {"amount_cents": None}
+    typed = post.get("amount") or ""
+    if not typed.strip():
+        raise ValueError(AMOUNT_FORMAT_REFUSAL)
+    return {"amount_cents": parse_bet(typed)}
+
+
+def text_field(name: str, missing: str) -> Callable[[QueryDict], dict[str, Any]]:
+    """A required text field; ``missing`` tells the player what to do when it is absent."""
+
+    def parse(post: QueryDict) -> dict[str, Any]:
+        value = post.get(name)
+        if not value:
+            raise ValueError(missing)
+        return {name: value}
+
+    return parse
+
+
+def parse_optional_difficulty(post: QueryDict) -> dict[str, Any]:
+    """Hit / Double Down posted with the difficulty chosen beside them (absent: ask which)."""
+    difficulty = post.get("difficulty")
+    return {"difficulty": difficulty} if difficulty else {}

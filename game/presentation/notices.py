@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from game.core.errors import ActionRefused
+from game.forms import NO_BOX_CHOSEN
 from game.models import Game
 from game.presentation.insurance import EVERY_BOX_SHORT, every_box_question
 from game.presentation.side_bet_menu import SIDE_BET_LABELS
@@ -43,7 +44,7 @@ REFUSALS: dict[str, str] = {
     "side_bets_off": "Side bets are switched off at this table.",
     "side_bets_simple": "The simple game has no side bets (Hit and Stand only).",
     "no_such_box": "Choose a box from 1 to {seats}.",
-    "no_box_chosen": "Choose a box.",
+    "no_box_chosen": NO_BOX_CHOSEN,
     "no_bet_to_copy": "Place a bet on this box first, then put the same on every box.",
     "side_bets_too_big": "{text}.",
     "no_such_side_bet": "There is no such side bet.",

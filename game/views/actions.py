@@ -9,26 +9,29 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, QueryDict
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from game import services
 from game.core.http import AuthenticatedHttpRequest
 from game.forms import (
-    parse_bet,
-    parse_chip_dollars,
+    parse_box,
+    parse_chip_post,
+    parse_choice,
+    parse_deal,
+    parse_extra_bet,
     parse_extra_bet_activation,
     parse_menu_toggle,
+    parse_optional_difficulty,
     parse_side_chip,
     parse_side_clear,
     parse_side_clear_all,
+    text_field,
 )
 from game.presentation.notices import REFUSALS
-from game.rules.money import AMOUNT_FORMAT_REFUSAL, parse_whole_number
 from game.services import Played
 from game.views.rendering import owned_game, refused, run_action
 
@@ -47,72 +50,14 @@ def game_action(act: ActionBody) -> ActionView:
     return login_required(require_POST(view))
 
 
-def _choice(post: QueryDict) -> dict[str, Any]:
-    choice = post.get("choice")
-    if choice not in ("accept", "decline"):
-        raise ValueError("Choose Accept or Decline.")
-    return {"accept": choice == "accept"}
-
-
-def _chip(post: QueryDict) -> dict[str, Any]:
-    dollars = parse_chip_dollars(post.get("chip"))
-    # The amount typed in the same form is the base the chip adds to (blank: the bet so far).
-    typed = post.get("amount", "").strip()
-    return {"chip_cents": dollars * 100, "base_cents": parse_bet(typed) if typed else None}
-
-
-def _box(post: QueryDict) -> dict[str, Any]:
-    """A box's circle (seats > 1), with the amount typed for the box being left, if any,
-    and the rack's selected chip, which the box takes."""
-    try:
-        box = parse_whole_number(post.get("box"))
-    except ValueError:
-        raise ValueError(REFUSALS["no_box_chosen"]) from None
-    typed = (post.get("amount") or "").strip()
-    chip = post.get("selected_chip")
-    return {
-        "box": box,
-        "base_cents": parse_bet(typed) if typed else None,
-        "chip_cents": parse_chip_dollars(chip) * 100 if chip else None,
-    }
-
-
-def _deal(post: QueryDict) -> dict[str, Any]:
-    return {"bet_cents": parse_bet(post.get("amount"))}
-
-
-def _extra_bet(post: QueryDict) -> dict[str, Any]:
-    if post.get("choice") == "decline":
-        return {"amount_cents": None}
-    typed = post.get("amount") or ""
-    if not typed.strip():
-        raise ValueError(AMOUNT_FORMAT_REFUSAL)
-    return {"amount_cents": parse_bet(typed)}
-
-
-def _text(name: str, missing: str) -> Callable[[QueryDict], dict[str, Any]]:
-    """A required text field; ``missing`` tells the player what to do when it is absent."""
-
-    def parse(post: QueryDict) -> dict[str, Any]:
-        value = post.get(name)
-        if not value:
-            raise ValueError(missing)
-        return {name: value}
-
-    return parse
-
-
-def _optional_difficulty(post: QueryDict) -> dict[str, Any]:
-    """Hit / Double Down posted with the difficulty chosen beside them (absent: ask which)."""
-    difficulty = post.get("difficulty")
-    return {"difficulty": difficulty} if difficulty else {}
-
-
 @game_action
 def add_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """A chip from the rack onto the bet (or the lit box), added to the amount typed."""
     return services.add_chip(
-        game_id=game_id, user=request.user, version=version, **_chip(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_chip_post(request.POST),
     )
 
 
@@ -126,7 +71,10 @@ def clear_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> 
 def deal(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Deal: the amount posted is the bet, and the round is dealt."""
     return services.place_bet_and_deal(
-        game_id=game_id, user=request.user, version=version, **_deal(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_deal(request.POST),
     )
 
 
@@ -134,7 +82,10 @@ def deal(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Playe
 def select_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """A box's circle pressed: that box takes the chips from now on."""
     return services.select_box(
-        game_id=game_id, user=request.user, version=version, **_box(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_box(request.POST),
     )
 
 
@@ -148,7 +99,10 @@ def same_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> P
 def hit(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Hit, at the difficulty posted beside it (none: the player is asked which)."""
     return services.hit(
-        game_id=game_id, user=request.user, version=version, **_optional_difficulty(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_optional_difficulty(request.POST),
     )
 
 
@@ -162,7 +116,10 @@ def stand(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Play
 def double(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Double Down, at the difficulty posted beside it (none: the player is asked which)."""
     return services.double(
-        game_id=game_id, user=request.user, version=version, **_optional_difficulty(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_optional_difficulty(request.POST),
     )
 
 
@@ -182,7 +139,10 @@ def surrender(request: AuthenticatedHttpRequest, game_id: int, version: int) -> 
 def insurance(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Insurance or even money: accepted or declined."""
     return services.answer_insurance(
-        game_id=game_id, user=request.user, version=version, **_choice(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_choice(request.POST),
     )
 
 
@@ -190,7 +150,10 @@ def insurance(request: AuthenticatedHttpRequest, game_id: int, version: int) -> 
 def insurance_every_box(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Insurance or even money for every box waiting at once: accepted or declined."""
     return services.answer_insurance_for_every_box(
-        game_id=game_id, user=request.user, version=version, **_choice(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_choice(request.POST),
     )
 
 
@@ -204,7 +167,10 @@ def insurance_box_by_box(request: AuthenticatedHttpRequest, game_id: int, versio
 def early_surrender(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Early surrender: accepted or declined before the dealer checks."""
     return services.answer_early_surrender(
-        game_id=game_id, user=request.user, version=version, **_choice(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_choice(request.POST),
     )
 
 
@@ -215,7 +181,7 @@ def difficulty(request: AuthenticatedHttpRequest, game_id: int, version: int) ->
         game_id=game_id,
         user=request.user,
         version=version,
-        **_text("difficulty", REFUSALS["no_such_difficulty"])(request.POST),
+        **text_field("difficulty", REFUSALS["no_such_difficulty"])(request.POST),
     )
 
 
@@ -226,7 +192,7 @@ def answer(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Pla
         game_id=game_id,
         user=request.user,
         version=version,
-        **_text("answer", REFUSALS["not_an_answer_shown"])(request.POST),
+        **text_field("answer", REFUSALS["not_an_answer_shown"])(request.POST),
     )
 
 
@@ -253,7 +219,10 @@ def rebet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Play
 def extra_bet(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """The Extra Bet offered after the deal: placed or declined."""
     return services.place_extra_bet(
-        game_id=game_id, user=request.user, version=version, **_extra_bet(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_extra_bet(request.POST),
     )
 
 
@@ -264,7 +233,7 @@ def parlay(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Pla
         game_id=game_id,
         user=request.user,
         version=version,
-        **_text("choice", "Choose one of the offers shown.")(request.POST),
+        **text_field("choice", "Choose one of the offers shown.")(request.POST),
     )
 
 
@@ -284,7 +253,10 @@ def shuffle_now(request: AuthenticatedHttpRequest, game_id: int, version: int) -
 def side_bets_menu(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """A side bet shown on or taken off the bet panel's menu."""
     return services.toggle_side_bet_menu(
-        game_id=game_id, user=request.user, version=version, **parse_menu_toggle(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_menu_toggle(request.POST),
     )
 
 
@@ -292,7 +264,10 @@ def side_bets_menu(request: AuthenticatedHttpRequest, game_id: int, version: int
 def side_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """A chip onto a side bet's circle."""
     return services.add_side_chip(
-        game_id=game_id, user=request.user, version=version, **parse_side_chip(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_side_chip(request.POST),
     )
 
 
@@ -300,7 +275,10 @@ def side_chip(request: AuthenticatedHttpRequest, game_id: int, version: int) -> 
 def side_clear(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """One side bet cleared."""
     return services.clear_side_bet(
-        game_id=game_id, user=request.user, version=version, **parse_side_clear(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_side_clear(request.POST),
     )
 
 
@@ -308,7 +286,10 @@ def side_clear(request: AuthenticatedHttpRequest, game_id: int, version: int) ->
 def side_clear_all(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Every side bet cleared."""
     return services.clear_side_bets(
-        game_id=game_id, user=request.user, version=version, **parse_side_clear_all(request.POST)
+        game_id=game_id,
+        user=request.user,
+        version=version,
+        **parse_side_clear_all(request.POST),
     )
 
 
