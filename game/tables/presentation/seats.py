@@ -4,9 +4,9 @@ does, with its hands, its side bets in one short line each and its revealed ques
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
-from game.presentation.lookup import TemplateLookup
+from game.presentation.fragments import FragmentModel
 from game.presentation.side_bet_menu import SIDE_BET_LABELS
 from game.presentation.side_bet_panels import LOST, NOT_PLAYED, SideBetRow, result_rows
 from game.presentation.table import describe, hand_badge
@@ -26,9 +26,11 @@ SIDE_BET_PARLAYED = ", {parlayed} parlayed"
 SIDE_BET_TO_BE_PAID = ", payout to come"
 
 
-@dataclass
-class HandView(TemplateLookup):
-    cards: list[str | None]
+@dataclass(frozen=True)
+class HandView(FragmentModel):
+    """One hand of a seat: its cards, total, result badge and what it won or lost."""
+
+    cards: tuple[str | None, ...]
     total_text: str
     badge: str
     net: int
@@ -37,7 +39,7 @@ class HandView(TemplateLookup):
 
 
 @dataclass(frozen=True)
-class RevealView(TemplateLookup):
+class RevealView(FragmentModel):
     """A seat's last question of the round once revealed (T-11): the question, the answer
     given ("" when none came in time) and the right one. Never built before the reveal."""
 
@@ -47,8 +49,11 @@ class RevealView(TemplateLookup):
     correct: bool
 
 
-@dataclass
-class SeatView(TemplateLookup):
+@dataclass(frozen=True)
+class SeatView(FragmentModel):
+    """A seat on the felt as one viewer sees it. A taken seat's body is kept rendered per
+    process under its ``fragment_key`` (every field's value), so it shows nothing else."""
+
     number: int
     player: str = ""
     is_viewer: bool = False
@@ -58,11 +63,11 @@ class SeatView(TemplateLookup):
     # What rides on the seat's hands now (a double and a split included), else its bet.
     stake: int = 0
     status: str = ""
-    hands: list[HandView] = field(default_factory=list)
+    hands: tuple[HandView, ...] = ()
     in_turn: bool = False
     can_sit: bool = False
     # One short line per side bet: its stake while betting, its result once settled.
-    side_bets: list[str] = field(default_factory=list)
+    side_bets: tuple[str, ...] = ()
     # The seat's last question of the round, once revealed, shown at the seat to everyone.
     reveal: RevealView | None = None
 
@@ -79,7 +84,7 @@ def hand_view(hand: PublicHand, active: bool) -> HandView:
     """One hand of a seat on the felt, from the round's public view: cards, total, result."""
     badge = hand_badge(hand.result, hand.how) if hand.result else ""
     return HandView(
-        cards=list(hand.cards),
+        cards=tuple(hand.cards),
         total_text=describe(hand.total, hand.soft),
         badge=badge,
         net=hand.winnings - hand.bet if hand.result else 0,
@@ -128,36 +133,45 @@ def seat_views_of(
         if seat is None:
             seat_views.append(SeatView(number, can_sit=True))
             continue
+        box = boxes_by_seat.get(seat.pk)
+        dealt = round_ is not None and box is not None
+        in_turn = False
+        hands: tuple[HandView, ...] = ()
+        bet = seat.bet_cents
+        stake = 0
+        reveal = None
+        if round_ is not None and box is not None:
+            in_turn = in_round and turn_box == box
+            current = round_.current_hand
+            hands = tuple(
+                hand_view(hand, in_turn and index == current)
+                for index, hand in enumerate(round_.hands)
+                if (hand.box or 1) - 1 == box
+            )
+            bet = round_.boxes[box].bet if round_.boxes else round_.bet
+            if in_round:
+                stake = sum(hand.bet for hand in round_.hands if (hand.box or 1) - 1 == box)
+            reveal = reveals.get(seat.pk)
         view = SeatView(
             number,
             player=seat.player.get_username(),
             bank=seat.bank_cents,
             credits=seat.credits if trivia_mode else None,
-            bet=seat.bet_cents,
+            bet=bet,
+            # Between rounds: the bet being made for the next deal.
+            stake=stake or seat.bet_cents,
             status=seat_status(table, seat, seat.pk in boxes_by_seat),
+            hands=hands,
+            in_turn=in_turn,
+            side_bets=tuple(seat_side_bet_lines(round_, box, seat, offered=side_bets_on)),
+            reveal=reveal,
         )
-        box = boxes_by_seat.get(seat.pk)
-        dealt = round_ is not None and box is not None
-        if round_ is not None and box is not None:
-            view.in_turn = in_round and turn_box == box
-            current = round_.current_hand
-            for index, hand in enumerate(round_.hands):
-                if (hand.box or 1) - 1 == box:
-                    view.hands.append(hand_view(hand, view.in_turn and index == current))
-            boxes = round_.boxes
-            view.bet = boxes[box].bet if boxes else round_.bet
-            if in_round:
-                view.stake = sum(hand.bet for hand in round_.hands if (hand.box or 1) - 1 == box)
-            view.reveal = reveals.get(seat.pk)
-        view.side_bets = seat_side_bet_lines(round_, box, seat, offered=side_bets_on)
-        if not view.stake:  # between rounds: the bet being made for the next deal
-            view.stake = seat.bet_cents
         own_seat_views[number] = replace(view, is_viewer=True)
         if not (dealt or seat.ready):
             # A bet still being built is its player's own until Ready places it: a chip
             # writes no event, so the others' felt, live or reloaded, shows it alike from
             # its Ready on (T-5, T-10).
-            view = replace(view, bet=0, stake=0, side_bets=[])
+            view = replace(view, bet=0, stake=0, side_bets=())
         seat_views.append(view)
     return seat_views, own_seat_views
 

@@ -112,7 +112,7 @@ def log(table: SharedTable) -> list[str]:
 def seat_lines(table: SharedTable, viewer: Any, number: int) -> list[str]:
     table.refresh_from_db()
     view = view_for(table_scene(table), viewer)
-    return next(s for s in view.seats if s.number == number).side_bets
+    return list(next(s for s in view.seats if s.number == number).side_bets)
 
 
 def refusal(call: Any) -> ActionRefused:
