@@ -90,6 +90,11 @@ class _Hub:
         with self._lock:
             return self._latest.get(table_id)
 
+    def forget(self) -> None:
+        """Forgets the seqs heard (the waiters stay)."""
+        with self._lock:
+            self._latest.clear()
+
     def wake_all(self) -> None:
         """Wakes every waiter of every table: news may have been missed (the subscriber
         reconnected), or the streams have to say that it no longer comes."""
@@ -187,6 +192,31 @@ def news_paused() -> bool:
     )
 
 
+def news_epoch() -> int | None:
+    """A number that stays the same for as long as this process has heard every piece of
+    news since it last changed, None when it may not have: no Redis (the in-process broker
+    does not hear other processes, nor a test's uncommitted writes), Redis not subscribed
+    yet, or out of reach. It changes whenever the subscriber (re)subscribes, since news
+    sent while it was away is lost. A stream that saw the same epoch before and after a
+    wait, with no news of its table, knows its table has not changed without reading it."""
+    subscriber = _subscriber
+    if (
+        subscriber is None
+        or subscriber.url != settings.REDIS_URL
+        or subscriber.pid != os.getpid()
+        or not subscriber.subscribed.is_set()
+        or subscriber.outage.down
+    ):
+        return None
+    return subscriber.epoch
+
+
+def news_since(table_id: int, after_seq: int | None) -> bool:
+    """Whether this process has heard of an event of the table past ``after_seq``."""
+    latest = _hub.latest(table_id)
+    return latest is not None and (after_seq is None or latest > after_seq)
+
+
 def known_seq(table_id: int) -> int | None:
     """The highest seq this process has heard announced for the table (None: none yet).
     Whatever was known before a database read is committed, so visible to that read."""
@@ -241,6 +271,8 @@ class _Subscriber(threading.Thread):
         self.pid = os.getpid()
         self.stopping = threading.Event()
         self.subscribed = threading.Event()
+        # Counts the subscriptions made (news_epoch): 0 until the first.
+        self.epoch = 0
         self.outage = Outage(
             f"The live channel's Redis at {server_name(url)}", logger, RECONNECT_SECONDS
         )
@@ -256,6 +288,7 @@ class _Subscriber(threading.Thread):
                 )
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANNEL)
+                self.epoch += 1
                 self.subscribed.set()
                 if self.outage.succeeded():
                     # News sent while it was away is lost: every stream reads afresh, and
@@ -329,6 +362,12 @@ def start_listening(timeout: float = 5.0) -> bool:
     True when it is (or when there is no Redis to listen to). For tests and warm-ups."""
     subscriber = _ensure_subscriber()
     return True if subscriber is None else subscriber.subscribed.wait(timeout)
+
+
+def forget_news_heard() -> None:
+    """Forgets the seqs this process heard of (tests: a flushed test database gives its
+    next tables the ids of tables whose news was heard, with seqs from 1 again)."""
+    _hub.forget()
 
 
 def stop_listening() -> None:

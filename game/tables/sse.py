@@ -5,8 +5,11 @@ reads the database and returns what this viewer must be sent for everything afte
 (None: the first connect, a full snapshot) and the new last seq -- into a stream that:
 
 - sends ``retry:`` once, then ``messages_after(after_seq)`` at once;
-- waits for news of the table (game/tables/live.py), or at most TABLE_STREAM_POLL_SECONDS
-  so that it never depends on the broker alone, and sends ``messages_after(last)``;
+- waits for news of the table (game/tables/live.py) and sends ``messages_after(last)``;
+  it reads only on news while this process hears every server's news (Redis subscribed:
+  a quiet table's stream costs no query), and every TABLE_STREAM_POLL_SECONDS as well
+  whenever it may not (no Redis, Redis away or just resubscribed), so that it never
+  depends on the broker alone;
 - sends a comment line after TABLE_STREAM_HEARTBEAT_SECONDS of silence (proxies and
   browsers keep the connection, a vanished client is noticed);
 - ends after TABLE_STREAM_SECONDS: the browser reconnects with ``Last-Event-ID`` (or
@@ -315,13 +318,21 @@ _ReadResult = tuple[list[SseMessage], int | None, int | None] | None
 _Step = bytes | _Read | _Wait
 
 
-def _stream_loop(after_seq: int | None, timing: _Timing) -> Generator[_Step, _ReadResult, None]:
+def _stream_loop(
+    table_id: int, after_seq: int | None, timing: _Timing
+) -> Generator[_Step, _ReadResult, None]:
     """The stream's one loop (the module's docstring): yields the bytes to send, and the
     reads and waits for its driver to do, sync or async, getting each read's result
-    back (``send``). It does no I/O of its own but the news status and the clock."""
+    back (``send``). It does no I/O of its own but the news status and the clock.
+
+    After a wait it reads only when the table may have changed: news of it came, or this
+    process may have missed news (``live.news_epoch``: no Redis, Redis away, or
+    resubscribed since the last read), in which case it reads at every poll. So while the
+    news flows, a stream whose table is quiet costs no query at all."""
     deadline = time.monotonic() + timing.lifetime
     status, said = _news_status(None)
     yield f"retry: {timing.retry_ms}\n\n".encode() + status
+    epoch = live.news_epoch()
     read = yield _Read(after_seq)
     if read is None:
         yield _GONE
@@ -341,13 +352,17 @@ def _stream_loop(after_seq: int | None, timing: _Timing) -> Generator[_Step, _Re
         yield _Wait(wait_after, min(now + timing.poll, deadline, heartbeat_at) - now)
         if time.monotonic() >= deadline:
             return
-        read = yield _Read(last)
-        if read is None:
-            yield _GONE
-            return
-        messages, new_last, known = read
-        last = last if new_last is None else new_last
-        wait_after = _wait_after(last, known)
+        messages = []
+        current_epoch = live.news_epoch()
+        if current_epoch is None or current_epoch != epoch or live.news_since(table_id, wait_after):
+            epoch = current_epoch
+            read = yield _Read(last)
+            if read is None:
+                yield _GONE
+                return
+            messages, new_last, known = read
+            last = last if new_last is None else new_last
+            wait_after = _wait_after(last, known)
         status, said = _news_status(said)
         if messages or status:
             yield status + _encode_all(messages)
@@ -378,7 +393,7 @@ def _sync_stream(
 ) -> Iterator[bytes]:
     """The loop driven in the request's thread (WSGI): each read gives its connection
     back at once (``release_connections``), each wait blocks the thread."""
-    loop = _stream_loop(after_seq, timing)
+    loop = _stream_loop(table_id, after_seq, timing)
     try:
         step = next(loop)
         while True:
@@ -424,7 +439,7 @@ async def _async_stream(
     ``stream_reads()`` (its connection kept for that thread's next read, unless old or
     broken), each wait awaited, holding no thread."""
     read = sync_to_async(_read, thread_sensitive=False, executor=stream_reads())
-    loop = _stream_loop(after_seq, timing)
+    loop = _stream_loop(table_id, after_seq, timing)
     try:
         step = next(loop)
         while True:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -10,7 +11,7 @@ import pytest
 
 from game.core import clock as game_clock
 from game.rules.clock import FakeClock
-from game.tables import scenes, services
+from game.tables import live, scenes, services
 from game.tables.models import SharedTable
 from game.tables.services import seats as seat_services
 from tests.game.factories import PlayerFactory
@@ -25,8 +26,10 @@ def no_clock_thread(settings) -> None:
 
 @pytest.fixture(autouse=True)
 def fresh_scenes() -> None:
-    """Each test starts with no table scene kept from another test's tables."""
+    """Each test starts with no table scene, nor news heard, kept from another test's
+    tables (a flushed database gives their ids again)."""
     scenes.forget_all()
+    live.forget_news_heard()
 
 
 @pytest.fixture(autouse=True)
@@ -109,3 +112,35 @@ def question_open(seated_pair, ana, ben) -> Callable[..., SharedTable]:
         return table
 
     return make
+
+
+# The Redis the live channel's tests talk to (TEST_REDIS_URL).
+REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def redis_answers(url: str = REDIS_URL) -> bool:
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except Exception:
+        return False
+
+
+@pytest.fixture
+def redis_url(settings):
+    """REDIS_URL set to a Redis that answers; skipped where there is none, except under
+    CI=true, where .ci/run starts one and its absence is a failure."""
+    if not redis_answers():
+        message = f"no Redis answering at {REDIS_URL}"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    settings.REDIS_URL = REDIS_URL
+    assert live.start_listening(timeout=3), "the subscriber did not subscribe"
+    yield REDIS_URL
+    live.stop_listening()

@@ -20,7 +20,6 @@ from game.tables import live
 from tests.game.tables.helpers import run_in_fresh_loop
 
 ROOT = Path(__file__).resolve().parents[3]
-REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 # Table ids no real table of the test database has; each test takes its own, so that the
 # process-wide hub's memory of one test cannot wake another's waiter.
@@ -30,34 +29,6 @@ _table_ids = itertools.count(900_000_000 + (os.getpid() % 1000) * 10_000)
 @pytest.fixture
 def table_id() -> int:
     return next(_table_ids)
-
-
-def redis_answers(url: str = REDIS_URL) -> bool:
-    import redis
-
-    try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
-        try:
-            return bool(client.ping())
-        finally:
-            client.close()
-    except Exception:
-        return False
-
-
-@pytest.fixture
-def redis_url(settings):
-    """REDIS_URL set to a Redis that answers; skipped where there is none, except under
-    CI=true, where .ci/run starts one and its absence is a failure."""
-    if not redis_answers():
-        message = f"no Redis answering at {REDIS_URL}"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    settings.REDIS_URL = REDIS_URL
-    assert live.start_listening(timeout=3), "the subscriber did not subscribe"
-    yield REDIS_URL
-    live.stop_listening()
 
 
 def _waiter_thread(table_id: int, after: int, timeout: float) -> tuple[threading.Thread, dict]:

@@ -353,3 +353,65 @@ def test_last_event_id_never_raises_on_junk(header, query, expected):
     data = {} if query is None else {"after": query}
     request = RequestFactory().get("/", data=data, headers=headers)
     assert last_event_id(request) == expected
+
+
+def _reads_while_streaming(table: FakeTable, seconds: float, news_at: float | None) -> int:
+    """Streams ``table`` for ``seconds`` (the sync driver), with one announced event at
+    ``news_at`` when given; how many times the stream read the table after its snapshot."""
+    request = RequestFactory().get("/")
+    response = event_stream_response(
+        request, table_id=table.table_id, after_seq=None, messages_after=table.messages_after
+    )
+    timer = None if news_at is None else announce_later(table, news_at, "dealt", live.publish_now)
+    started = time.monotonic()
+    for _chunk in response.streaming_content:
+        if time.monotonic() - started > seconds:
+            break
+    response.close()
+    if timer is not None:
+        timer.join()
+    return len(table.calls) - 1
+
+
+def test_a_quiet_tables_stream_reads_nothing_while_the_news_flows(settings, table, redis_url):
+    """Through Redis every server's news reaches this process: a stream whose table has
+    no news does not read it at all, however often its wait times out (the poll)."""
+    settings.TABLE_STREAM_POLL_SECONDS = 0.05
+    settings.TABLE_STREAM_SECONDS = 1.0
+    assert live.news_epoch() is not None
+    assert _reads_while_streaming(table, 0.6, news_at=None) == 0
+    assert table.calls == [None]
+
+
+def test_news_of_the_table_costs_its_streams_one_read(settings, table, redis_url):
+    settings.TABLE_STREAM_POLL_SECONDS = 0.05
+    settings.TABLE_STREAM_SECONDS = 1.0
+    assert _reads_while_streaming(table, 0.6, news_at=0.2) == 1
+    assert table.calls == [None, 2]
+
+
+def test_without_news_it_can_trust_the_stream_reads_at_every_poll(settings, table):
+    """No Redis (news from other processes would not come): the poll reads the table."""
+    settings.TABLE_STREAM_POLL_SECONDS = 0.05
+    settings.TABLE_STREAM_SECONDS = 1.0
+    assert live.news_epoch() is None
+    assert _reads_while_streaming(table, 0.6, news_at=None) >= 5
+
+
+def test_a_resubscribed_channel_makes_every_stream_read_once(settings, table, redis_url):
+    """News sent while the subscriber was away is lost: after it subscribes again each
+    stream reads its table once, then goes quiet again."""
+    settings.TABLE_STREAM_POLL_SECONDS = 0.05
+    settings.TABLE_STREAM_SECONDS = 1.0
+
+    def resubscribe() -> None:
+        live.stop_listening()
+        table.add("dealt while away")  # never announced
+        assert live.start_listening(timeout=3)
+
+    timer = threading.Timer(0.2, resubscribe)
+    timer.start()
+    reads = _reads_while_streaming(table, 0.8, news_at=None)
+    timer.join()
+    assert 1 <= reads <= 3  # the reads while it was away (polling), then one once back
+    assert table.calls[-1] == 2 and len([c for c in table.calls if c == 3]) == 0
