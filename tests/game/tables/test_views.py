@@ -12,7 +12,8 @@ from game.presentation.notices import STALE_NOTICE
 from game.rules.cards import card_name
 from game.tables import services
 from game.tables.forms import TableOptionsForm
-from game.tables.models import Seat, SharedTable
+from game.tables.models import Seat, SharedTable, TableEvent
+from game.tables.presentation import in_log
 from tests.game.html_tree import parse
 from tests.game.tables.helpers import bet_and_ready, seat_version, table_version
 from tests.game.tables.test_services import PLAIN
@@ -247,6 +248,43 @@ def test_the_event_stream_sends_the_table_then_catches_up_from_an_id(
     caught_up = b"".join(response.streaming_content).decode()
     assert "event: log" in caught_up and "ana (seat 1) bets $10.00 and is ready." in caught_up
     assert f"id: {seen + 1}" in caught_up
+
+
+def test_a_stream_that_dropped_gets_the_tables_current_state_on_reconnect(
+    seated_pair, ana, ben, settings
+):
+    """Ben's stream drops; while he is away both bet and a round is dealt. Reconnecting
+    with the last id he got, he is sent every line he missed, in order, then the table as
+    it stands now (the deal, his turn's state, the current version), not as he left it."""
+    settings.TABLE_STREAM_SECONDS = 0.2
+    table = seated_pair(PLAIN)
+    url = reverse("tables:events", args=[table.pk])
+    before = b"".join(client_of(ben).get(url).streaming_content).decode()
+    assert 'data-phase="intermission"' in before
+    left_at = int(re.findall(r"^id: (\d+)$", before, re.M)[-1])
+
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)  # the last Ready deals the round
+    table.refresh_from_db()
+    assert table.phase == SharedTable.Phase.ROUND and table.version > left_at + 2
+
+    back = b"".join(
+        client_of(ben).get(url, HTTP_LAST_EVENT_ID=str(left_at)).streaming_content
+    ).decode()
+    ids = [int(found) for found in re.findall(r"^id: (\d+)$", back, re.M)]
+    missed = list(range(left_at + 1, table.version + 1))
+    logged = ids[:-1]
+    assert logged == [
+        e.seq
+        for e in TableEvent.objects.filter(table=table, seq__in=missed).order_by("seq")
+        if in_log(e)
+    ]
+    table_event = back.rsplit("event: table", 1)[1]
+    assert ids[-1] == table.version
+    assert 'data-phase="round"' in table_event
+    assert f'data-version="{table.version}"' in table_event
+    assert "ben (seat 3) bets $10.00 and is ready." in back
+    assert "Round 1: the cards are dealt." in back
 
 
 def test_the_stream_sends_only_what_table_live_js_listens_for(seated_pair, ana, ben, settings):
