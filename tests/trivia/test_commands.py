@@ -140,6 +140,10 @@ def test_shipped_default_bank_loads_cleanly() -> None:
     call_command("load_default_questions", stdout=StringIO(), stderr=err)
     assert err.getvalue() == ""  # every default question is valid
     count = Question.objects.count()
-    assert count >= 300
+    # A bank that lasts: a player who comes back daily meets no repeat for weeks.
+    assert count >= 1_000
+    assert Question.objects.values("category").distinct().count() >= 16
+    for difficulty in ("easy", "medium", "hard"):
+        assert Question.objects.filter(difficulty=difficulty).count() >= 250
     assert "No new default questions" in _run("load_default_questions")
     assert Question.objects.count() == count
