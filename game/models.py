@@ -74,6 +74,11 @@ class Game(models.Model):
     # The coach marks moves that differ from basic strategy. A learning aid, not a rule of
     # RULES.md §10, so it lives here and not in ``options``.
     coach = models.BooleanField(default=False)
+    # The trivia category the player chose for their questions, remembered per game
+    # (None: any category).
+    trivia_category = models.ForeignKey(
+        "trivia.Category", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
     # The trivia attempt not yet carried into the round (TriviaAttempt.applied is False),
     # kept on the row so that locking the game reads it in the same query.
     pending_trivia = models.ForeignKey(
@@ -199,6 +204,9 @@ class TriviaAttempt(models.Model):
     answered_at = models.DateTimeField(null=True, blank=True)
     # Set once Continue has carried the answer into the round (card dealt or hand stood).
     applied = models.BooleanField(default=False)
+    # Lifelines used on this question, in order: {"kind": "fifty_fifty", "removed": [...]}
+    # or {"kind": "swap", "question": <the id swapped away>}.
+    lifelines = models.JSONField(default=list, blank=True)
     # The player's report of this question, if any: one to one, so one report per attempt.
     report = models.OneToOneField(
         "trivia.QuestionReport",

@@ -9,6 +9,7 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
 BOOLEAN_ANSWERS = ("True", "False")
 MULTIPLE_WRONG_ANSWERS = 3
@@ -19,6 +20,11 @@ NUL = "\x00"
 # BigAutoField (settings.DEFAULT_AUTO_FIELD) is signed 64-bit on SQLite and PostgreSQL
 # alike, and ids start at 1. The trivia app is the lowest one every other app imports.
 ROW_ID_MAX = 2**63 - 1
+
+
+# A question's starting rating by its import label: for a player at the bank's middle
+# (medium), about the chances R-8.10 aims at (80 %, 60 %, 35 % with four answers).
+RATING_SEEDS: dict[str, float] = {"easy": 1250.0, "medium": 1500.0, "hard": 1800.0}
 
 
 def clean_text(value: str) -> str:
@@ -77,6 +83,10 @@ class Question(models.Model):
     # migration 0003); trivia.services.record_answer counts one by hand.
     times_asked = models.PositiveIntegerField(default=0, editable=False)
     times_correct = models.PositiveIntegerField(default=0, editable=False)
+    # The question's rating on the players' scale (trivia/ratings.py): seeded from the
+    # import label, then learned from players' first attempts (``rated_answers`` of them).
+    rating = models.FloatField(default=RATING_SEEDS["medium"], editable=False)
+    rated_answers = models.PositiveIntegerField(default=0, editable=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -92,12 +102,27 @@ class Question(models.Model):
                 condition=models.Q(active=True),
                 name="trivia_q_active_pick_idx",
             ),
+            # Selection by rating: the active questions nearest a target rating, in any
+            # category or in one (two range scans from the target, up and down).
+            models.Index(
+                fields=["rating", "id"],
+                condition=models.Q(active=True),
+                name="trivia_q_active_rating_idx",
+            ),
+            models.Index(
+                fields=["category", "rating", "id"],
+                condition=models.Q(active=True),
+                name="trivia_q_category_rating_idx",
+            ),
         ]
 
     def __str__(self) -> str:
         return self.text if len(self.text) <= 80 else self.text[:77] + "..."
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        if self._state.adding and not self.rated_answers:
+            # A new question starts at its label's rating (an import, the admin).
+            self.rating = RATING_SEEDS.get(self.difficulty, RATING_SEEDS["medium"])
         # Keep the fingerprint in step with edits made outside forms (shell, services).
         self.fingerprint = self.compute_fingerprint()
         super().save(*args, **kwargs)
@@ -181,6 +206,57 @@ def question_problems(
     else:
         problems["type"] = f"Unknown question type {type!r}."
     return problems
+
+
+class PlayerRating(models.Model):
+    """A player's trivia rating (trivia/ratings.py), learned from their first attempts;
+    a player without one is at the bank's middle (RATING_SEEDS["medium"])."""
+
+    player = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        primary_key=True,
+        related_name="trivia_rating",
+    )
+    rating = models.FloatField(default=1500.0)
+    rated_answers = models.PositiveIntegerField(default=0)
+    # Questions asked since the last spaced review (at most one in five is a review).
+    asked_since_review = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.player} at {self.rating:.0f}"
+
+
+class SeenQuestion(models.Model):
+    """A question a player has been shown, once a row: what selection leaves out, whether
+    their first attempt was right (set once: only a first attempt moves ratings), and a
+    missed question's spaced review (its step and when it is due; learned once answered
+    right on review)."""
+
+    player = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="seen_questions"
+    )
+    question = models.ForeignKey(Question, on_delete=models.CASCADE, related_name="seen_by")
+    first_seen = models.DateTimeField(default=timezone.now)
+    first_correct = models.BooleanField(null=True, blank=True)
+    review_step = models.PositiveSmallIntegerField(default=0)
+    review_due = models.DateTimeField(null=True, blank=True)
+    learned = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "question"], name="seen_question_once")
+        ]
+        indexes = [
+            models.Index(
+                fields=["player", "review_due"],
+                condition=models.Q(review_due__isnull=False),
+                name="seen_question_review_idx",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.question_id} seen by {self.player_id}"
 
 
 # A difficulty as the player reads it ("easy" -> "Easy"): the question bank's own labels,
