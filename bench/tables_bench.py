@@ -1381,7 +1381,10 @@ def start_site(url: str, args: argparse.Namespace) -> tuple[list[subprocess.Pope
     return processes, ports
 
 
-def run_load(prepared: dict[str, Any], servers: Servers, args: argparse.Namespace, cpu: CpuWatch):
+def run_load(
+    prepared: dict[str, Any], servers: Servers, args: argparse.Namespace, cpu: CpuWatch
+) -> dict[str, Any]:
+    loop: asyncio.AbstractEventLoop
     try:
         import uvloop
 
