@@ -1,6 +1,9 @@
-"""Shared tables under load: simulated players at several tables on two app servers.
+"""Shared tables under load: players and watchers at many tables on two app servers.
 
 Run from the repository root:  .venv/bin/python bench/tables_bench.py [options]
+(the defaults: ``--players 500 --tables 100 --watchers 100 --seconds 180``; the 2x mode is
+``--players 1000 --tables 200 --watchers 200``; a smoke run ``--players 50 --tables 10
+--watchers 10 --seconds 40 --idle-seconds 5``).
 
 What runs (all on 127.0.0.1, everything stopped by the script):
 
@@ -8,50 +11,83 @@ What runs (all on 127.0.0.1, everything stopped by the script):
   dropped) and Redis database 9 on 127.0.0.1:6379 (flushed first: cache, sessions, the
   live channel); without either the script says so and exits 0;
 - **two** app servers, ``uvicorn blackjack_site.asgi:application --workers N`` each
-  (``--workers``, default 1), with
-  ``bench_site.settings`` (the project's settings plus the bench-only ``/bench/bare/``,
+  (``--workers``, default 1: queries are counted only then), with ``bench_site.settings``
+  (the project's settings plus the bench-only ``/bench/bare/`` and ``/bench/queries/``,
   DEBUG off), ``TABLE_CLOCK=external``, ``DATABASE_POOL_SIZE`` (README: psycopg's pool
-  under ASGI), and ``manage.py table_clock`` beside them;
-- ``--players`` players (default 50) at ``--tables`` tables (default 10): each table is
-  public, ``players / tables`` seats, 10-second intermission, ``turn_seconds`` 10,
-  **trivia mode off** (Hit deals a card at once: no question is asked). Users and their
-  sessions are written to the database directly (as web_bench does); the players of one
-  table alternate between the two servers.
+  under ASGI), and ``manage.py table_clock`` beside them; the soft open-files limit is
+  raised to the hard one first (the servers inherit it);
+- ``--players`` players (default 500) at ``--tables`` tables (default 100): each table is
+  public, ``players / tables`` seats, 15-second intermission, ``turn_seconds`` 30,
+  **trivia mode on** (Hit and Double Down ask a question: the default question bank is
+  loaded, ``manage.py load_default_questions``); ``--watchers`` (default one a table)
+  logged-in users who never sit: each loads its table's page once and keeps its stream
+  open. Users and sessions are written to the database directly (as web_bench does);
+  players and watchers alternate between the two servers.
 
-Every player is one asyncio task speaking plain HTTP/1.1 (a new connection per request,
-as bench/web_bench.py does; no HTTP client library is needed) plus one task reading its
-table's Server-Sent Events stream ``/tables/<id>/events/`` on its own server. It sits
-down (``sit``, seat=N, version=0: it never sat there), then plays from the newest copy of
-its table it has received — the htmx answer to its last post or the stream's ``table``
-event, whichever is newer by (the table's ``data-version``, the seat's hidden ``version``
-in its controls): during betting ``chip`` (chip=10, version=<seat version>) then
-``ready``; in its turn ``play`` = stand, or hit once a round at random (30 %); an
-insurance / even-money offer declined. Every post carries the CSRF cookie and
-``X-CSRFToken`` and ``HX-Request``.
+Every player and watcher is an asyncio task of this one process speaking plain HTTP/1.1
+(a new connection per request, as bench/web_bench.py does; no HTTP client library) plus
+one task reading its table's Server-Sent Events stream ``/tables/<id>/events/`` on its own
+server (reconnecting at once when it ends, from its Last-Event-ID; after a ``busy``
+refusal, after its ``retry:``, as a browser does). A player sits down (``sit``, seat=N,
+version=0), then plays from the newest copy of its table it has received -- the htmx answer
+to its last post or the stream's ``table`` event, whichever is newer by (the table's
+``data-version``, the seat's hidden ``version`` in its controls): during betting ``chip``
+(chip=10) then ``ready``; in its turn ``play`` = stand, or, in half the rounds, hit once:
+then ``difficulty`` (one of the offered, at random) and ``answer`` (one of the offered
+answers, at random); an insurance / even-money offer declined. Every post carries the CSRF
+cookie, ``X-CSRFToken`` and ``HX-Request``.
 
-Measured over ``--seconds`` (default 30) of play, after every stream has its first
-snapshot:
+Pace: a player decides ``--think-min``..``--think-max`` seconds (uniform, default 3-10 s)
+after its screen first shows a choice (a seat version and an action: a question's answer
+is a choice of its own), then acts on the table as it is by then; Ready after its own
+chip (or a chip after Clear) is a second click on the same screen: 0.3-1 s.
+``--think T`` is the former mean pace (0.5-1.5 x T); ``--think 0`` is flat out, the
+stress figure.
 
-- **actions/s**: posts answered 200 a second; p50/p95/p99 of the post's round trip;
-- **refusals** (409 stale, 422 refused: expected when a stream's copy of the table lags
-  the post's) apart from **errors** (any other status, a failed connection);
-- **fan-out**: for each 200 answer to ready/play/offer (the actions that write table
-  events), the table's version in the answer's ``data-version`` is the highest event id
-  the action's events can have; the fan-out latency runs from the answer's arrival to the
-  moment the last of the *other* seated players' streams at that table has delivered a
-  ``log`` event with an id at least that (0 when every stream had it already);
-- **baseline**: ``/bench/bare/`` (bench/bench_site/urls.py: the same middleware, one
-  UPDATE, a tiny template), posted by the same players, same concurrency, same two
-  servers, in a window of ``--bare-seconds / 2`` before and one after the play (no
-  stream open then); its requests/s and latency, and the ratio actions/s ÷ bare
-  requests/s.
+The run, in order:
 
-Goals: p99 action < 150 ms, fan-out p99 < 300 ms, 0 errors, for players at a
-pace (``--think 0.25``, still faster than people play; ``make bench`` runs it). Flat out
-(the default) is the stress figure: the machine saturated, the bare view's own p99 there
-is about twice the goal (bench/RESULTS.md). The script exits
-0 when it measured (goals met or not: ``make bench`` goes on); ``--check`` makes missed
-goals exit 1.
+1. **baseline** ``/bench/bare/`` (bench/bench_site/urls.py: the same middleware and login,
+   one UPDATE, a tiny template), posted by the players at their pace (or flat out), for
+   ``--bare-seconds / 2`` (no stream open); the players sit, the watchers load their page;
+2. **RSS (a)**: the sum of each server's process tree's VmRSS, warm, no stream open;
+   every stream is opened (5 ms apart) and has its first snapshot; **RSS (b)**; memory
+   per open stream = (b - a) / streams;
+3. **idle window** (``--idle-seconds``, default 10): nobody acts. Stream queries are the
+   queries run in the servers' ``table-stream-read…`` threads (game/tables/sse.py),
+   counted by bench_site/query_counter.py and read from both servers' ``/bench/queries/``
+   before and after (exact with ``--workers 1``); every other query is a *request*
+   query. Reported: stream queries, per stream per second, and alongside, the table
+   events written meanwhile (the clock may write some where a timer expires) and the
+   streams' reconnects (a stream ends after TABLE_STREAM_SECONDS: its reconnect's reads
+   count). The goal, 0: a stream costs no query when nothing changed at its table;
+4. **play** (``--seconds``, default 180, at most 300). Reported:
+   - per action (chip, clear, ready, ``ready, dealt`` -- the last Ready, which deals --,
+     play hit / stand, difficulty, answer, offer) p50/p95/p99 of the post's round trip,
+     and all of them together: **actions**;
+   - **refusals** (409 stale, 422 refused: a player's copy of the table can lag, a human
+     pace outlasts the betting) apart from **errors** (any other status, a failed
+     connection or stream, a stream's missing first snapshot);
+   - **fan-out**: for each 200 answer to ready/play/offer/difficulty/answer (the actions
+     that write table events) the answer's ``data-version`` is the highest event id its
+     events can have; the fan-out latency runs from the answer's arrival to the moment
+     the last of the *other* viewers' streams at that table (players and watchers) has
+     delivered a ``log`` event with an id at least that (0 when all had it already);
+   - **streams**: reconnects, ``busy`` refusals, outages (from a stream's end to the
+     first message of the next), and streams **lost for good**: down for more than 10 s
+     at the end (each down stream is given until 10 s after its drop);
+   - **queries per event per viewer**: stream queries in the play window / the sum over
+     tables of (table events written there in the window, from the database) x (streams
+     open at that table); chips write no event but wake the streams too, so their re-reads
+     are in the numerator;
+   - **CPU**: seconds of each server (its process tree), the clock, Redis, this process
+     (the load generator's share of the 2 cores) and the whole machine; servers + clock +
+     Redis per round dealt (``round_dealt`` events written in the window);
+5. the baseline's second half; **ratios** action p50 / bare p50 and action p99 / bare p99.
+
+Goals, checked and printed: p99 action < 150 ms, fan-out p99 < 300 ms, 0 errors (and no
+fan-out unfinished 3 s after the play), < 100 KB per open stream, 0 stream queries in the
+idle window. The script exits 0 when it measured (goals met or not: ``make bench`` goes
+on); ``--check`` makes a missed goal exit 1. ``--json FILE`` writes every figure there.
 """
 
 from __future__ import annotations
