@@ -124,7 +124,7 @@ HOST = "127.0.0.1"
 GOALS = {
     "action p99 ms": 150.0,
     "fan-out p99 ms": 300.0,
-    "errors": 0.0,
+    "errors + unfinished fan-outs": 0.0,
     "KB per open stream": 100.0,
     "stream queries while idle": 0.0,
 }
@@ -137,6 +137,7 @@ MAX_BET = 50  # dollars: a bet grown to this is cleared at the next intermission
 HIT_CHANCE = 0.5  # a round's chance that the player hits once (and answers a question)
 # Actions whose 200 answer wrote table events (a chip changes only the player's seat).
 EVENTFUL = {"ready", "play", "offer", "difficulty", "answer"}
+SETTLE_SECONDS = 5.0  # between the streams' end and the second baseline
 LOST_AFTER = 10.0  # seconds: a stream down this long by the end is lost for good
 MAX_PLAY = 300.0  # seconds of play at the most
 SHARES = (0.5, 0.95, 0.99)
@@ -591,8 +592,11 @@ class Player:
             # Anything else (the news status, an event, a heartbeat): the stream is back.
             self.run.stats.outages.append(time.monotonic() - self.down_since)
             self.down_since = None
-        kind, data, event_id = "message", [], None
-        for line in block.split("\n"):
+        lines = block.split("\n")
+        # A block of comment lines only is the stream's keep-alive.
+        kind = "heartbeat" if all(line.startswith(":") for line in lines) else "message"
+        data, event_id = [], None
+        for line in lines:
             if line.startswith("event:"):
                 kind = line[6:].strip()
             elif line.startswith("data:"):
@@ -883,6 +887,11 @@ class Measure:
 # --------------------------------------------------------------------- the run
 
 
+def say(text: str) -> None:
+    """A progress line (the run lasts minutes)."""
+    print(f"  [{time.strftime('%H:%M:%S')}] {text}", flush=True)
+
+
 async def load(
     prepared: dict[str, Any], servers: Servers, args: argparse.Namespace, cpu: CpuWatch
 ) -> dict[str, Any]:
@@ -899,15 +908,19 @@ async def load(
     watchers = [viewer for viewer in viewers if not viewer.seated]
     for viewer in viewers:
         run.by_table[viewer.table].append(viewer)
+    await warm_up(players[: 2 * len(ports)])
     half = args.bare_seconds / 2
+    say(f"baseline /bench/bare/, {half:g} s")
     cpu.mark("bare 1")
     bare_latencies, bare_errors, bare_elapsed = await bare_window(players, half)
     cpu.mark("bare 1 end")
+    bare_before = list(bare_latencies)
 
     # Sit down and open the watchers' pages (not measured), then every stream.
     pages = await arrive(players, watchers)
     await asyncio.sleep(1)
     rss_idle = servers.rss()
+    say(f"{len(players)} players sat, {len(watchers)} watchers' pages loaded; opening streams")
     streams = []
     for viewer in viewers:
         streams.append(asyncio.create_task(viewer.read_stream()))
@@ -925,6 +938,7 @@ async def load(
                 "bare_latencies": bare_latencies,
                 "bare_errors": bare_errors,
                 "bare_elapsed": bare_elapsed,
+                "bare_before": bare_before,
                 "rss_idle": rss_idle,
                 "pages": pages,
                 "players": len(players),
@@ -935,6 +949,15 @@ async def load(
         for task in streams:
             task.cancel()
         await asyncio.gather(*streams, return_exceptions=True)
+
+
+async def warm_up(players: list[Player]) -> None:
+    """A few bare posts and table pages on each server, not measured: a server's first
+    requests import and compile what every later one reuses."""
+    for player in players:
+        await player.post("/bench/bare/", {})
+        headers = {"Cookie": player.headers["Cookie"]}
+        await request(player.port, "GET", f"/tables/{player.table}/", headers)
 
 
 async def arrive(players: list[Player], watchers: list[Player]) -> list[float]:
@@ -990,6 +1013,7 @@ async def _play(
         run.stats.errors[f"stream: no first snapshot within {snapshot_wait:.0f} s"] = missing
     run.stats.errors.update({f"before play: {k}": v for k, v in startup.errors.items()})
 
+    say(f"streams open ({missing} without a first snapshot); idle {args.idle_seconds:g} s")
     # Nobody acts: what do open streams cost when nothing happens at their tables?
     reconnects = run.stats.reconnects
     cpu.mark("idle")
@@ -1001,6 +1025,7 @@ async def _play(
 
     run.measuring = True
     players = [viewer for viewer in viewers if viewer.seated]
+    say(f"play {args.seconds:g} s")
     cpu.mark("play")
     async with Measure(servers) as play:
         until = time.monotonic() + args.seconds
@@ -1024,10 +1049,14 @@ async def _play(
     await asyncio.gather(*streams, return_exceptions=True)
 
     half = args.bare_seconds / 2
+    say(f"streams closed ({result['lost_streams']} lost); baseline again, {half:g} s")
+    # The servers finish what the closed streams had queued before the baseline's posts.
+    await asyncio.sleep(SETTLE_SECONDS)
     cpu.mark("bare 2")
     more_latencies, more_errors, more_elapsed = await bare_window(players, half)
     cpu.mark("bare 2 end")
     result["bare_latencies"] += more_latencies
+    result["bare_after"] = more_latencies
     result["bare_errors"] += more_errors
     result["bare_elapsed"] += more_elapsed
     result["run"] = run
@@ -1189,12 +1218,19 @@ def figures(args: argparse.Namespace, result: dict[str, Any], watch: CpuWatch) -
         },
         "stream_messages": dict(stats.stream_messages),
         "streams": streams,
-        "idle": idle_figures(result, streams["open"]),
+        "idle": {
+            **idle_figures(result, streams["open"]),
+            "cpu_seconds": watch.between("idle", "idle end"),
+        },
         "play": play_figures(result, cpu),
         "bare": {
             **bare_spread,
             "per_second": len(bare) / result["bare_elapsed"],
             "errors": dict(result["bare_errors"]),
+            "before_play": spread(result["bare_before"]),
+            "after_play": spread(result["bare_after"]),
+            "cpu_seconds_before": watch.between("bare 1", "bare 1 end"),
+            "cpu_seconds_after": watch.between("bare 2", "bare 2 end"),
             "action_p50_ratio": ratio(action["p50_ms"], bare_spread["p50_ms"]),
             "action_p99_ratio": ratio(action["p99_ms"], bare_spread["p99_ms"]),
         },
@@ -1208,7 +1244,9 @@ def goals(found: dict[str, Any]) -> dict[str, tuple[float, float, bool]]:
     measured = {
         "action p99 ms": found["actions"]["all"]["p99_ms"],
         "fan-out p99 ms": found["fanout"]["p99_ms"],
-        "errors": sum(found["errors"].values()) + found["fanout"]["unfinished_after_3s"],
+        "errors + unfinished fan-outs": (
+            sum(found["errors"].values()) + found["fanout"]["unfinished_after_3s"]
+        ),
         "KB per open stream": found["streams"]["memory_per_stream_bytes"] / 1024,
         "stream queries while idle": float("nan") if idle_queries is None else idle_queries,
     }
@@ -1276,6 +1314,10 @@ def report(found: dict[str, Any]) -> bool:
             f"{idle['table_events']} at {idle['tables_with_events']} tables "
             f"{idle['table_events_by_kind']}; stream reconnects {idle['stream_reconnects']}"
         )
+    print(
+        "  CPU seconds while idle: "
+        + ", ".join(f"{label} {value:.1f}" for label, value in idle["cpu_seconds"].items())
+    )
     play = found["play"]
     print(
         f"play window: table events {play['table_events']} {play['table_events_by_kind']}; "
@@ -1301,6 +1343,7 @@ def report(found: dict[str, Any]) -> bool:
         f"{bare['per_second']:.1f} requests/s; {_ms(bare)}; errors {sum(bare['errors'].values())};"
         f" action / bare: p50 x{bare['action_p50_ratio']:.2f}, p99 x{bare['action_p99_ratio']:.2f}"
     )
+    print(f"  before the play: {_ms(bare['before_play'])}; after: {_ms(bare['after_play'])}")
     checked = goals(found)
     found["goals"] = {
         name: {"measured": value, "limit": limit, "met": met}
@@ -1453,7 +1496,7 @@ def main() -> int:
     with throwaway_postgres(f"tables_bench_{os.getpid()}") as url:
         started = time.monotonic()
         prepared = run_prepare(url, args.players, args.tables, args.watchers)
-        print(f"prepared in {time.monotonic() - started:.0f} s")
+        say(f"prepared in {time.monotonic() - started:.0f} s")
         processes: list[subprocess.Popen] = []
         try:
             processes, ports = start_site(url, args)
