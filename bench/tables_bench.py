@@ -46,9 +46,11 @@ stress figure.
 
 The run, in order:
 
-1. **baseline** ``/bench/bare/`` (bench/bench_site/urls.py: the same middleware and login,
-   one UPDATE, a tiny template), posted by the players at their pace (or flat out), for
-   ``--bare-seconds / 2`` (no stream open); the players sit, the watchers load their page;
+1. a warm-up (a few bare posts and table pages a server, not measured), then the
+   **baseline** ``/bench/bare/`` (bench/bench_site/urls.py: the same middleware and
+   login, one UPDATE, a tiny template), posted by the players at their pace (each first
+   post anywhere in a first think; or flat out), for ``--bare-seconds / 2`` (no stream
+   open); the players sit, the watchers load their page (its latency is reported);
 2. **RSS (a)**: the sum of each server's process tree's VmRSS, warm, no stream open;
    every stream is opened (5 ms apart) and has its first snapshot; **RSS (b)**; memory
    per open stream = (b - a) / streams;
@@ -82,7 +84,9 @@ The run, in order:
    - **CPU**: seconds of each server (its process tree), the clock, Redis, this process
      (the load generator's share of the 2 cores) and the whole machine; servers + clock +
      Redis per round dealt (``round_dealt`` events written in the window);
-5. the baseline's second half; **ratios** action p50 / bare p50 and action p99 / bare p99.
+5. the streams closed, 5 s for the servers to finish what they had queued, the
+   baseline's second half (each half is reported too); **ratios** action p50 / bare p50
+   and action p99 / bare p99 over both halves.
 
 Goals, checked and printed: p99 action < 150 ms, fan-out p99 < 300 ms, 0 errors (and no
 fan-out unfinished 3 s after the play), < 100 KB per open stream, 0 stream queries in the
@@ -1261,11 +1265,13 @@ def goals(found: dict[str, Any]) -> dict[str, tuple[float, float, bool]]:
 
 def report(found: dict[str, Any]) -> bool:
     setup, actions = found["setup"], found["actions"]
+    low, high = setup["think_seconds"]
+    pace = "flat out" if high <= 0 else f"think {low:g}-{high:g} s"
     print(
         f"play: {setup['players']} players + {setup['watchers']} watchers at {setup['tables']} "
         f"tables on 2 uvicorn servers ({setup['workers']} worker(s) each, DATABASE_POOL_SIZE="
         f"{setup['pool_size']}) + table_clock, PostgreSQL, Redis; {setup['play_seconds']:.1f} s; "
-        f"trivia on, think {setup['think_seconds'][0]:g}-{setup['think_seconds'][1]:g} s, hit "
+        f"trivia on, {pace}, hit "
         f"{setup['hit_chance']:.0%} of rounds, intermission {setup['intermission_seconds']} s, "
         f"turn {setup['turn_seconds']} s"
     )
@@ -1339,7 +1345,7 @@ def report(found: dict[str, Any]) -> bool:
     print(f"  stream messages: {found['stream_messages']}")
     bare = found["bare"]
     print(
-        f"baseline /bench/bare/ (players' pace, no stream open): n={bare['n']} = "
+        f"baseline /bench/bare/ (players' pace: {pace}; no stream open): n={bare['n']} = "
         f"{bare['per_second']:.1f} requests/s; {_ms(bare)}; errors {sum(bare['errors'].values())};"
         f" action / bare: p50 x{bare['action_p50_ratio']:.2f}, p99 x{bare['action_p99_ratio']:.2f}"
     )
