@@ -52,7 +52,9 @@ The run, in order:
    post anywhere in a first think; or flat out), for ``--bare-seconds / 2`` (no stream
    open); the players sit, the watchers load their page (its latency is reported);
 2. **RSS (a)**: the sum of each server's process tree's VmRSS, warm, no stream open;
-   every stream is opened (5 ms apart) and has its first snapshot; **RSS (b)**; memory
+   every stream is opened (spread over ``--open-seconds``, default 3: a stream ends
+   TABLE_STREAM_SECONDS after it opened, so streams opened together reconnect together,
+   every minute; 60 spreads them as arrivals would) and has its first snapshot; **RSS (b)**; memory
    per open stream = (b - a) / streams;
 3. **idle window** (``--idle-seconds``, default 10): nobody acts. Stream queries are the
    queries run in the servers' ``table-stream-read…`` threads (game/tables/sse.py),
@@ -929,7 +931,9 @@ async def load(
     for viewer in viewers:
         streams.append(asyncio.create_task(viewer.read_stream()))
         # Spread the connects: 1,200 first snapshots at once would only measure the rush.
-        await asyncio.sleep(0.005)
+        # A stream ends TABLE_STREAM_SECONDS after it opened, so streams opened together
+        # also reconnect together (--open-seconds 60 spreads them as arrivals would).
+        await asyncio.sleep(args.open_seconds / len(viewers))
     try:
         return await _play(
             run,
@@ -1394,6 +1398,12 @@ def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
         type=float,
         default=10.0,
         help="the window with every stream open and nobody acting, before the play",
+    )
+    parser.add_argument(
+        "--open-seconds",
+        type=float,
+        default=3.0,
+        help="the streams' first connects spread over this many seconds",
     )
     parser.add_argument(
         "--bare-seconds", type=float, default=10.0, help="baseline, half before and half after"
