@@ -1371,6 +1371,17 @@ def report(found: dict[str, Any]) -> bool:
     return met
 
 
+def strict(value: Any) -> Any:
+    """``value`` with NaN (a figure with nothing measured) as null: strict JSON."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {key: strict(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [strict(item) for item in value]
+    return value
+
+
 def _ms(spread_: dict[str, float]) -> str:
     return "p50 {:.1f} / p95 {:.1f} / p99 {:.1f} ms".format(
         spread_["p50_ms"], spread_["p95_ms"], spread_["p99_ms"]
@@ -1538,7 +1549,7 @@ def main() -> int:
     found = figures(args, result, cpu)
     met = report(found)
     if args.json:
-        args.json.write_text(json.dumps(found, indent=2, default=str) + "\n")
+        args.json.write_text(json.dumps(strict(found), indent=2, default=str) + "\n")
         print(f"figures written to {args.json}")
     load_average = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"load average after: {load_average}")
