@@ -1,6 +1,9 @@
-"""Shared tables under load: simulated players at several tables on two app servers.
+"""Shared tables under load: players and watchers at many tables on two app servers.
 
 Run from the repository root:  .venv/bin/python bench/tables_bench.py [options]
+(the defaults: ``--players 500 --tables 100 --watchers 100 --seconds 180``; the 2x mode is
+``--players 1000 --tables 200 --watchers 200``; a smoke run ``--players 50 --tables 10
+--watchers 10 --seconds 40 --idle-seconds 5``).
 
 What runs (all on 127.0.0.1, everything stopped by the script):
 
@@ -8,50 +11,89 @@ What runs (all on 127.0.0.1, everything stopped by the script):
   dropped) and Redis database 9 on 127.0.0.1:6379 (flushed first: cache, sessions, the
   live channel); without either the script says so and exits 0;
 - **two** app servers, ``uvicorn blackjack_site.asgi:application --workers N`` each
-  (``--workers``, default 1), with
-  ``bench_site.settings`` (the project's settings plus the bench-only ``/bench/bare/``,
+  (``--workers``, default 1: queries are counted only then), with ``bench_site.settings``
+  (the project's settings plus the bench-only ``/bench/bare/`` and ``/bench/queries/``,
   DEBUG off), ``TABLE_CLOCK=external``, ``DATABASE_POOL_SIZE`` (README: psycopg's pool
-  under ASGI), and ``manage.py table_clock`` beside them;
-- ``--players`` players (default 50) at ``--tables`` tables (default 10): each table is
-  public, ``players / tables`` seats, 10-second intermission, ``turn_seconds`` 10,
-  **trivia mode off** (Hit deals a card at once: no question is asked). Users and their
-  sessions are written to the database directly (as web_bench does); the players of one
-  table alternate between the two servers.
+  under ASGI), and ``manage.py table_clock`` beside them; the soft open-files limit is
+  raised to the hard one first (the servers inherit it);
+- ``--players`` players (default 500) at ``--tables`` tables (default 100): each table is
+  public, ``players / tables`` seats, 15-second intermission, ``turn_seconds`` 30,
+  **trivia mode on** (Hit and Double Down ask a question: the default question bank is
+  loaded, ``manage.py load_default_questions``); ``--watchers`` (default one a table)
+  logged-in users who never sit: each loads its table's page once and keeps its stream
+  open. Users and sessions are written to the database directly (as web_bench does);
+  players and watchers alternate between the two servers.
 
-Every player is one asyncio task speaking plain HTTP/1.1 (a new connection per request,
-as bench/web_bench.py does; no HTTP client library is needed) plus one task reading its
-table's Server-Sent Events stream ``/tables/<id>/events/`` on its own server. It sits
-down (``sit``, seat=N, version=0: it never sat there), then plays from the newest copy of
-its table it has received — the htmx answer to its last post or the stream's ``table``
-event, whichever is newer by (the table's ``data-version``, the seat's hidden ``version``
-in its controls): during betting ``chip`` (chip=10, version=<seat version>) then
-``ready``; in its turn ``play`` = stand, or hit once a round at random (30 %); an
-insurance / even-money offer declined. Every post carries the CSRF cookie and
-``X-CSRFToken`` and ``HX-Request``.
+Every player and watcher is an asyncio task of this one process speaking plain HTTP/1.1
+(a new connection per request, as bench/web_bench.py does; no HTTP client library) plus
+one task reading its table's Server-Sent Events stream ``/tables/<id>/events/`` on its own
+server (reconnecting at once when it ends, from its Last-Event-ID; after a ``busy``
+refusal, after its ``retry:``, as a browser does). A player sits down (``sit``, seat=N,
+version=0), then plays from the newest copy of its table it has received -- the htmx answer
+to its last post or the stream's ``table`` event, whichever is newer by (the table's
+``data-version``, the seat's hidden ``version`` in its controls): during betting ``chip``
+(chip=10) then ``ready``; in its turn ``play`` = stand, or, in half the rounds, hit once:
+then ``difficulty`` (one of the offered, at random) and ``answer`` (one of the offered
+answers, at random); an insurance / even-money offer declined. Every post carries the CSRF
+cookie, ``X-CSRFToken`` and ``HX-Request``.
 
-Measured over ``--seconds`` (default 30) of play, after every stream has its first
-snapshot:
+Pace: a player decides ``--think-min``..``--think-max`` seconds (uniform, default 3-10 s)
+after its screen first shows a choice (a seat version and an action: a question's answer
+is a choice of its own), then acts on the table as it is by then; Ready after its own
+chip (or a chip after Clear) is a second click on the same screen: 0.3-1 s.
+``--think T`` is the former mean pace (0.5-1.5 x T); ``--think 0`` is flat out, the
+stress figure.
 
-- **actions/s**: posts answered 200 a second; p50/p95/p99 of the post's round trip;
-- **refusals** (409 stale, 422 refused: expected when a stream's copy of the table lags
-  the post's) apart from **errors** (any other status, a failed connection);
-- **fan-out**: for each 200 answer to ready/play/offer (the actions that write table
-  events), the table's version in the answer's ``data-version`` is the highest event id
-  the action's events can have; the fan-out latency runs from the answer's arrival to the
-  moment the last of the *other* seated players' streams at that table has delivered a
-  ``log`` event with an id at least that (0 when every stream had it already);
-- **baseline**: ``/bench/bare/`` (bench/bench_site/urls.py: the same middleware, one
-  UPDATE, a tiny template), posted by the same players, same concurrency, same two
-  servers, in a window of ``--bare-seconds / 2`` before and one after the play (no
-  stream open then); its requests/s and latency, and the ratio actions/s ÷ bare
-  requests/s.
+The run, in order:
 
-Goals: p99 action < 150 ms, fan-out p99 < 300 ms, 0 errors, for players at a
-pace (``--think 0.25``, still faster than people play; ``make bench`` runs it). Flat out
-(the default) is the stress figure: the machine saturated, the bare view's own p99 there
-is about twice the goal (bench/RESULTS.md). The script exits
-0 when it measured (goals met or not: ``make bench`` goes on); ``--check`` makes missed
-goals exit 1.
+1. a warm-up (a few bare posts and table pages a server, not measured), then the
+   **baseline** ``/bench/bare/`` (bench/bench_site/urls.py: the same middleware and
+   login, one UPDATE, a tiny template), posted by the players at their pace (each first
+   post anywhere in a first think; or flat out), for ``--bare-seconds / 2`` (no stream
+   open); the players sit, the watchers load their page (its latency is reported);
+2. **RSS (a)**: the sum of each server's process tree's VmRSS, warm, no stream open;
+   every stream is opened (spread over ``--open-seconds``, default 3: a stream ends
+   TABLE_STREAM_SECONDS after it opened, so streams opened together reconnect together,
+   every minute; 60 spreads them as arrivals would) and has its first snapshot; **RSS (b)**; memory
+   per open stream = (b - a) / streams;
+3. **idle window** (``--idle-seconds``, default 10): nobody acts. Stream queries are the
+   queries run in the servers' ``table-stream-read…`` threads (game/tables/sse.py),
+   counted by bench_site/query_counter.py and read from both servers' ``/bench/queries/``
+   before and after (exact with ``--workers 1``); every other query is a *request*
+   query. Reported: stream queries, per stream per second, and alongside, the table
+   events written meanwhile (the clock may write some where a timer expires) and the
+   streams' reconnects (a stream ends after TABLE_STREAM_SECONDS: its reconnect's reads
+   count). The goal, 0: a stream costs no query when nothing changed at its table;
+4. **play** (``--seconds``, default 180, at most 300). Reported:
+   - per action (chip, clear, ready, ``ready, dealt`` -- the last Ready, which deals --,
+     play hit / stand, difficulty, answer, offer) p50/p95/p99 of the post's round trip,
+     and all of them together: **actions**;
+   - **refusals** (409 stale, 422 refused: a player's copy of the table can lag, a human
+     pace outlasts the betting) apart from **errors** (any other status, a failed
+     connection or stream, a stream's missing first snapshot);
+   - **fan-out**: for each 200 answer to ready/play/offer/difficulty/answer (the actions
+     that write table events) the answer's ``data-version`` is the highest event id its
+     events can have; the fan-out latency runs from the answer's arrival to the moment
+     the last of the *other* viewers' streams at that table (players and watchers) has
+     delivered a ``log`` event with an id at least that (0 when all had it already);
+   - **streams**: reconnects, ``busy`` refusals, outages (from a stream's end to the
+     first message of the next), and streams **lost for good**: down for more than 10 s
+     at the end (each down stream is given until 10 s after its drop);
+   - **queries per event per viewer**: stream queries in the play window / the sum over
+     tables of (table events written there in the window, from the database) x (streams
+     open at that table); chips write no event but wake the streams too, so their re-reads
+     are in the numerator;
+   - **CPU**: seconds of each server (its process tree), the clock, Redis, this process
+     (the load generator's share of the 2 cores) and the whole machine; servers + clock +
+     Redis per round dealt (``round_dealt`` events written in the window);
+5. the streams closed, 5 s for the servers to finish what they had queued, the
+   baseline's second half (each half is reported too); **ratios** action p50 / bare p50
+   and action p99 / bare p99 over both halves.
+
+Goals, checked and printed: p99 action < 150 ms, fan-out p99 < 300 ms, 0 errors (and no
+fan-out unfinished 3 s after the play), < 100 KB per open stream, 0 stream queries in the
+idle window. The script exits 0 when it measured (goals met or not: ``make bench`` goes
+on); ``--check`` makes a missed goal exit 1. ``--json FILE`` writes every figure there.
 """
 
 from __future__ import annotations
@@ -72,6 +114,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from html import unescape
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -83,14 +126,29 @@ REPO = BENCH.parent
 PYTHON = sys.executable
 REDIS_URL = "redis://127.0.0.1:6379/9"
 HOST = "127.0.0.1"
-GOALS = {"action_p99_ms": 150.0, "fanout_p99_ms": 300.0, "errors": 0}
-INTERMISSION_SECONDS = 10
-TURN_SECONDS = 10
+# Each goal's limit; 0: the figure must be 0.
+GOALS = {
+    "action p99 ms": 150.0,
+    "fan-out p99 ms": 300.0,
+    "errors + unfinished fan-outs": 0.0,
+    "KB per open stream": 100.0,
+    "stream queries while idle": 0.0,
+}
+# Intermission and turn long enough for a player at human pace (3-10 s a decision; a Hit
+# asks for a difficulty and an answer in the same turn).
+INTERMISSION_SECONDS = 15
+TURN_SECONDS = 30
 CHIP = "10"
 MAX_BET = 50  # dollars: a bet grown to this is cleared at the next intermission
-HIT_CHANCE = 0.3
+HIT_CHANCE = 0.5  # a round's chance that the player hits once (and answers a question)
 # Actions whose 200 answer wrote table events (a chip changes only the player's seat).
-EVENTFUL = {"ready", "play", "offer"}
+EVENTFUL = {"ready", "play", "offer", "difficulty", "answer"}
+SETTLE_SECONDS = 5.0  # between the streams' end and the second baseline
+LOST_AFTER = 10.0  # seconds: a stream down this long by the end is lost for good
+MAX_PLAY = 300.0  # seconds of play at the most
+SHARES = (0.5, 0.95, 0.99)
+LOAD_CLIENT = "load client (this process)"
+SITE_PROCESSES = ("server 1", "server 2", "clock", "redis")
 
 
 # --------------------------------------------------------------------- environment
@@ -190,6 +248,29 @@ def machine_busy_seconds() -> float:
     return busy / os.sysconf("SC_CLK_TCK")
 
 
+def rss_bytes(pids: list[int]) -> int:
+    """Resident memory of these processes (VmRSS of /proc/<pid>/status; 0 for one gone)."""
+    total = 0
+    for pid in pids:
+        try:
+            for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+                    break
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def raise_open_files_limit() -> tuple[int, int]:
+    """Soft RLIMIT_NOFILE up to the hard limit, before the servers are started: they
+    inherit it (2x mode: 1,200 streams and the players' posts on sockets at once)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)
+
+
 def pids_named(name: str) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
@@ -205,8 +286,9 @@ def pids_named(name: str) -> list[int]:
 # --------------------------------------------------------------------- child: the site
 
 
-def child_prepare(players: int, tables: int) -> dict[str, Any]:
-    """Migrate; the players (users with a session each) and the tables they will sit at."""
+def child_prepare(players: int, tables: int, watchers: int) -> dict[str, Any]:
+    """Migrate and load the trivia bank; the players and watchers (users with a session
+    each) and the tables the players will sit at (trivia mode on)."""
     import django
 
     django.setup()
@@ -219,61 +301,70 @@ def child_prepare(players: int, tables: int) -> dict[str, Any]:
         SESSION_KEY,
         get_user_model,
     )
+    from django.contrib.auth.hashers import make_password
     from django.core.management import call_command
     from django.utils.crypto import get_random_string
 
     from game.tables import services
 
     call_command("migrate", verbosity=0)
+    # Hit and Double Down ask a question at these tables: the bank must have some.
+    call_command("load_default_questions", verbosity=0)
     store = import_module(settings.SESSION_ENGINE).SessionStore
     backend = next(p for p in settings.AUTHENTICATION_BACKENDS if p.endswith("ModelBackend"))
-    per_table = math.ceil(players / tables)
-    prepared, table_ids = [], []
-    for number in range(players):
-        user = get_user_model().objects.create_user(username=f"p{number}", password="x-pw-1234")
+    user_model = get_user_model()
+    # One hash for everyone: hashing a password per user would take minutes at 1,000 users.
+    password = make_password("x-pw-1234")
+    names = [f"p{n}" for n in range(players)] + [f"w{n}" for n in range(watchers)]
+    user_model.objects.bulk_create(user_model(username=name, password=password) for name in names)
+    users = {user.username: user for user in user_model.objects.filter(username__in=names)}
+
+    def logged_in(name: str) -> dict[str, Any]:
+        user = users[name]
         session = store()
         session[SESSION_KEY] = str(user.pk)
         session[BACKEND_SESSION_KEY] = backend
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
+        return {"name": name, "session": session.session_key, "csrf": get_random_string(32)}
+
+    per_table = math.ceil(players / tables)
+    prepared, table_ids = [], []
+    for number in range(players):
         if number % per_table == 0:
             table = services.create_table(
-                host=user,
+                host=users[f"p{number}"],
                 name=f"Bench {number // per_table + 1}",
                 public=True,
                 seat_count=max(2, per_table),
                 intermission_seconds=INTERMISSION_SECONDS,
-                options={"trivia_mode": False, "turn_seconds": TURN_SECONDS},
+                options={"trivia_mode": True, "turn_seconds": TURN_SECONDS},
             )
             table_ids.append(table.pk)
-        prepared.append(
-            {
-                "name": user.username,
-                "session": session.session_key,
-                "csrf": get_random_string(32),
-                "table": table_ids[-1],
-                "seat": number % per_table + 1,
-            }
-        )
-    return {"players": prepared, "tables": table_ids}
+        entry = logged_in(f"p{number}")
+        prepared.append({**entry, "table": table_ids[-1], "seat": number % per_table + 1})
+    # Watchers spread over the tables in turn: one a table when there are as many.
+    watching = [
+        {**logged_in(f"w{n}"), "table": table_ids[n % len(table_ids)], "seat": None}
+        for n in range(watchers)
+    ]
+    return {"players": prepared, "watchers": watching, "tables": table_ids}
 
 
-def run_prepare(database_url: str, players: int, tables: int) -> dict[str, Any]:
+def run_prepare(database_url: str, players: int, tables: int, watchers: int) -> dict[str, Any]:
     result = subprocess.run(  # noqa: S603 - our own script
         [
             PYTHON,
             str(Path(__file__).resolve()),
             "--child",
-            "--players",
-            str(players),
-            "--tables",
-            str(tables),
+            *("--players", str(players), "--tables", str(tables)),
+            *("--watchers", str(watchers)),
         ],
         cwd=REPO,
         env=site_env(database_url),
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
     )
     if result.returncode != 0:
         raise RuntimeError(f"prepare failed:\n{result.stdout[-3000:]}{result.stderr[-3000:]}")
@@ -338,16 +429,27 @@ TABLE_VERSION = re.compile(r'data-version="(\d+)"')
 SEAT_VERSION = re.compile(r'name="version" value="(\d+)"')
 # The seat's controls: the host's own forms before them post the table's version.
 CONTROLS = 'aria-label="Your controls"'
-PLAY_VALUES = re.compile(r'name="play" value="([a-z_]+)"')
+PLAY_BUTTON = re.compile(r'name="play" value="([a-z_]+)"([^>]*)>')
 OFFER_VALUES = re.compile(r'name="answer" value="([a-z_]+:decline)"')
+# A question's answers are the buttons of class "answer" (an offer's have none).
+ANSWER_VALUES = re.compile(r'name="answer" value="([^"]*)" class="answer"')
+DIFFICULTY_VALUES = re.compile(r'name="difficulty" value="([a-z]+)"')
 NOTICE = re.compile(r'class="table-notice" role="alert">([^<]*)<')
 MY_BET = re.compile(r'data-testid="my-bet">([^<]*)<')
 
 
+def controls_of(html: str) -> str:
+    """The seat's own controls (its <section>), "" when none are shown."""
+    start = html.find(CONTROLS)
+    if start < 0:
+        return ""
+    end = html.find("</section>", start)
+    return html[start:] if end < 0 else html[start:end]
+
+
 def seat_version(html: str) -> re.Match[str] | None:
     """The seat's version as its controls post it (None: no controls shown)."""
-    start = html.find(CONTROLS)
-    return None if start < 0 else SEAT_VERSION.search(html, start)
+    return SEAT_VERSION.search(controls_of(html))
 
 
 def html_key(html: str) -> tuple[int, int]:
@@ -371,20 +473,37 @@ class Stats:
     errors: Counter = field(default_factory=Counter)
     fanouts: list[float] = field(default_factory=list)
     fanout_zero: int = 0
-    unexpected: Counter = field(default_factory=Counter)
     reconnects: int = 0
+    busy: int = 0  # streams refused for now (sse.busy_stream_response)
+    outages: list[float] = field(default_factory=list)  # seconds a stream was down
     stream_messages: Counter = field(default_factory=Counter)
 
 
+@dataclass
+class Pace:
+    """How long a player takes to decide, from the moment its screen first shows the
+    choice: uniform in [low, high] seconds (0, 0: flat out). A second click on the same
+    screen (Ready after its chip, a chip after Clear) takes ``click`` instead."""
+
+    low: float
+    high: float
+    click: tuple[float, float] = (0.3, 1.0)
+
+    @property
+    def flat_out(self) -> bool:
+        return self.high <= 0
+
+
 class Player:
+    """A logged-in viewer of one table with its stream open: a seated player (``seat``)
+    who plays, or a watcher (``seat`` None) who only keeps the page and stream open."""
+
     def __init__(
-        self, index: int, prepared: dict[str, Any], port: int, run: Run, think: float = 0.0
+        self, index: int, prepared: dict[str, Any], port: int, run: Run, pace: Pace
     ) -> None:
         self.index = index
-        # Seconds a player takes to decide (0: flat out): each new look at the table
-        # (a new version of it or of the seat) waits 0.5-1.5 times this before deciding.
-        self.think = think
-        self.pondered: tuple[int, int] | None = None
+        self.pace = pace
+        self.pondered: tuple[str, str] | None = None  # the choice being thought about
         self.name = prepared["name"]
         self.table = prepared["table"]
         self.seat = prepared["seat"]
@@ -402,9 +521,18 @@ class Player:
         self.level = -1  # the highest event id this player's stream has delivered
         self.snapshot = asyncio.Event()
         self.last_event_id: str | None = None
+        self.down_since: float | None = None  # the stream's last drop, None while it is up
+        self.busy = False  # the last stream was refused for now: wait its retry first
+        self.retry_ms = 1000
         self.rng = random.Random(index)
+        self.will_hit = False  # this round's coin: hit once, or only stand
         self.hit_this_round = False
         self.chipped = False  # this intermission's chip posted
+        self.last_action = ""
+
+    @property
+    def seated(self) -> bool:
+        return self.seat is not None
 
     # the newest copy of the table wins
     def offer_html(self, html: str) -> None:
@@ -430,7 +558,13 @@ class Player:
             except Exception as error:
                 self.run.stats.errors[f"stream: {type(error).__name__}"] += 1
                 await asyncio.sleep(0.5)
+            if self.down_since is None:
+                self.down_since = time.monotonic()
             self.run.stats.reconnects += 1
+            if self.busy:
+                # As a browser's EventSource does: back after the refusal's retry.
+                self.busy = False
+                await asyncio.sleep(self.retry_ms / 1000)
 
     async def _read_stream_once(self, headers: dict[str, str]) -> None:
         reader, writer = await asyncio.open_connection(HOST, self.port)
@@ -453,8 +587,22 @@ class Player:
             writer.close()
 
     def _on_block(self, block: str) -> None:
-        kind, data, event_id = "message", [], None
-        for line in block.split("\n"):
+        if block.startswith("retry:"):
+            self.retry_ms = int(block[6:].strip() or 1000)
+            return
+        if block.startswith(": busy"):
+            self.busy = True
+            self.run.stats.busy += 1
+            return
+        if self.down_since is not None:
+            # Anything else (the news status, an event, a heartbeat): the stream is back.
+            self.run.stats.outages.append(time.monotonic() - self.down_since)
+            self.down_since = None
+        lines = block.split("\n")
+        # A block of comment lines only is the stream's keep-alive.
+        kind = "heartbeat" if all(line.startswith(":") for line in lines) else "message"
+        data, event_id = [], None
+        for line in lines:
             if line.startswith("event:"):
                 kind = line[6:].strip()
             elif line.startswith("data:"):
@@ -476,47 +624,54 @@ class Player:
 
     # playing
     def decide(self) -> tuple[str, dict[str, str]] | None:
+        """What this player does on the newest copy of its table (None: nothing to do)."""
         html = self.html
-        if not html:
+        controls = controls_of(html)
+        version = SEAT_VERSION.search(controls)
+        if version is None:
             return None
-        version = seat_version(html)
+        seat = version.group(1)
         if 'data-phase="round"' in html:
             self.chipped = False
-        plays = PLAY_VALUES.findall(html)
-        if plays and version:
-            choice = "stand"
-            if "hit" in plays and not self.hit_this_round and self.rng.random() < HIT_CHANCE:
-                choice = "hit"
-                self.hit_this_round = True
-            return "play", {"play": choice, "version": version.group(1)}
-        offers = OFFER_VALUES.findall(html)
-        if offers and version and "/offer/" in html:
-            return "offer", {"answer": offers[0], "version": version.group(1)}
-        bet = MY_BET.search(html)
-        if bet and version and "/ready/" in html:
-            self.hit_this_round = False
+        answers = ANSWER_VALUES.findall(controls)
+        if answers and "/answer/" in controls:
+            # Any of the offered answers: right or wrong, both are played.
+            return "answer", {"answer": unescape(self.rng.choice(answers)), "version": seat}
+        difficulties = DIFFICULTY_VALUES.findall(controls)
+        if difficulties and "/difficulty/" in controls:
+            return "difficulty", {"difficulty": self.rng.choice(difficulties), "version": seat}
+        allowed = [name for name, rest in PLAY_BUTTON.findall(controls) if "disabled" not in rest]
+        if allowed:
+            hit = self.will_hit and not self.hit_this_round and "hit" in allowed
+            return "play", {"play": "hit" if hit else "stand", "version": seat}
+        offers = OFFER_VALUES.findall(controls)
+        if offers and "/offer/" in controls:
+            return "offer", {"answer": offers[0], "version": seat}
+        bet = MY_BET.search(controls)
+        if bet and "/ready/" in controls:
+            if not self.chipped:
+                self.hit_this_round = False
+                self.will_hit = self.rng.random() < HIT_CHANCE
             dollars = float(re.sub(r"[^0-9.]", "", bet.group(1)) or 0)
             if not self.chipped:
                 # One chip each intermission; a bet that grew to MAX_BET is cleared first.
                 if dollars >= MAX_BET:
-                    return "clear", {"version": version.group(1)}
-                self.chipped = True
-                return "chip", {"chip": CHIP, "version": version.group(1)}
-            return "ready", {"version": version.group(1)}
-        if "/difficulty/" in html or "/answer/" in html:
-            self.run.stats.unexpected["a trivia form (trivia is off)"] += 1
+                    return "clear", {"version": seat}
+                return "chip", {"chip": CHIP, "version": seat}
+            return "ready", {"version": seat}
         return None
+
+    def pause(self, action: str) -> float:
+        """Seconds to think before acting on a choice just shown."""
+        if self.pace.flat_out:
+            return 0.0
+        second_click = (action, self.last_action) in {("ready", "chip"), ("chip", "clear")}
+        low, high = self.pace.click if second_click else (self.pace.low, self.pace.high)
+        return self.rng.uniform(low, high)
 
     async def play(self, until: float) -> None:
         last_posted = None
-        stats = self.run.stats
         while time.monotonic() < until:
-            if self.think and self.html and self.key != self.pondered:
-                # A new look at the table: the player takes a moment, then decides on the
-                # table as it is by then.
-                self.pondered = self.key
-                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
-                continue
             decision = self.decide()
             posted = None if decision is None else (decision[0], self.key)
             if decision is None or posted == last_posted:
@@ -524,36 +679,55 @@ class Player:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self.changed.wait(), min(1.0, until - time.monotonic()))
                 continue
-            last_posted = posted
             action, data = decision
-            path = f"/tables/{self.table}/{action}/"
-            started = time.perf_counter()
-            try:
-                status, body = await self.post(path, data)
-            except Exception as error:
-                stats.errors[f"{action}: {type(error).__name__}"] += 1
-                await asyncio.sleep(0.2)
+            choice = (action, data["version"])
+            if choice != self.pondered and not self.pace.flat_out:
+                # The screen shows this choice for the first time: the player takes its
+                # time, then decides on the table as it is by then.
+                self.pondered = choice
+                await asyncio.sleep(min(self.pause(action), max(0.0, until - time.monotonic())))
                 continue
-            answered = time.perf_counter()
-            label = f"{action} {data['play']}" if action == "play" else action
-            if action == "ready" and status == 200 and 'data-phase="intermission"' not in body:
-                label = "ready, dealt"  # the last Ready: the round was dealt in its post
-            notice = NOTICE.search(body) if status != 200 else None
-            reason = f" ({notice.group(1)})" if notice else ""
-            stats.statuses[(label + reason, status)] += 1
-            if status == 200:
-                stats.latencies[label].append(answered - started)
-                self.offer_html(body)
-                if action in EVENTFUL:
-                    self.run.watch_fanout(self, html_key(body)[0], answered)
-            elif status in (409, 422):
-                stats.latencies["refused"].append(answered - started)
-                self.offer_html(body)
-            else:
-                stats.errors[f"{action}: HTTP {status}"] += 1
-                await asyncio.sleep(0.2)
+            last_posted = posted
+            await self.act(action, data)
+
+    async def act(self, action: str, data: dict[str, str]) -> None:
+        stats = self.run.stats
+        if action == "play" and data["play"] == "hit":
+            self.hit_this_round = True
+        path = f"/tables/{self.table}/{action}/"
+        started = time.perf_counter()
+        try:
+            status, body = await self.post(path, data)
+        except Exception as error:
+            stats.errors[f"{action}: {type(error).__name__}"] += 1
+            await asyncio.sleep(0.2)
+            return
+        answered = time.perf_counter()
+        label = f"{action} {data['play']}" if action == "play" else action
+        if action == "ready" and status == 200 and 'data-phase="intermission"' not in body:
+            label = "ready, dealt"  # the last Ready: the round was dealt in its post
+        notice = NOTICE.search(body) if status != 200 else None
+        reason = f" ({notice.group(1)})" if notice else ""
+        stats.statuses[(label + reason, status)] += 1
+        if status == 200:
+            self.last_action = action
+            # Chipped once answered: a chip refused leaves the bet as it was.
+            self.chipped = self.chipped or action == "chip"
+            stats.latencies[label].append(answered - started)
+            self.offer_html(body)
+            if action in EVENTFUL:
+                self.run.watch_fanout(self, html_key(body)[0], answered)
+        elif status in (409, 422):
+            stats.latencies["refused"].append(answered - started)
+            self.offer_html(body)
+        else:
+            stats.errors[f"{action}: HTTP {status}"] += 1
+            await asyncio.sleep(0.2)
 
     async def bare(self, until: float, latencies: list[float], errors: Counter) -> None:
+        if not self.pace.flat_out:
+            # At the players' pace, each starting anywhere in its first think.
+            await asyncio.sleep(self.rng.uniform(0, (self.pace.low + self.pace.high) / 2))
         while time.monotonic() < until:
             started = time.perf_counter()
             try:
@@ -566,6 +740,8 @@ class Player:
                 latencies.append(time.perf_counter() - started)
             else:
                 errors[f"HTTP {status}"] += 1
+            if not self.pace.flat_out:
+                await asyncio.sleep(self.rng.uniform(self.pace.low, self.pace.high))
 
 
 class Run:
@@ -592,6 +768,8 @@ class Run:
                     pending.remove(fanout)
 
     def watch_fanout(self, actor: Player, version: int, answered: float) -> None:
+        """Waits for every other viewer's stream at the actor's table (players and
+        watchers) to deliver the action's events."""
         if not self.measuring or version < 0:
             return
         waiting = {
@@ -616,33 +794,164 @@ async def bare_window(players: list[Player], seconds: float) -> tuple[list[float
     return latencies, errors, time.monotonic() - started
 
 
+# --------------------------------------------------------------------- what the servers did
+
+
+@dataclass
+class Servers:
+    """The processes measured and where to read their counters."""
+
+    ports: list[int]
+    pids: Callable[[], list[list[int]]]  # each server's process tree, named anew each time
+    database_url: str
+    workers: int
+
+    def rss(self) -> list[int]:
+        return [rss_bytes(tree) for tree in self.pids()]
+
+    async def queries(self) -> dict[str, int] | None:
+        """Both servers' query counts so far (None with --workers > 1: a GET reaches one
+        worker of several, whose counts are not the server's)."""
+        if self.workers != 1:
+            return None
+        total: Counter[str] = Counter()
+        for port in self.ports:
+            status, body = await request(port, "GET", "/bench/queries/", {})
+            if status != 200:
+                raise RuntimeError(f"/bench/queries/ answered {status}: {body[:300]}")
+            counts = json.loads(body)
+            total.update({"stream": counts["stream"], "requests": counts["requests"]})
+        return dict(total)
+
+    async def last_event(self) -> int:
+        sql = "SELECT coalesce(max(id), 0) FROM game_tableevent"
+        rows = await asyncio.to_thread(self._sql, sql)
+        return int(rows[0][0])
+
+    async def events_between(self, first: int, last: int) -> list[tuple[int, str, int]]:
+        """(table, kind, count) of the events written with ids in (first, last]."""
+        return await asyncio.to_thread(
+            self._sql,
+            "SELECT table_id, kind, count(*) FROM game_tableevent WHERE id > %s AND id <= %s "
+            "GROUP BY table_id, kind",
+            (first, last),
+        )
+
+    def _sql(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        import psycopg
+
+        with psycopg.connect(self.database_url) as connection:
+            return connection.execute(sql, params).fetchall()
+
+
+@dataclass
+class Window:
+    """What the servers did between two readings: queries and table events."""
+
+    seconds: float
+    queries: dict[str, int] | None
+    events: list[tuple[int, str, int]]
+
+    def kinds(self) -> dict[str, int]:
+        counts: Counter[str] = Counter()
+        for _, kind, count in self.events:
+            counts[kind] += count
+        return dict(sorted(counts.items()))
+
+    def total_events(self) -> int:
+        return sum(count for _, _, count in self.events)
+
+    def deliveries(self, viewers: dict[int, int]) -> int:
+        """Events x viewers: each event written at a table, once for each stream open
+        there (what the streams owe their viewers)."""
+        return sum(count * viewers.get(table, 0) for table, _, count in self.events)
+
+
+class Measure:
+    """Brackets a window: the servers' query counts and the last table event at its start."""
+
+    def __init__(self, servers: Servers) -> None:
+        self.servers = servers
+
+    async def __aenter__(self) -> Measure:
+        self.queries = await self.servers.queries()
+        self.first_event = await self.servers.last_event()
+        self.started = time.monotonic()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.seconds = time.monotonic() - self.started
+        after = await self.servers.queries()
+        last_event = await self.servers.last_event()
+        queries = None
+        if self.queries is not None and after is not None:
+            queries = {key: after[key] - self.queries.get(key, 0) for key in after}
+        events = await self.servers.events_between(self.first_event, last_event)
+        self.window = Window(self.seconds, queries, events)
+
+
+# --------------------------------------------------------------------- the run
+
+
+def say(text: str) -> None:
+    """A progress line (the run lasts minutes)."""
+    print(f"  [{time.strftime('%H:%M:%S')}] {text}", flush=True)
+
+
 async def load(
-    prepared: dict[str, Any], ports: list[int], args: argparse.Namespace, cpu: CpuWatch
+    prepared: dict[str, Any], servers: Servers, args: argparse.Namespace, cpu: CpuWatch
 ) -> dict[str, Any]:
     run = Run()
-    players = [
-        Player(index, entry, ports[index % len(ports)], run, args.think)
-        for index, entry in enumerate(prepared["players"])
+    pace = Pace(args.think_min, args.think_max)
+    ports = servers.ports
+    entries = prepared["players"] + prepared["watchers"]
+    # Players and watchers alike alternate between the two servers.
+    viewers = [
+        Player(index, entry, ports[index % len(ports)], run, pace)
+        for index, entry in enumerate(entries)
     ]
-    for player in players:
-        run.by_table[player.table].append(player)
+    players = [viewer for viewer in viewers if viewer.seated]
+    watchers = [viewer for viewer in viewers if not viewer.seated]
+    for viewer in viewers:
+        run.by_table[viewer.table].append(viewer)
+    await warm_up(players[: 2 * len(ports)])
     half = args.bare_seconds / 2
+    say(f"baseline /bench/bare/, {half:g} s")
     cpu.mark("bare 1")
     bare_latencies, bare_errors, bare_elapsed = await bare_window(players, half)
     cpu.mark("bare 1 end")
+    bare_before = list(bare_latencies)
 
-    # Sit down (not measured), then open every stream and wait for its first snapshot.
-    for player in players:
-        status, body = await player.post(
-            f"/tables/{player.table}/sit/", {"seat": player.seat, "version": "0"}
-        )
-        if status != 200:
-            raise RuntimeError(f"{player.name} could not sit: HTTP {status}\n{body[:500]}")
-        player.offer_html(body)
-    streams = [asyncio.create_task(player.read_stream()) for player in players]
+    # Sit down and open the watchers' pages (not measured), then every stream.
+    pages = await arrive(players, watchers)
+    await asyncio.sleep(1)
+    rss_idle = servers.rss()
+    say(f"{len(players)} players sat, {len(watchers)} watchers' pages loaded; opening streams")
+    streams = []
+    for viewer in viewers:
+        streams.append(asyncio.create_task(viewer.read_stream()))
+        # Spread the connects: 1,200 first snapshots at once would only measure the rush.
+        # A stream ends TABLE_STREAM_SECONDS after it opened, so streams opened together
+        # also reconnect together (--open-seconds 60 spreads them as arrivals would).
+        await asyncio.sleep(args.open_seconds / len(viewers))
     try:
         return await _play(
-            run, players, streams, args, cpu, bare_latencies, bare_errors, bare_elapsed
+            run,
+            viewers,
+            streams,
+            args,
+            cpu,
+            servers,
+            {
+                "bare_latencies": bare_latencies,
+                "bare_errors": bare_errors,
+                "bare_elapsed": bare_elapsed,
+                "bare_before": bare_before,
+                "rss_idle": rss_idle,
+                "pages": pages,
+                "players": len(players),
+                "watchers": len(watchers),
+            },
         )
     finally:
         for task in streams:
@@ -650,47 +959,117 @@ async def load(
         await asyncio.gather(*streams, return_exceptions=True)
 
 
-async def _play(run, players, streams, args, cpu, bare_latencies, bare_errors, bare_elapsed):
-    waited = time.monotonic()
-    while not all(p.snapshot.is_set() for p in players) and time.monotonic() < waited + 30:
+async def warm_up(players: list[Player]) -> None:
+    """A few bare posts and table pages on each server, not measured: a server's first
+    requests import and compile what every later one reuses."""
+    for player in players:
+        await player.post("/bench/bare/", {})
+        headers = {"Cookie": player.headers["Cookie"]}
+        await request(player.port, "GET", f"/tables/{player.table}/", headers)
+
+
+async def arrive(players: list[Player], watchers: list[Player]) -> list[float]:
+    """The players sit (a few at once); each watcher loads its table's page once."""
+    gate = asyncio.Semaphore(20)
+    pages: list[float] = []
+
+    async def sit(player: Player) -> None:
+        async with gate:
+            status, body = await player.post(
+                f"/tables/{player.table}/sit/", {"seat": str(player.seat), "version": "0"}
+            )
+        if status != 200:
+            raise RuntimeError(f"{player.name} could not sit: HTTP {status}\n{body[:500]}")
+        player.offer_html(body)
+
+    async def watch(watcher: Player) -> None:
+        headers = {key: value for key, value in watcher.headers.items() if key == "Cookie"}
+        async with gate:
+            started = time.perf_counter()
+            status, body = await request(watcher.port, "GET", f"/tables/{watcher.table}/", headers)
+        if status != 200:
+            raise RuntimeError(f"{watcher.name} could not watch: HTTP {status}\n{body[:500]}")
+        pages.append(time.perf_counter() - started)
+
+    await asyncio.gather(*(sit(player) for player in players))
+    await asyncio.gather(*(watch(watcher) for watcher in watchers))
+    return pages
+
+
+async def wait_for(check: Callable[[], bool], seconds: float) -> None:
+    until = time.monotonic() + seconds
+    while not check() and time.monotonic() < until:
         await asyncio.sleep(0.1)
-    missing = sum(not p.snapshot.is_set() for p in players)
-    startup_errors = run.stats.errors
+
+
+async def _play(
+    run: Run,
+    viewers: list[Player],
+    streams: list[asyncio.Task],
+    args: argparse.Namespace,
+    cpu: CpuWatch,
+    servers: Servers,
+    result: dict[str, Any],
+) -> dict[str, Any]:
+    snapshot_wait = max(60.0, 0.1 * len(viewers))
+    await wait_for(lambda: all(v.snapshot.is_set() for v in viewers), snapshot_wait)
+    missing = sum(not v.snapshot.is_set() for v in viewers)
+    result["rss_streams"] = servers.rss()
+    startup = run.stats
     run.stats = Stats()
     if missing:
-        run.stats.errors[f"stream: no first snapshot within 30 s ({missing} players)"] = missing
-    run.stats.errors.update({f"before play: {k}": v for k, v in startup_errors.items()})
+        run.stats.errors[f"stream: no first snapshot within {snapshot_wait:.0f} s"] = missing
+    run.stats.errors.update({f"before play: {k}": v for k, v in startup.errors.items()})
+
+    say(f"streams open ({missing} without a first snapshot); idle {args.idle_seconds:g} s")
+    # Nobody acts: what do open streams cost when nothing happens at their tables?
+    reconnects = run.stats.reconnects
+    cpu.mark("idle")
+    async with Measure(servers) as idle:
+        await asyncio.sleep(args.idle_seconds)
+    cpu.mark("idle end")
+    result["idle"] = idle.window
+    result["idle_reconnects"] = run.stats.reconnects - reconnects
 
     run.measuring = True
+    players = [viewer for viewer in viewers if viewer.seated]
+    say(f"play {args.seconds:g} s")
     cpu.mark("play")
-    started = time.monotonic()
-    until = started + args.seconds
-    await asyncio.gather(*(player.play(until) for player in players))
-    play_elapsed = time.monotonic() - started
+    async with Measure(servers) as play:
+        until = time.monotonic() + args.seconds
+        await asyncio.gather(*(player.play(until) for player in players))
     cpu.mark("play end")
     run.measuring = False
-    drain_until = time.monotonic() + 3
-    while run.unfinished_fanouts() and time.monotonic() < drain_until:
-        await asyncio.sleep(0.05)
-    unfinished = run.unfinished_fanouts()
+    result["play"] = play.window
+    result["play_elapsed"] = play.window.seconds
+    await wait_for(lambda: not run.unfinished_fanouts(), 3)
+    result["unfinished_fanouts"] = run.unfinished_fanouts()
+    # A stream down now has until LOST_AFTER seconds from its drop to come back.
+    await wait_for(
+        lambda: all(
+            v.down_since is None or time.monotonic() - v.down_since > LOST_AFTER for v in viewers
+        ),
+        LOST_AFTER + 1,
+    )
+    result["lost_streams"] = sum(v.down_since is not None for v in viewers)
     for task in streams:
         task.cancel()
     await asyncio.gather(*streams, return_exceptions=True)
 
     half = args.bare_seconds / 2
+    say(f"streams closed ({result['lost_streams']} lost); baseline again, {half:g} s")
+    # The servers finish what the closed streams had queued before the baseline's posts.
+    await asyncio.sleep(SETTLE_SECONDS)
     cpu.mark("bare 2")
     more_latencies, more_errors, more_elapsed = await bare_window(players, half)
     cpu.mark("bare 2 end")
-    bare_latencies += more_latencies
-    bare_errors += more_errors
-    return {
-        "run": run,
-        "play_elapsed": play_elapsed,
-        "unfinished_fanouts": unfinished,
-        "bare_latencies": bare_latencies,
-        "bare_errors": bare_errors,
-        "bare_elapsed": bare_elapsed + more_elapsed,
-    }
+    result["bare_latencies"] += more_latencies
+    result["bare_after"] = more_latencies
+    result["bare_errors"] += more_errors
+    result["bare_elapsed"] += more_elapsed
+    result["run"] = run
+    result["viewers_by_table"] = {table: len(seen) for table, seen in run.by_table.items()}
+    return result
 
 
 class CpuWatch:
@@ -707,7 +1086,7 @@ class CpuWatch:
             for label, pids in self.processes.items()
         }
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        reading["load client (this process)"] = usage.ru_utime + usage.ru_stime
+        reading[LOAD_CLIENT] = usage.ru_utime + usage.ru_stime
         reading["whole machine"] = machine_busy_seconds()
         self.marks[name] = reading
 
@@ -725,114 +1104,318 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
 
 
+def spread(values: list[float]) -> dict[str, float]:
+    """n and p50/p95/p99 in ms."""
+    return {
+        "n": len(values),
+        **{f"p{round(100 * share)}_ms": 1000 * percentile(values, share) for share in SHARES},
+    }
+
+
 def ms(values: list[float]) -> str:
     return "p50 {:.1f} / p95 {:.1f} / p99 {:.1f} ms".format(
-        *(1000 * percentile(values, share) for share in (0.5, 0.95, 0.99))
+        *(1000 * percentile(values, share) for share in SHARES)
     )
 
 
-def event_counts(database_url: str) -> dict[str, int]:
-    import psycopg
-
-    with psycopg.connect(database_url) as connection:
-        rows = connection.execute(
-            "SELECT kind, count(*) FROM game_tableevent GROUP BY kind ORDER BY kind"
-        ).fetchall()
-        rounds = connection.execute("SELECT sum(round_number) FROM game_sharedtable").fetchone()
-    counts = dict(rows)
-    counts["(rounds dealt)"] = int(rounds[0] or 0)
-    return counts
+def ratio(numerator: float, denominator: float) -> float:
+    return numerator / denominator if denominator else float("nan")
 
 
-def report(args: argparse.Namespace, result: dict[str, Any], watch: CpuWatch) -> bool:
+def stream_figures(run: Run, result: dict[str, Any]) -> dict[str, Any]:
+    stats = run.stats
+    outages = stats.outages
+    streams = result["players"] + result["watchers"]
+    rss_idle, rss_streams = sum(result["rss_idle"]), sum(result["rss_streams"])
+    return {
+        "open": streams,
+        "reconnects": stats.reconnects,
+        "refused_busy": stats.busy,
+        "outages": spread(outages),
+        "outages_longer_than_lost_after": sum(o > LOST_AFTER for o in outages),
+        "lost_for_good": result["lost_streams"],
+        "rss_servers_no_stream_bytes": result["rss_idle"],
+        "rss_servers_all_streams_bytes": result["rss_streams"],
+        "memory_per_stream_bytes": ratio(rss_streams - rss_idle, streams),
+    }
+
+
+def idle_figures(result: dict[str, Any], streams: int) -> dict[str, Any]:
+    idle: Window = result["idle"]
+    queries = idle.queries
+    return {
+        "seconds": idle.seconds,
+        "stream_queries": None if queries is None else queries["stream"],
+        "request_queries": None if queries is None else queries["requests"],
+        "stream_queries_per_stream_per_second": (
+            None if queries is None else ratio(queries["stream"], streams * idle.seconds)
+        ),
+        "table_events": idle.total_events(),
+        "table_events_by_kind": idle.kinds(),
+        "tables_with_events": len({table for table, _, _ in idle.events}),
+        "stream_reconnects": result["idle_reconnects"],
+    }
+
+
+def play_figures(result: dict[str, Any], cpu: dict[str, float]) -> dict[str, Any]:
+    play: Window = result["play"]
+    queries = play.queries
+    deliveries = play.deliveries(result["viewers_by_table"])
+    rounds = play.kinds().get("round_dealt", 0)
+    site_cpu = sum(cpu[label] for label in SITE_PROCESSES)
+    return {
+        "table_events": play.total_events(),
+        "table_events_by_kind": play.kinds(),
+        "rounds_dealt": rounds,
+        "event_deliveries_owed": deliveries,
+        "stream_queries": None if queries is None else queries["stream"],
+        "request_queries": None if queries is None else queries["requests"],
+        "stream_queries_per_event_per_viewer": (
+            None if queries is None else ratio(queries["stream"], deliveries)
+        ),
+        "cpu_seconds": cpu,
+        "site_cpu_seconds_per_round": ratio(site_cpu, rounds),
+    }
+
+
+def figures(args: argparse.Namespace, result: dict[str, Any], watch: CpuWatch) -> dict[str, Any]:
+    """Every figure of the run, as --json writes them."""
     run: Run = result["run"]
     stats = run.stats
     seconds = result["play_elapsed"]
-    done = [
-        value for label, values in stats.latencies.items() if label != "refused" for value in values
-    ]
-    refused = sum(count for (_, status), count in stats.statuses.items() if status in (409, 422))
-    errors = sum(stats.errors.values())
+    done = [v for label, values in stats.latencies.items() if label != "refused" for v in values]
     bare = result["bare_latencies"]
-    bare_rate = len(bare) / result["bare_elapsed"]
-    rate = len(done) / seconds
-    print(
-        f"play: {args.players} players at {args.tables} tables on 2 uvicorn servers "
-        f"({args.workers} worker(s) each, DATABASE_POOL_SIZE={args.pool_size}) + table_clock, "
-        "PostgreSQL, "
-        f"Redis; {seconds:.1f} s; trivia off, think "
-        f"{f'{args.think:g} s (0.5-1.5x)' if args.think else '0 (flat out)'}, "
-        f"intermission {INTERMISSION_SECONDS} s, turn {TURN_SECONDS} s"
-    )
-    print(f"  actions: {len(done)} answered 200 = {rate:.1f} actions/s; {ms(done)}")
-    for label, values in sorted(stats.latencies.items()):
-        print(f"    {label:13} n={len(values):5}  {ms(values)}")
-    by_status = ", ".join(
-        f"{label} {status}: {count}"
-        for (label, status), count in sorted(stats.statuses.items())
-        if status != 200
-    )
-    print(f"  refused (409/422, expected): {refused}{' (' + by_status + ')' if by_status else ''}")
-    print(
-        f"  errors: {errors}"
-        + (f" ({', '.join(f'{k}: {v}' for k, v in stats.errors.items())})" if errors else "")
-    )
-    if stats.unexpected:
-        print(f"  unexpected: {dict(stats.unexpected)}")
-    print(
-        f"  fan-out to every other seat's stream: n={len(stats.fanouts)} "
-        f"({stats.fanout_zero} already delivered when the answer came), {ms(stats.fanouts)}; "
-        f"unfinished after 3 s: {result['unfinished_fanouts']}; stream reconnects: "
-        f"{stats.reconnects}"
-    )
-    print(
-        f"baseline /bench/bare/: {len(bare)} in {result['bare_elapsed']:.1f} s = "
-        f"{bare_rate:.1f} requests/s; {ms(bare)}; errors {sum(result['bare_errors'].values())}"
-    )
-    ratio = rate / bare_rate if bare_rate else 0.0
-    print(f"ratio actions/s / bare requests/s: {ratio:.2f}")
+    action, bare_spread = spread(done), spread(bare)
+    streams = stream_figures(run, result)
     cpu = watch.between("play", "play end")
+    return {
+        "setup": {
+            "players": result["players"],
+            "watchers": result["watchers"],
+            "tables": args.tables,
+            "workers": args.workers,
+            "pool_size": args.pool_size,
+            "think_seconds": [args.think_min, args.think_max],
+            "hit_chance": HIT_CHANCE,
+            "trivia": True,
+            "intermission_seconds": INTERMISSION_SECONDS,
+            "turn_seconds": TURN_SECONDS,
+            "play_seconds": seconds,
+            "idle_seconds": args.idle_seconds,
+        },
+        "actions": {
+            "all": {**action, "per_second": len(done) / seconds},
+            **{label: spread(values) for label, values in sorted(stats.latencies.items())},
+        },
+        "watcher_pages": spread(result["pages"]),
+        "refused": {
+            f"{label} {status}": count
+            for (label, status), count in sorted(stats.statuses.items())
+            if status in (409, 422)
+        },
+        "errors": dict(stats.errors),
+        "other_statuses": {
+            f"{label} {status}": count
+            for (label, status), count in sorted(stats.statuses.items())
+            if status not in (200, 409, 422)
+        },
+        "fanout": {
+            **spread(stats.fanouts),
+            "already_delivered": stats.fanout_zero,
+            "unfinished_after_3s": result["unfinished_fanouts"],
+        },
+        "stream_messages": dict(stats.stream_messages),
+        "streams": streams,
+        "idle": {
+            **idle_figures(result, streams["open"]),
+            "cpu_seconds": watch.between("idle", "idle end"),
+        },
+        "play": play_figures(result, cpu),
+        "bare": {
+            **bare_spread,
+            "per_second": len(bare) / result["bare_elapsed"],
+            "errors": dict(result["bare_errors"]),
+            "before_play": spread(result["bare_before"]),
+            "after_play": spread(result["bare_after"]),
+            "cpu_seconds_before": watch.between("bare 1", "bare 1 end"),
+            "cpu_seconds_after": watch.between("bare 2", "bare 2 end"),
+            "action_p50_ratio": ratio(action["p50_ms"], bare_spread["p50_ms"]),
+            "action_p99_ratio": ratio(action["p99_ms"], bare_spread["p99_ms"]),
+        },
+        "load_client_cpu_seconds": cpu[LOAD_CLIENT],
+    }
+
+
+def goals(found: dict[str, Any]) -> dict[str, tuple[float, float, bool]]:
+    """Each goal: (measured, limit, met)."""
+    idle_queries = found["idle"]["stream_queries"]
+    measured = {
+        "action p99 ms": found["actions"]["all"]["p99_ms"],
+        "fan-out p99 ms": found["fanout"]["p99_ms"],
+        "errors + unfinished fan-outs": (
+            sum(found["errors"].values()) + found["fanout"]["unfinished_after_3s"]
+        ),
+        "KB per open stream": found["streams"]["memory_per_stream_bytes"] / 1024,
+        "stream queries while idle": float("nan") if idle_queries is None else idle_queries,
+    }
+    checked = {}
+    for name, limit in GOALS.items():
+        value = measured[name]
+        # NaN (nothing measured) never meets a goal; errors and idle queries must be 0.
+        met = value < limit if limit else value == 0
+        checked[name] = (value, limit, met)
+    return checked
+
+
+def report(found: dict[str, Any]) -> bool:
+    setup, actions = found["setup"], found["actions"]
+    low, high = setup["think_seconds"]
+    pace = "flat out" if high <= 0 else f"think {low:g}-{high:g} s"
     print(
-        "CPU seconds during play: "
+        f"play: {setup['players']} players + {setup['watchers']} watchers at {setup['tables']} "
+        f"tables on 2 uvicorn servers ({setup['workers']} worker(s) each, DATABASE_POOL_SIZE="
+        f"{setup['pool_size']}) + table_clock, PostgreSQL, Redis; {setup['play_seconds']:.1f} s; "
+        f"trivia on, {pace}, hit "
+        f"{setup['hit_chance']:.0%} of rounds, intermission {setup['intermission_seconds']} s, "
+        f"turn {setup['turn_seconds']} s"
+    )
+    every = actions["all"]
+    print(f"  actions: {every['n']} answered 200 = {every['per_second']:.1f} actions/s; ", end="")
+    print(_ms(every))
+    for label, values in actions.items():
+        if label != "all":
+            print(f"    {label:13} n={values['n']:5}  {_ms(values)}")
+    print(f"  watchers' page loads: n={found['watcher_pages']['n']}  {_ms(found['watcher_pages'])}")
+    refused = found["refused"]
+    print(f"  refused (409/422): {sum(refused.values())} {refused or ''}")
+    errors = found["errors"]
+    print(f"  errors: {sum(errors.values())} {errors or ''}")
+    if found["other_statuses"]:
+        print(f"  other statuses: {found['other_statuses']}")
+    fanout = found["fanout"]
+    print(
+        f"  fan-out to every other viewer's stream (players and watchers): n={fanout['n']} "
+        f"({fanout['already_delivered']} already delivered when the answer came), {_ms(fanout)}; "
+        f"unfinished after 3 s: {fanout['unfinished_after_3s']}"
+    )
+    streams = found["streams"]
+    mb = 1024 * 1024
+    print(
+        f"streams: {streams['open']} open; reconnects {streams['reconnects']}, refused busy "
+        f"{streams['refused_busy']}; outages (n={streams['outages']['n']}) "
+        f"{_ms(streams['outages'])}, {streams['outages_longer_than_lost_after']} longer than "
+        f"{LOST_AFTER:.0f} s; lost for good: {streams['lost_for_good']}"
+    )
+    print(
+        "  servers' RSS: "
+        + " + ".join(f"{b / mb:.0f}" for b in streams["rss_servers_no_stream_bytes"])
+        + " MB with no stream open, "
+        + " + ".join(f"{b / mb:.0f}" for b in streams["rss_servers_all_streams_bytes"])
+        + f" MB with all open: {streams['memory_per_stream_bytes'] / 1024:.1f} KB per stream"
+    )
+    idle = found["idle"]
+    if idle["stream_queries"] is None:
+        print("idle window: queries not counted (--workers > 1)")
+    else:
+        print(
+            f"idle window ({idle['seconds']:.1f} s, nobody acts): stream queries "
+            f"{idle['stream_queries']} = {idle['stream_queries_per_stream_per_second']:.3f} a "
+            f"stream a second; request queries {idle['request_queries']}; table events written "
+            f"{idle['table_events']} at {idle['tables_with_events']} tables "
+            f"{idle['table_events_by_kind']}; stream reconnects {idle['stream_reconnects']}"
+        )
+    print(
+        "  CPU seconds while idle: "
+        + ", ".join(f"{label} {value:.1f}" for label, value in idle["cpu_seconds"].items())
+    )
+    play = found["play"]
+    print(
+        f"play window: table events {play['table_events']} {play['table_events_by_kind']}; "
+        f"rounds dealt {play['rounds_dealt']}"
+    )
+    if play["stream_queries"] is not None:
+        print(
+            f"  stream queries {play['stream_queries']} / (events x viewers at their table "
+            f"{play['event_deliveries_owed']}) = {play['stream_queries_per_event_per_viewer']:.3f}"
+            f" queries per event per viewer; request queries {play['request_queries']}"
+        )
+    cpu = play["cpu_seconds"]
+    print(
+        "  CPU seconds: "
         + ", ".join(f"{label} {value:.1f}" for label, value in cpu.items())
-        + f" (of {2 * seconds:.0f} core-seconds)"
+        + f" (of {2 * setup['play_seconds']:.0f} core-seconds); servers + clock + redis "
+        f"{play['site_cpu_seconds_per_round']:.2f} s per round dealt"
     )
-    bare_cpu = sum(
-        watch.between(start, f"{start} end")[server]
-        for start in ("bare 1", "bare 2")
-        for server in ("server 1", "server 2")
-    )
-    play_cpu = cpu["server 1"] + cpu["server 2"]
-    messages = dict(stats.stream_messages)
+    print(f"  stream messages: {found['stream_messages']}")
+    bare = found["bare"]
     print(
-        f"app servers' CPU: {1000 * play_cpu / max(1, len(done)):.1f} ms an action (its post "
-        f"and the streams' re-reads and renders it causes: {messages} stream messages), "
-        f"{1000 * bare_cpu / max(1, len(bare)):.1f} ms a bare request"
+        f"baseline /bench/bare/ (players' pace: {pace}; no stream open): n={bare['n']} = "
+        f"{bare['per_second']:.1f} requests/s; {_ms(bare)}; errors {sum(bare['errors'].values())};"
+        f" action / bare: p50 x{bare['action_p50_ratio']:.2f}, p99 x{bare['action_p99_ratio']:.2f}"
     )
-    action_p99 = 1000 * percentile(done, 0.99)
-    fanout_p99 = 1000 * percentile(stats.fanouts, 0.99)
-    met = (
-        action_p99 < GOALS["action_p99_ms"]
-        and fanout_p99 < GOALS["fanout_p99_ms"]
-        and errors == 0
-        and result["unfinished_fanouts"] == 0
-    )
+    print(f"  before the play: {_ms(bare['before_play'])}; after: {_ms(bare['after_play'])}")
+    checked = goals(found)
+    found["goals"] = {
+        name: {"measured": value, "limit": limit, "met": met}
+        for name, (value, limit, met) in checked.items()
+    }
+    met = all(ok for _, _, ok in checked.values())
     print(
-        f"goals: p99 action {action_p99:.0f} ms (< {GOALS['action_p99_ms']:.0f}), fan-out p99 "
-        f"{fanout_p99:.0f} ms (< {GOALS['fanout_p99_ms']:.0f}), errors {errors} (0): "
-        f"{'met' if met else 'NOT met'}"
+        "goals: "
+        + "; ".join(
+            f"{name} {value:.1f} ({'<' if limit else '='} {limit:g}) {'met' if ok else 'MISSED'}"
+            for name, (value, limit, ok) in checked.items()
+        )
+        + f": {'all met' if met else 'NOT met'}"
     )
     return met
+
+
+def strict(value: Any) -> Any:
+    """``value`` with NaN (a figure with nothing measured) as null: strict JSON."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, dict):
+        return {key: strict(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [strict(item) for item in value]
+    return value
+
+
+def _ms(spread_: dict[str, float]) -> str:
+    return "p50 {:.1f} / p95 {:.1f} / p99 {:.1f} ms".format(
+        spread_["p50_ms"], spread_["p95_ms"], spread_["p99_ms"]
+    )
 
 
 # --------------------------------------------------------------------- main
 
 
-def main() -> int:
+def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--players", type=int, default=50)
-    parser.add_argument("--tables", type=int, default=10)
-    parser.add_argument("--seconds", type=float, default=30.0, help="length of the play")
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument(
+        "--watchers",
+        type=int,
+        default=None,
+        help="logged-in viewers who do not sit, spread over the tables (default: one a table)",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=180.0, help=f"length of the play (at most {MAX_PLAY:g})"
+    )
+    parser.add_argument(
+        "--idle-seconds",
+        type=float,
+        default=10.0,
+        help="the window with every stream open and nobody acting, before the play",
+    )
+    parser.add_argument(
+        "--open-seconds",
+        type=float,
+        default=3.0,
+        help="the streams' first connects spread over this many seconds",
+    )
     parser.add_argument(
         "--bare-seconds", type=float, default=10.0, help="baseline, half before and half after"
     )
@@ -844,19 +1427,86 @@ def main() -> int:
         "while it reads)",
     )
     parser.add_argument(
-        "--workers", type=int, default=1, help="uvicorn worker processes of each app server"
+        "--workers",
+        type=int,
+        default=1,
+        help="uvicorn worker processes of each app server (queries are counted only with 1)",
+    )
+    parser.add_argument("--think-min", type=float, default=3.0, help="seconds, at the least")
+    parser.add_argument(
+        "--think-max",
+        type=float,
+        default=10.0,
+        help="seconds a player takes to decide at most, from the moment its screen shows "
+        "the choice (uniform in min-max; 0: flat out)",
     )
     parser.add_argument(
         "--think",
         type=float,
-        default=0.0,
-        help="seconds a player takes to decide, on average (0: act at once, flat out)",
+        default=None,
+        help="the former pace: this mean, 0.5-1.5x (sets --think-min/--think-max; 0: flat out)",
     )
+    parser.add_argument("--json", type=Path, default=None, help="write every figure there")
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.watchers is None:
+        args.watchers = args.tables
+    if args.think is not None:
+        args.think_min, args.think_max = 0.5 * args.think, 1.5 * args.think
+    if not 0 <= args.think_min <= args.think_max:
+        parser.error("--think-min must be between 0 and --think-max")
+    if not 0 < args.seconds <= MAX_PLAY:
+        parser.error(f"--seconds must be more than 0 and at most {MAX_PLAY:g}")
+    return parser, args
+
+
+def start_site(url: str, args: argparse.Namespace) -> tuple[list[subprocess.Popen], list[int]]:
+    """The table clock, then the two app servers (they inherit the raised file limit)."""
+    env = site_env(url, args.pool_size)
+    ports = [free_port(), free_port()]
+    processes = [
+        subprocess.Popen(  # noqa: S603 - fixed argv
+            [PYTHON, "manage.py", "table_clock", "--verbosity", "0"], cwd=REPO, env=env
+        )
+    ]
+    for port in ports:
+        processes.append(
+            subprocess.Popen(  # noqa: S603 - fixed argv
+                [
+                    *(PYTHON, "-m", "uvicorn", "blackjack_site.asgi:application"),
+                    *("--host", HOST, "--port", str(port), "--workers", str(args.workers)),
+                    *("--log-level", "warning", "--no-access-log"),
+                ],
+                cwd=REPO,
+                env=env,
+            )
+        )
+    for port, server in zip(ports, processes[1:], strict=True):
+        wait_for_port(port, server)
+    return processes, ports
+
+
+def run_load(
+    prepared: dict[str, Any], servers: Servers, args: argparse.Namespace, cpu: CpuWatch
+) -> dict[str, Any]:
+    loop: asyncio.AbstractEventLoop
+    try:
+        import uvloop
+
+        loop = uvloop.new_event_loop()
+    except ImportError:
+        loop = asyncio.new_event_loop()
+    try:
+        return loop.run_until_complete(load(prepared, servers, args, cpu))
+    finally:
+        loop.close()
+
+
+def main() -> int:
+    parser, args = parse_args()
     if args.child:
-        print(json.dumps(child_prepare(args.players, args.tables)))
+        print(json.dumps(child_prepare(args.players, args.tables, args.watchers)))
         return 0
     if not 2 <= math.ceil(args.players / args.tables) <= 7:
         parser.error("players / tables must come to 2-7 seats a table")
@@ -866,56 +1516,41 @@ def main() -> int:
     if not redis_answers():
         print(f"Redis does not answer at {REDIS_URL}: skipped.")
         return 0
+    soft, _ = raise_open_files_limit()
     load_average = ", ".join(f"{value:.2f}" for value in os.getloadavg())
-    print(f"cores: {os.cpu_count()}; load average before: {load_average}")
+    print(f"cores: {os.cpu_count()}; open files limit {soft}; load average before: {load_average}")
     flush_redis()
     with throwaway_postgres(f"tables_bench_{os.getpid()}") as url:
-        prepared = run_prepare(url, args.players, args.tables)
-        env = site_env(url, args.pool_size)
-        ports = [free_port(), free_port()]
+        started = time.monotonic()
+        prepared = run_prepare(url, args.players, args.tables, args.watchers)
+        say(f"prepared in {time.monotonic() - started:.0f} s")
         processes: list[subprocess.Popen] = []
         try:
-            clock = subprocess.Popen(  # noqa: S603 - fixed argv
-                [PYTHON, "manage.py", "table_clock", "--verbosity", "0"], cwd=REPO, env=env
+            processes, ports = start_site(url, args)
+            clock, *app_servers = processes
+            servers = Servers(
+                ports,
+                lambda: [with_workers(server.pid) for server in app_servers],
+                url,
+                args.workers,
             )
-            processes.append(clock)
-            for port in ports:
-                server = subprocess.Popen(  # noqa: S603 - fixed argv
-                    [
-                        *(PYTHON, "-m", "uvicorn", "blackjack_site.asgi:application"),
-                        *("--host", HOST, "--port", str(port), "--workers", str(args.workers)),
-                        *("--log-level", "warning", "--no-access-log"),
-                    ],
-                    cwd=REPO,
-                    env=env,
-                )
-                processes.append(server)
-            for port, server in zip(ports, processes[1:], strict=True):
-                wait_for_port(port, server)
             cpu = CpuWatch(
                 {
-                    "server 1": lambda: with_workers(processes[1].pid),
-                    "server 2": lambda: with_workers(processes[2].pid),
+                    "server 1": lambda: with_workers(app_servers[0].pid),
+                    "server 2": lambda: with_workers(app_servers[1].pid),
                     "clock": [clock.pid],
                     "redis": pids_named("redis-server"),
                 }
             )
-            try:
-                import uvloop
-
-                loop = uvloop.new_event_loop()
-            except ImportError:
-                loop = asyncio.new_event_loop()
-            try:
-                result = loop.run_until_complete(load(prepared, ports, args, cpu))
-            finally:
-                loop.close()
-            counts = event_counts(url)
+            result = run_load(prepared, servers, args, cpu)
         finally:
             for process in reversed(processes):
                 stop(process)
-    met = report(args, result, cpu)
-    print(f"table events written: {counts}")
+    found = figures(args, result, cpu)
+    met = report(found)
+    if args.json:
+        args.json.write_text(json.dumps(strict(found), indent=2, default=str) + "\n")
+        print(f"figures written to {args.json}")
     load_average = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"load average after: {load_average}")
     return 1 if args.check and not met else 0

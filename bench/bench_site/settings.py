@@ -7,6 +7,8 @@ import warnings
 from blackjack_site.settings import *  # noqa: F403
 
 ROOT_URLCONF = "bench_site.urls"
+# Counts each process's queries by thread (bench_site/query_counter.py, /bench/queries/).
+INSTALLED_APPS = [*INSTALLED_APPS, "bench_site.apps.BenchSiteConfig"]  # noqa: F405
 DEBUG = False
 ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
 STORAGES = {

@@ -3,6 +3,7 @@
 The bare view does what any logged-in post of this site must do and nothing of the game:
 the same middleware (session, CSRF, authentication, CSP, htmx, axes…), one UPDATE, and a
 tiny template.
+``/bench/queries/`` answers the process's query counts by thread (query_counter.py).
 ``/bench/floor/`` adds what every game action's database work must do at the least (the game
 row locked in a transaction and written back), for reference.
 """
@@ -12,12 +13,13 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import connection, transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.template import engines
 from django.urls import path
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
+from bench_site import query_counter
 from blackjack_site.urls import urlpatterns as site_urlpatterns
 
 BARE_TEMPLATE = engines["django"].from_string(
@@ -59,8 +61,16 @@ def floor(request: HttpRequest) -> HttpResponse:
     return HttpResponse(BARE_TEMPLATE.render({"now": now}, request))
 
 
+@require_GET
+def queries(request: HttpRequest) -> JsonResponse:
+    """This process's database queries so far, by thread (no login: bench only). With
+    ``--workers 1`` a server is one process, so two readings bracket a window's queries."""
+    return JsonResponse(query_counter.counts())
+
+
 urlpatterns = [
     path("bench/bare/", bare, name="bench_bare"),
+    path("bench/queries/", queries, name="bench_queries"),
     path("bench/floor/", floor, name="bench_floor"),
     *site_urlpatterns,
 ]

@@ -1,0 +1,67 @@
+"""Counts this process's database queries by the thread that ran them (bench only).
+
+Installed with Django's documented hooks: the ``connection_created`` signal gives each new
+database connection ``connection.execute_wrapper(count)``, entered once and kept entered for
+the connection wrapper's life (an ``ExitStack`` held in a ``WeakKeyDictionary`` keyed by the
+wrapper, so it goes when the wrapper does). A pooled or re-opened connection sends the signal
+again on the same wrapper: it is wrapped only once.
+
+Queries are counted under the name of the thread that ran them, its trailing numbers cut
+(``table-stream-read_0`` -> ``table-stream-read``): the live streams read in threads named
+``table-stream-read…`` (game/tables/sse.py), everything else is a request's or the loop's.
+``GET /bench/queries/`` answers this process's counts as JSON (bench/bench_site/urls.py).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import weakref
+from collections import Counter
+from collections.abc import Callable
+from contextlib import ExitStack
+from typing import Any
+
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.signals import connection_created
+
+STREAM_PREFIX = "table-stream-read"
+_TRAILING_NUMBER = re.compile(r"[-_\d]+$")
+
+_lock = threading.Lock()
+_counts: Counter[str] = Counter()
+_wrapped: weakref.WeakKeyDictionary[BaseDatabaseWrapper, ExitStack] = weakref.WeakKeyDictionary()
+
+
+def _count(
+    execute: Callable[..., Any], sql: str, params: Any, many: bool, context: dict[str, Any]
+) -> Any:
+    name = _TRAILING_NUMBER.sub("", threading.current_thread().name) or "unnamed"
+    with _lock:
+        _counts[name] += 1
+    return execute(sql, params, many, context)
+
+
+def _on_connection_created(sender: Any, connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
+    with _lock:
+        if connection in _wrapped:
+            return
+        stack = ExitStack()
+        stack.enter_context(connection.execute_wrapper(_count))
+        _wrapped[connection] = stack
+
+
+def install() -> None:
+    connection_created.connect(_on_connection_created, dispatch_uid="bench-query-counter")
+
+
+def counts() -> dict[str, Any]:
+    """The counts so far: by thread name, and summed as ``stream`` and ``requests``."""
+    with _lock:
+        by_thread = dict(_counts)
+    stream = sum(n for name, n in by_thread.items() if name.startswith(STREAM_PREFIX))
+    return {
+        "stream": stream,
+        "requests": sum(by_thread.values()) - stream,
+        "by_thread": by_thread,
+    }
