@@ -329,7 +329,10 @@ def _stream_loop(
     process may have missed news (``live.news_epoch``: no Redis, Redis away, or
     resubscribed since the last read), in which case it reads at every poll. So while the
     news flows, a stream whose table is quiet costs no query at all."""
-    deadline = time.monotonic() + timing.lifetime
+    # Streams opened together (a server restarted, a busy moment) would otherwise end and
+    # reconnect together for good: each lives up to a tenth less, at random.
+    lifetime = timing.lifetime * (1 - secrets.randbelow(101) / 1000)
+    deadline = time.monotonic() + lifetime
     status, said = _news_status(None)
     yield f"retry: {timing.retry_ms}\n\n".encode() + status
     epoch = live.news_epoch()
@@ -349,10 +352,11 @@ def _stream_loop(
         if now >= deadline:
             return
         heartbeat_at = last_sent + timing.heartbeat
+        # A waiting stream holds nothing of what it sent (a table's HTML is tens of KB).
+        messages, read = [], None
         yield _Wait(wait_after, min(now + timing.poll, deadline, heartbeat_at) - now)
         if time.monotonic() >= deadline:
             return
-        messages = []
         current_epoch = live.news_epoch()
         if current_epoch is None or current_epoch != epoch or live.news_since(table_id, wait_after):
             epoch = current_epoch
