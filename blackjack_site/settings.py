@@ -211,7 +211,7 @@ SESSION_ENGINE = (
 # TABLE_STREAM_SECONDS and the browser reconnects from its last event.
 TABLE_CLOCK = os.environ.get("TABLE_CLOCK") or ("external" if REDIS_URL else "in-process")
 TABLE_CLOCK_INTERVAL = float(os.environ.get("TABLE_CLOCK_INTERVAL", "0.2"))
-TABLE_STREAM_SECONDS = float(os.environ.get("TABLE_STREAM_SECONDS", "60"))
+TABLE_STREAM_SECONDS = float(os.environ.get("TABLE_STREAM_SECONDS", "300"))
 # Threads a process reads its streams' news in (game/tables/sse.py: stream_reads).
 TABLE_STREAM_READ_THREADS = int(os.environ.get("TABLE_STREAM_READ_THREADS", "2"))
 # Live streams a player may hold open at once, across every process (counted in the cache,

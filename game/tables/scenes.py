@@ -145,6 +145,18 @@ def current_scene(table_id: int) -> TableScene | None:
         return _cached(table_id, table.invite_token, _stamp_of(table)) or _build(table)
 
 
+def scene_covering(table_id: int, seq: int | None) -> TableScene | None:
+    """The scene this process keeps of the table when it holds every event up to ``seq``
+    (the news a stream was woken by), else None; no query. Woken together by one piece of
+    news, the streams of a table after the first find its scene here rather than each
+    reading the table's head: whatever the news announced, the scene has."""
+    if seq is None:
+        return None
+    with _scenes_lock:
+        scene = _scenes.get(table_id)
+    return scene if scene is not None and scene.table.version >= seq else None
+
+
 def forget_all() -> None:
     """Drop every scene (tests that rewrite a table's rows behind the services' back)."""
     with _scenes_lock:

@@ -132,7 +132,7 @@ class _Timing:
     @classmethod
     def from_settings(cls) -> _Timing:
         return cls(
-            lifetime=_setting("TABLE_STREAM_SECONDS", 60),
+            lifetime=_setting("TABLE_STREAM_SECONDS", 300),
             poll=max(0.05, _setting("TABLE_STREAM_POLL_SECONDS", 1.0)),
             heartbeat=max(0.05, _setting("TABLE_STREAM_HEARTBEAT_SECONDS", 15)),
             retry_ms=int(_setting("TABLE_STREAM_RETRY_MS", 1000)),
@@ -288,7 +288,7 @@ def _wait_after(last: int | None, known_before: int | None) -> int | None:
 
 
 def release_connections() -> None:
-    """Gives the database connections back between reads: a stream lives a minute, and
+    """Gives the database connections back between reads: a stream lives minutes, and
     must not hold a PostgreSQL connection all that time. A connection inside a
     transaction (the test client's test case) is left alone."""
     for connection in connections.all(initialized_only=True):

@@ -34,7 +34,7 @@ MARGIN_SECONDS = 30.0
 
 
 def _held_seconds() -> float:
-    return float(getattr(settings, "TABLE_STREAM_SECONDS", 60)) + MARGIN_SECONDS
+    return float(getattr(settings, "TABLE_STREAM_SECONDS", 300)) + MARGIN_SECONDS
 
 
 class _ProcessPlaces:

@@ -9,14 +9,14 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from game.core.http import AuthenticatedHttpRequest
-from game.tables import clock_runner, stream_limits
+from game.tables import clock_runner, live, stream_limits
 from game.tables.models import TableEvent
 from game.tables.presentation import (
     TableScene,
     event_text,
     in_log,
 )
-from game.tables.scenes import current_scene
+from game.tables.scenes import current_scene, scene_covering
 from game.tables.sse import (
     END_EVENT,
     ENDED_CLOSED,
@@ -65,7 +65,10 @@ def _event_stream(
     table = visible_table(request, table_id)
 
     def messages_after(seq: int | None) -> tuple[list[SseMessage], int]:
-        scene = current_scene(table.pk)
+        # A stream woken by news takes the scene another stream of this process built for
+        # it, when there is one; the first snapshot always reads the table's head.
+        known = live.known_seq(table.pk) if seq is not None else None
+        scene = scene_covering(table.pk, known) or current_scene(table.pk)
         if scene is None:
             raise Http404("No such table")
         current = scene.table
@@ -96,7 +99,7 @@ def _event_stream(
             found += ended
         return found, last
 
-    # The stream lives a minute: the connection the checks above used goes back now (to the
+    # The stream lives minutes: the connection the checks above used goes back now (to the
     # pool, or closed), not when the response ends; each of the stream's reads takes one.
     release_connections()
     return event_stream_response(

@@ -221,3 +221,21 @@ def test_events_committed_after_the_row_was_read_wait_for_the_next_scene(seated_
     seqs = [event.seq for event in carried.events]
     assert len(seqs) == len(set(seqs)) and seqs[0] == fresh_row.version
     assert carried.log == presentation.table_scene(fresh_row).log
+
+
+def test_a_stream_woken_by_news_its_process_has_a_scene_for_reads_nothing(
+    seated_pair, ana, ben, django_assert_num_queries
+):
+    """The first stream the news wakes reads the table's head and builds the scene; the
+    others at that table find it covering the news and read nothing at all."""
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    table.refresh_from_db()
+    built = scenes.current_scene(table.pk)
+    assert built is not None and built.table.version == table.version
+    with django_assert_num_queries(0):
+        assert scenes.scene_covering(table.pk, table.version) is built
+        assert scenes.scene_covering(table.pk, table.version - 1) is built
+        # News of a later event: not covered, so the stream reads the head as before.
+        assert scenes.scene_covering(table.pk, table.version + 1) is None
+        assert scenes.scene_covering(table.pk, None) is None
