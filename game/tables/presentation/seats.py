@@ -134,6 +134,10 @@ def seat_views_of(
             seat_views.append(SeatView(number, can_sit=True))
             continue
         box = boxes_by_seat.get(seat.pk)
+        if round_ is not None and box is not None and round_.boxes and box >= len(round_.boxes):
+            # The seats were read just after a newer deal than the round's state (a deal
+            # committed between the two reads): the seat's box is not in this round yet.
+            box = None
         dealt = round_ is not None and box is not None
         in_turn = False
         hands: tuple[HandView, ...] = ()

@@ -239,3 +239,23 @@ def test_a_stream_woken_by_news_its_process_has_a_scene_for_reads_nothing(
         # News of a later event: not covered, so the stream reads the head as before.
         assert scenes.scene_covering(table.pk, table.version + 1) is None
         assert scenes.scene_covering(table.pk, None) is None
+
+
+def test_seats_read_just_after_a_newer_deal_than_the_rounds_state_do_not_break_the_scene(
+    seated_pair, ana, ben
+):
+    """The scene reads the table's row, then its seats: a deal committed between the two
+    can give a seat a box the round it has does not hold yet. That seat is shown without
+    hands until the next scene, rather than the page failing."""
+    from game.tables.models import Seat
+
+    table = seated_pair(PLAIN)
+    bet_and_ready(table, ana)
+    bet_and_ready(table, ben)
+    table.refresh_from_db()
+    Seat.objects.filter(table=table, player=ben).update(box=4)
+    scene = presentation.table_scene(table, None)
+    ben_seat = next(seat for seat in scene.seat_views if seat.player == "ben")
+    assert ben_seat.hands == ()
+    ana_seat = next(seat for seat in scene.seat_views if seat.player == "ana")
+    assert ana_seat.hands
