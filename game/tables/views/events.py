@@ -62,13 +62,15 @@ def _event_stream(
     request: AuthenticatedHttpRequest, table_id: int, places: stream_limits.StreamPlaces
 ) -> StreamingHttpResponse:
     clock_runner.ensure_in_process_clock()
-    table = visible_table(request, table_id)
+    # Only the id is kept: the row holds the engine's state, tens of KB, which a stream
+    # open for minutes must not hold (each read takes the process's shared scene).
+    table_id = visible_table(request, table_id).pk
 
     def messages_after(seq: int | None) -> tuple[list[SseMessage], int]:
         # A stream woken by news takes the scene another stream of this process built for
         # it, when there is one; the first snapshot always reads the table's head.
-        known = live.known_seq(table.pk) if seq is not None else None
-        scene = scene_covering(table.pk, known) or current_scene(table.pk)
+        known = live.known_seq(table_id) if seq is not None else None
+        scene = scene_covering(table_id, known) or current_scene(table_id)
         if scene is None:
             raise Http404("No such table")
         current = scene.table
@@ -104,7 +106,7 @@ def _event_stream(
     release_connections()
     return event_stream_response(
         request,
-        table_id=table.pk,
+        table_id=table_id,
         after_seq=last_event_id(request),
         messages_after=messages_after,
         on_end=places.give_back,
