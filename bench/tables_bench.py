@@ -50,20 +50,21 @@ The run, in order:
    **baseline** ``/bench/bare/`` (bench/bench_site/urls.py: the same middleware and
    login, one UPDATE, a tiny template), posted by the players at their pace (each first
    post anywhere in a first think; or flat out), for ``--bare-seconds / 2`` (no stream
-   open); the players sit, the watchers load their page (its latency is reported);
+   open); the watchers load their page (its latency is reported);
 2. **RSS (a)**: the sum of each server's process tree's VmRSS, warm, no stream open;
    every stream is opened (spread over ``--open-seconds``, default 3: a stream ends
-   TABLE_STREAM_SECONDS after it opened, so streams opened together reconnect together,
-   every minute; 60 spreads them as arrivals would) and has its first snapshot; **RSS (b)**; memory
-   per open stream = (b - a) / streams;
+   TABLE_STREAM_SECONDS after it opened, a tenth less at random) and has its first
+   snapshot; **RSS (b)**; memory per open stream = (b - a) / streams;
 3. **idle window** (``--idle-seconds``, default 10): nobody acts. Stream queries are the
    queries run in the servers' ``table-stream-read…`` threads (game/tables/sse.py),
    counted by bench_site/query_counter.py and read from both servers' ``/bench/queries/``
    before and after (exact with ``--workers 1``); every other query is a *request*
-   query. Reported: stream queries, per stream per second, and alongside, the table
-   events written meanwhile (the clock may write some where a timer expires) and the
-   streams' reconnects (a stream ends after TABLE_STREAM_SECONDS: its reconnect's reads
-   count). The goal, 0: a stream costs no query when nothing changed at its table;
+   query. The players have not sat yet, so no table has a clock running (a seated player
+   who does not bet would reopen the betting at each intermission's end, an event).
+   Reported: stream queries, per stream per second, and alongside, the table events
+   written meanwhile (expected: none) and the streams' reconnects (their reads count).
+   The goal, 0: a stream costs no query when nothing changed at its table; then the
+   players sit;
 4. **play** (``--seconds``, default 180, at most 300). Reported:
    - per action (chip, clear, ready, ``ready, dealt`` -- the last Ready, which deals --,
      play hit / stand, difficulty, answer, offer) p50/p95/p99 of the post's round trip,
@@ -922,11 +923,13 @@ async def load(
     cpu.mark("bare 1 end")
     bare_before = list(bare_latencies)
 
-    # Sit down and open the watchers' pages (not measured), then every stream.
-    pages = await arrive(players, watchers)
+    # The watchers' pages (not measured), then every stream; the players sit only after
+    # the idle window, so that no table has a clock running then (a seated player who
+    # does not bet reopens the betting at each intermission's end: an event).
+    pages = await arrive([], watchers)
     await asyncio.sleep(1)
     rss_idle = servers.rss()
-    say(f"{len(players)} players sat, {len(watchers)} watchers' pages loaded; opening streams")
+    say(f"{len(watchers)} watchers' pages loaded; opening streams")
     streams = []
     for viewer in viewers:
         streams.append(asyncio.create_task(viewer.read_stream()))
@@ -1031,8 +1034,11 @@ async def _play(
     result["idle"] = idle.window
     result["idle_reconnects"] = run.stats.reconnects - reconnects
 
-    run.measuring = True
     players = [viewer for viewer in viewers if viewer.seated]
+    await arrive(players, [])
+    say(f"{len(players)} players sat")
+    await asyncio.sleep(2)  # the seats' events reach every stream before the play
+    run.measuring = True
     say(f"play {args.seconds:g} s")
     cpu.mark("play")
     async with Measure(servers) as play:
