@@ -824,6 +824,17 @@ class Servers:
             total.update({"stream": counts["stream"], "requests": counts["requests"]})
         return dict(total)
 
+    async def memory(self, mark: bool = False) -> list[dict[str, Any]]:
+        """Each server's memory growth by source line since the last mark (servers traced
+        with --trace-memory; [] otherwise), or a new mark."""
+        found = []
+        for port in self.ports:
+            path = "/bench/memory/?mark=1" if mark else "/bench/memory/"
+            status, body = await request(port, "GET", path, {})
+            if status == 200:
+                found.append(json.loads(body))
+        return found
+
     async def last_event(self) -> int:
         sql = "SELECT coalesce(max(id), 0) FROM game_tableevent"
         rows = await asyncio.to_thread(self._sql, sql)
@@ -929,6 +940,8 @@ async def load(
     pages = await arrive([], watchers)
     await asyncio.sleep(1)
     rss_idle = servers.rss()
+    if args.trace_memory:
+        await servers.memory(mark=True)
     say(f"{len(watchers)} watchers' pages loaded; opening streams")
     streams = []
     for viewer in viewers:
@@ -1018,6 +1031,11 @@ async def _play(
     await wait_for(lambda: all(v.snapshot.is_set() for v in viewers), snapshot_wait)
     missing = sum(not v.snapshot.is_set() for v in viewers)
     result["rss_streams"] = servers.rss()
+    if args.trace_memory:
+        for number, growth in enumerate(await servers.memory(), 1):
+            say(f"server {number}: {growth.get('total_bytes', 0) / 1024:.0f} KB traced since")
+            for line in growth.get("top", [])[:25]:
+                say(f"  {line['bytes'] / 1024:9.1f} KB {line['blocks']:7d} blocks {line['where']}")
     startup = run.stats
     run.stats = Stats()
     if missing:
@@ -1452,6 +1470,12 @@ def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
         default=None,
         help="the former pace: this mean, 0.5-1.5x (sets --think-min/--think-max; 0: flat out)",
     )
+    parser.add_argument(
+        "--trace-memory",
+        action="store_true",
+        help="diagnosis: the servers trace their memory (tracemalloc; slow), and the growth "
+        "from no stream to every stream open is printed by source line",
+    )
     parser.add_argument("--json", type=Path, default=None, help="write every figure there")
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is missed")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -1470,6 +1494,9 @@ def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
 def start_site(url: str, args: argparse.Namespace) -> tuple[list[subprocess.Popen], list[int]]:
     """The table clock, then the two app servers (they inherit the raised file limit)."""
     env = site_env(url, args.pool_size)
+    if args.trace_memory:
+        # Diagnosis only: tracing slows the servers several times over.
+        env["PYTHONTRACEMALLOC"] = "1"
     ports = [free_port(), free_port()]
     processes = [
         subprocess.Popen(  # noqa: S603 - fixed argv

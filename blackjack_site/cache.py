@@ -28,8 +28,9 @@ import logging
 import threading
 from collections.abc import Callable, Iterable
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any, ClassVar, TypeVar
 
+import redis
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache
 from redis.exceptions import RedisError
@@ -108,6 +109,29 @@ def _state_for(location: str, retry_seconds: float) -> _ServerState:
         if state is None:
             state = _states[location] = _ServerState(location, retry_seconds)
         return state
+
+
+class SharedConnectionPool(redis.ConnectionPool):
+    """redis-py's connection pool, one per URL and options in each process.
+
+    Django keeps a cache backend per async context (each ASGI request gets its own), and
+    ``RedisCache`` builds a connection pool per backend: every request opened a connection
+    of its own, and every open table stream held one for its whole life (hundreds of
+    idle Redis connections and their buffers per server). Given as the cache's documented
+    ``pool_class`` option, ``from_url`` hands every backend of the process the same pool;
+    redis-py's pool is thread-safe and resets itself in a forked child."""
+
+    _shared: ClassVar[dict[tuple[str, str], redis.ConnectionPool]] = {}
+    _shared_lock: ClassVar[threading.Lock] = threading.Lock()
+
+    @classmethod
+    def from_url(cls, url: str, **kwargs: Any) -> Any:
+        key = (url, repr(sorted(kwargs.items())))
+        with cls._shared_lock:
+            pool = cls._shared.get(key)
+            if pool is None:
+                pool = cls._shared[key] = super().from_url(url, **kwargs)
+            return pool
 
 
 class ResilientRedisCache(RedisCache):

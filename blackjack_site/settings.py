@@ -168,6 +168,8 @@ def redis_cache(url: str, retry_seconds: float = 5) -> dict[str, Any]:
         "OPTIONS": {
             "socket_connect_timeout": 1,
             "socket_timeout": 1,
+            # One pool per process, not one per request (blackjack_site/cache.py).
+            "pool_class": "blackjack_site.cache.SharedConnectionPool",
             "OUTAGE_RETRY_SECONDS": retry_seconds,
         },
     }

@@ -10,6 +10,9 @@ row locked in a transaction and written back), for reference.
 
 from __future__ import annotations
 
+import gc
+import tracemalloc
+
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db import connection, transaction
@@ -68,8 +71,41 @@ def queries(request: HttpRequest) -> JsonResponse:
     return JsonResponse(query_counter.counts())
 
 
+_marked: list[tracemalloc.Snapshot] = []
+
+
+@require_GET
+def memory(request: HttpRequest) -> JsonResponse:
+    """Where this process's memory went since the last ``?mark=1`` (tracemalloc: only when
+    the server runs with PYTHONTRACEMALLOC set, tables_bench.py --trace-memory): the
+    largest growths by source line, and their total. No login: bench only."""
+    if not tracemalloc.is_tracing():
+        return JsonResponse({"tracing": False})
+    gc.collect()
+    snapshot = tracemalloc.take_snapshot()
+    if request.GET.get("mark") or not _marked:
+        _marked[:] = [snapshot]
+        return JsonResponse({"tracing": True, "marked": True})
+    growth = snapshot.compare_to(_marked[0], "lineno")
+    return JsonResponse(
+        {
+            "tracing": True,
+            "total_bytes": sum(stat.size_diff for stat in growth),
+            "top": [
+                {
+                    "where": str(stat.traceback[0]),
+                    "bytes": stat.size_diff,
+                    "blocks": stat.count_diff,
+                }
+                for stat in growth[:30]
+            ],
+        }
+    )
+
+
 urlpatterns = [
     path("bench/bare/", bare, name="bench_bare"),
+    path("bench/memory/", memory, name="bench_memory"),
     path("bench/queries/", queries, name="bench_queries"),
     path("bench/floor/", floor, name="bench_floor"),
     *site_urlpatterns,
