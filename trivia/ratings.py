@@ -54,6 +54,16 @@ N0 = 20.0
 CAP = 48.0
 # How far from the player a target rating may go when the chance asked cannot be reached.
 TARGET_SPAN = 800.0
+# A label contradicted by the answers (the admin's flag): the share of right answers each
+# label may have, in percent (lowest, highest), judged once LABEL_MIN_ANSWERS are seen. An
+# easy question most players miss, or a hard one nearly everyone gets, is probably
+# mislabelled (or its marked answer is wrong); a handful of answers says nothing.
+LABEL_MIN_ANSWERS = 20
+LABEL_RIGHT_PERCENT: dict[str, tuple[int, int]] = {
+    "easy": (40, 100),
+    "medium": (20, 95),
+    "hard": (0, 85),
+}
 # Spaced review of a missed question: its steps' waits in days (step 1 is the first).
 REVIEW_DAYS: tuple[int, ...] = (1, 3, 7)
 
@@ -122,6 +132,16 @@ def target_rating(theta: float, chance: float, guess: float) -> float:
         return theta - TARGET_SPAN
     b = theta - 400.0 * math.log10((chance - guess) / (1.0 - chance))
     return max(theta - TARGET_SPAN, min(theta + TARGET_SPAN, b))
+
+
+def label_contradicted(*, difficulty: str, answers: int, right: int) -> bool:
+    """Whether ``right`` right answers out of ``answers`` contradict the label
+    ``difficulty`` (outside LABEL_RIGHT_PERCENT once LABEL_MIN_ANSWERS are seen)."""
+    if answers < LABEL_MIN_ANSWERS or difficulty not in LABEL_RIGHT_PERCENT:
+        return False
+    lowest, highest = LABEL_RIGHT_PERCENT[difficulty]
+    # Whole numbers: the same comparison the admin's filter makes in SQL.
+    return right * 100 < lowest * answers or right * 100 > highest * answers
 
 
 @dataclass(frozen=True)
