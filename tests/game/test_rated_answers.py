@@ -9,10 +9,16 @@ import pytest
 from django.db import connection
 from django.test import Client
 
-from game.models import Game
+from game import services
+from game.core import clock as game_clock
+from game.models import Game, TriviaAttempt
+from game.rules.clock import FakeClock
 from tests.game import scenarios
-from tests.game.helpers import post
+from tests.game.helpers import post, stack_shoe
 from trivia.models import PlayerRating, Question, SeenQuestion
+
+# Player 9S 7D (hard 16) against 6C: a Hit asks a question.
+SIXTEEN = ["9S", "0H", "7D", "6C", "KD", "5H", "4C"]
 
 
 def _ratings(game: Game, player) -> tuple[float, int, float | None, int]:
@@ -104,3 +110,23 @@ def test_twenty_parallel_answer_posts_move_a_rating_once(player, questions) -> N
     assert (rated, player_rated) == (1, 1)
     assert question_rating < seed and player_rating is not None
     assert SeenQuestion.objects.get(player=player).first_correct is True
+
+
+@pytest.mark.django_db
+def test_an_answer_after_its_deadline_moves_no_rating(
+    alice: Client, player, questions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = FakeClock()
+    monkeypatch.setattr(game_clock, "CLOCK", clock)
+    game = stack_shoe(services.new_game(user=player, options={"answer_seconds": 15}), SIXTEEN)
+    services.place_bet_and_deal(game_id=game.pk, user=player, version=game.version, bet_cents=1000)
+    game.refresh_from_db()
+    services.hit(game_id=game.pk, user=player, version=game.version, difficulty="medium")
+    attempt = TriviaAttempt.objects.select_related("question").get(game=game)
+    clock.advance(seconds=15)
+    response = post(alice, game, "answer", answer=attempt.question.correct_answer)
+    assert response.status_code == 422
+    attempt.question.refresh_from_db()
+    assert attempt.question.rated_answers == 0
+    assert not PlayerRating.objects.filter(player=player).exists()
+    assert SeenQuestion.objects.get(player=player).first_correct is None
