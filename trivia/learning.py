@@ -40,16 +40,26 @@ def record_shown(*, player: Model | int, question_id: int, now: datetime) -> Non
 
 
 def record_answer_for_rating(
-    *, player: Model | int, question: Question, correct: bool, now: datetime
+    *,
+    player: Model | int,
+    question: Question,
+    correct: bool,
+    now: datetime,
+    shown_at: datetime | None = None,
 ) -> bool:
     """Record an answer: True when it was the player's first attempt at the question, which
     then moves the player's rating and the question's (``question`` as read by the caller:
-    its rating, answers and type). A later attempt (a resumed or repeated
+    its rating, answers and type). ``shown_at``: when this asking showed the question; an
+    answer then counts as a first attempt only if the player had not seen the question
+    before (a question shown earlier and left unanswered, its time run out or swapped, is
+    no first attempt when it comes again). A later attempt (a resumed or repeated
     question) moves no rating; if it is a missed question's review falling due, it moves
     the review on (learned when right). A first attempt answered wrong is due for review
     after REVIEW_DAYS[0] days."""
     player_id = _player_id(player)
-    if _first_attempt(player_id=player_id, question_id=question.pk, correct=correct, now=now):
+    if _first_attempt(
+        player_id=player_id, question_id=question.pk, correct=correct, now=now, shown_at=shown_at
+    ):
         return _rate(player_id=player_id, question=question, correct=correct)
     seen = (
         SeenQuestion.objects.select_for_update()
@@ -62,7 +72,12 @@ def record_answer_for_rating(
         if _first_attempt(player_id=player_id, question_id=question.pk, correct=correct, now=now):
             return _rate(player_id=player_id, question=question, correct=correct)
         return False
-    if not seen.learned and seen.review_due is not None and seen.review_due <= now:
+    if seen.first_correct is None:
+        # Seen before this asking and never answered: its answer now is kept (a miss comes
+        # back for review) but is no first attempt, and moves no rating.
+        fields = next_review_after(step=0, correct=correct, now=now)
+        SeenQuestion.objects.filter(pk=seen.pk).update(first_correct=correct, **fields)
+    elif not seen.learned and seen.review_due is not None and seen.review_due <= now:
         # A missed question's review that fell due: on to its next step, or learned.
         review = next_review_after(step=seen.review_step, correct=correct, now=now)
         SeenQuestion.objects.filter(pk=seen.pk).update(**review)
@@ -76,15 +91,26 @@ def next_review_after(*, step: int, correct: bool, now: datetime) -> dict[str, A
     return {"review_step": review.step, "review_due": due, "learned": review.learned}
 
 
-def _first_attempt(*, player_id: int, question_id: int, correct: bool, now: datetime) -> bool:
+def _first_attempt(
+    *,
+    player_id: int,
+    question_id: int,
+    correct: bool,
+    now: datetime,
+    shown_at: datetime | None = None,
+) -> bool:
     """Record the answer as the first attempt if none was: True when this is it. Set once:
     the condition makes any later answer (a repeated post that got this far, the question
-    asked again) update nothing, and the row count says which one this is. A first
+    asked again) update nothing, and the row count says which one this is; with
+    ``shown_at``, only the asking that first showed the question qualifies. A first
     attempt missed is due for review."""
-    updated = SeenQuestion.objects.filter(
+    rows = SeenQuestion.objects.filter(
         player_id=player_id, question_id=question_id, first_correct__isnull=True
-    ).update(first_correct=correct, **next_review_after(step=0, correct=correct, now=now))
-    return bool(updated)
+    )
+    if shown_at is not None:
+        rows = rows.filter(first_seen__gte=shown_at)
+    fields = next_review_after(step=0, correct=correct, now=now)
+    return bool(rows.update(first_correct=correct, **fields))
 
 
 def _player_rating(player_id: int) -> PlayerRating:

@@ -135,6 +135,7 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
             question=attempt.question,
             correct=correct,
             now=from_epoch_ms(now_ms()),
+            shown_at=attempt.shown_at,
         )
         return _apply_answer(locked, attempt, note=note)
 

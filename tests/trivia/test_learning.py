@@ -135,3 +135,32 @@ def test_a_missed_question_answered_right_on_its_first_review_is_learned() -> No
     _answer(player, question, correct=True, now=NOW + ratings.REVIEW_DAYS[0] * DAY)
     seen = _seen(player, question)
     assert (seen.review_step, seen.learned, seen.review_due) == (1, True, None)
+
+
+def test_a_question_seen_before_and_left_unanswered_is_no_first_attempt_when_asked_again() -> None:
+    player, question = UserFactory(), QuestionFactory()
+    # Shown, then its time ran out (no answer recorded); asked again a day later.
+    record_shown(player=player, question_id=question.pk, now=NOW)
+    again = NOW + DAY
+    record_shown(player=player, question_id=question.pk, now=again)
+    question.refresh_from_db()
+    first = record_answer_for_rating(
+        player=player, question=question, correct=False, now=again, shown_at=again
+    )
+    assert first is False
+    question.refresh_from_db()
+    assert question.rated_answers == 0
+    assert not PlayerRating.objects.filter(player=player).exists()
+    # Its answer is kept all the same: missed, it comes back for review.
+    seen = _seen(player, question)
+    assert (seen.first_correct, seen.review_step, seen.review_due) == (False, 1, again + DAY)
+
+
+def test_the_asking_that_first_showed_a_question_is_its_first_attempt() -> None:
+    player, question = UserFactory(), QuestionFactory()
+    record_shown(player=player, question_id=question.pk, now=NOW)
+    question.refresh_from_db()
+    later = NOW + timedelta(seconds=9)
+    assert record_answer_for_rating(
+        player=player, question=question, correct=True, now=later, shown_at=NOW
+    )

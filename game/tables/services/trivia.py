@@ -86,5 +86,6 @@ def answer_question(*, table_id: int, user: Player, version: int, answer: str) -
             question=asked.question,
             correct=bool(asked.correct),
             now=from_epoch_ms(now_ms()),
+            shown_at=from_epoch_ms(asked.shown_ms),
         )
         return seat
