@@ -37,17 +37,14 @@ from trivia.importing import (
     plan_import,
 )
 from trivia.models import Category, Question, QuestionReport
+from trivia.ratings import LABEL_MIN_ANSWERS, LABEL_RIGHT_PERCENT, label_contradicted
 from trivia.services import question_pools_changed
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
 
-# "Rate contradicts difficulty": only judged once enough players answered, because a
-# handful of answers says nothing. An easy question most players miss, or a hard one
-# nearly everyone gets, is probably mislabelled (or its marked answer is wrong).
-RATE_MIN_ANSWERS = 20
-EASY_MIN_RATE_PERCENT = 40  # easy but fewer than 40 % answer correctly
-HARD_MAX_RATE_PERCENT = 90  # hard but more than 90 % answer correctly
+# "Label contradicted": judged as trivia/ratings.py says (its thresholds, in one place).
+RATE_MIN_ANSWERS = LABEL_MIN_ANSWERS
 
 PREVIEW_ROWS = 200
 
@@ -146,19 +143,23 @@ class ReportedFilter(admin.SimpleListFilter):
 
 
 def contradicting_rate_q(kind: str | None = None) -> Q:
-    """Questions whose observed correct rate contradicts their difficulty.
+    """Questions whose share of right answers contradicts their label (trivia.ratings'
+    label_contradicted, in SQL): ``too_hard`` below the label's lowest share, ``too_easy``
+    above its highest, None either.
 
     Integer arithmetic (correct * 100 < threshold * asked) so it runs the same on
     SQLite and PostgreSQL with no division by zero.
     """
-    enough = Q(times_asked__gte=RATE_MIN_ANSWERS)
+    enough = Q(times_asked__gte=LABEL_MIN_ANSWERS)
     correct_pct = F("times_correct") * 100
-    too_hard = Q(difficulty=Question.Difficulty.EASY) & Q(
-        LessThan(correct_pct, F("times_asked") * EASY_MIN_RATE_PERCENT)
-    )
-    too_easy = Q(difficulty=Question.Difficulty.HARD) & Q(
-        GreaterThan(correct_pct, F("times_asked") * HARD_MAX_RATE_PERCENT)
-    )
+    too_hard = Q(pk__in=[])
+    too_easy = Q(pk__in=[])
+    for difficulty, (lowest, highest) in LABEL_RIGHT_PERCENT.items():
+        label = Q(difficulty=difficulty)
+        if lowest > 0:
+            too_hard |= label & Q(LessThan(correct_pct, F("times_asked") * lowest))
+        if highest < 100:
+            too_easy |= label & Q(GreaterThan(correct_pct, F("times_asked") * highest))
     if kind == "too_hard":
         return enough & too_hard
     if kind == "too_easy":
@@ -166,15 +167,30 @@ def contradicting_rate_q(kind: str | None = None) -> Q:
     return enough & (too_hard | too_easy)
 
 
+def _percent_range(kind: str) -> str:
+    labels = dict(Question.Difficulty.choices)
+    if kind == "too_hard":
+        parts = [
+            f"{labels[d]} under {low}%" for d, (low, _high) in LABEL_RIGHT_PERCENT.items() if low
+        ]
+    else:
+        parts = [
+            f"{labels[d]} over {high}%"
+            for d, (_low, high) in LABEL_RIGHT_PERCENT.items()
+            if high < 100
+        ]
+    return ", ".join(parts) + " right"
+
+
 class RateContradictsFilter(admin.SimpleListFilter):
-    title = "rate contradicts difficulty"
+    title = "label contradicted"
     parameter_name = "rate"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         return [
-            ("any", f"Any (≥{RATE_MIN_ANSWERS} answers)"),
-            ("too_hard", f"Easy, under {EASY_MIN_RATE_PERCENT}% correct"),
-            ("too_easy", f"Hard, over {HARD_MAX_RATE_PERCENT}% correct"),
+            ("any", f"Any (≥{LABEL_MIN_ANSWERS} answers)"),
+            ("too_hard", _percent_range("too_hard")),
+            ("too_easy", _percent_range("too_easy")),
         ]
 
     def queryset(
@@ -214,9 +230,12 @@ class QuestionAdmin(BoundedInputAdmin[Question]):
         "type",
         "difficulty",
         "active",
+        "rating_display",
+        "rated_answers",
         "times_asked",
         "times_correct",
         "correct_rate_display",
+        "label_contradicted_display",
     ]
     list_filter = [
         "difficulty",
@@ -228,7 +247,15 @@ class QuestionAdmin(BoundedInputAdmin[Question]):
     ]
     list_select_related = ["category"]
     search_fields = ["text", "correct_answer", "category__name"]
-    readonly_fields = ["fingerprint", "times_asked", "times_correct", "created", "updated"]
+    readonly_fields = [
+        "fingerprint",
+        "rating",
+        "rated_answers",
+        "times_asked",
+        "times_correct",
+        "created",
+        "updated",
+    ]
     actions = ["activate", "deactivate", "export_json", "export_csv"]
     list_per_page = 50
 
@@ -247,10 +274,20 @@ class QuestionAdmin(BoundedInputAdmin[Question]):
     def short_text(self, obj: Question) -> str:
         return str(obj)
 
-    @admin.display(description="correct rate", ordering="correct_rate_value")
+    @admin.display(description="right rate", ordering="correct_rate_value")
     def correct_rate_display(self, obj: Question) -> str:
         rate = obj.correct_rate
         return "—" if rate is None else f"{rate:.0%}"
+
+    @admin.display(description="rating", ordering="rating")
+    def rating_display(self, obj: Question) -> int:
+        return round(obj.rating)
+
+    @admin.display(description="label contradicted", boolean=True)
+    def label_contradicted_display(self, obj: Question) -> bool:
+        return label_contradicted(
+            difficulty=obj.difficulty, answers=obj.times_asked, right=obj.times_correct
+        )
 
     @admin.action(description="Activate selected questions", permissions=["change"])
     def activate(self, request: HttpRequest, queryset: QuerySet[Question]) -> None:

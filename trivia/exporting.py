@@ -1,4 +1,5 @@
-"""Export questions in the shapes the importer reads back (see trivia.importing)."""
+"""Export questions in the shapes the importer reads back (see trivia.importing), each
+with its learned rating and rated answers (R-8.10) for a bank that imports them anew."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from trivia.importing import CSV_FORMULA_GUARD, CSV_FORMULA_STARTS, CSV_HEADER
+from trivia.importing import CSV_FORMULA_GUARD, CSV_FORMULA_STARTS, CSV_HEADER, RATING_COLUMNS
 from trivia.models import Question
 
 
@@ -21,6 +22,9 @@ def _record(question: Question) -> dict[str, Any]:
         "question": question.text,
         "correct_answer": question.correct_answer,
         "incorrect_answers": list(question.incorrect_answers),
+        # Keys of ours after OpenTDB's (other tools ignore them): what the bank learned.
+        "rating": round(question.rating, 1),
+        "rated_answers": question.rated_answers,
     }
 
 
@@ -49,12 +53,14 @@ def spreadsheet_safe(value: str) -> str:
 
 
 def export_csv(questions: Iterable[Question]) -> str:
-    """CSV with the documented header; True/False rows leave wrong answers 2 and 3 empty."""
+    """CSV with the documented header and the rating columns; True/False rows leave wrong
+    answers 2 and 3 empty."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(CSV_HEADER)
+    writer.writerow((*CSV_HEADER, *RATING_COLUMNS))
     for q in questions:
         wrong = [*q.incorrect_answers, "", "", ""][:3]
         cells = [q.category.name, q.type, q.difficulty, q.text, q.correct_answer, *wrong]
-        writer.writerow([spreadsheet_safe(cell) for cell in cells])
+        learned = [f"{q.rating:.1f}", str(q.rated_answers)]
+        writer.writerow([*(spreadsheet_safe(cell) for cell in cells), *learned])
     return buffer.getvalue()

@@ -14,6 +14,10 @@ Supported inputs
   ``category,type,difficulty,question,correct_answer,incorrect_answer_1,incorrect_answer_2,incorrect_answer_3``
   (UTF-8 with or without BOM, CRLF or LF; a True/False row may leave the wrong answer
   blank and gets the opposite one).
+* Either of the two above with a question's learned rating (R-8.10), as our export writes
+  it: the optional JSON keys or CSV columns ``rating`` and ``rated_answers``. A question
+  new to the bank keeps them; one already there is a duplicate, skipped, so its own
+  learned rating stays. Without them a question starts at its label's rating.
 * The anandjoshi OpenTDB CSV shape ``id,category,question,options,correct_answer,difficulty``
   where every choice sits in ``options`` joined by `` | `` and True/False questions are
   recognised by their options.
@@ -30,10 +34,11 @@ import csv
 import html
 import io
 import json
+import math
 import re
 import urllib.parse
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from django.db import transaction
@@ -41,6 +46,7 @@ from django.db import transaction
 from trivia.models import (
     BOOLEAN_ANSWERS,
     NUL,
+    RATING_SEEDS,
     Category,
     Question,
     clean_text,
@@ -68,6 +74,11 @@ CSV_HEADER = (
     "incorrect_answer_2",
     "incorrect_answer_3",
 )
+# Optional columns (and JSON keys) our export adds after those: a question's learned
+# rating and how many rated answers it was learned from. Files without them still import.
+RATING_COLUMNS = ("rating", "rated_answers")
+# A rating outside this range is no rating of ours (the scale's middle is 1500).
+RATING_RANGE = (-10_000.0, 10_000.0)
 # Our CSV export puts an apostrophe before a cell that a spreadsheet would run as a formula;
 # the documented CSV reader takes it off again (see trivia.exporting.spreadsheet_safe).
 CSV_FORMULA_GUARD = "'"
@@ -108,6 +119,10 @@ class ParsedQuestion:
     correct_answer: str
     incorrect_answers: tuple[str, ...]
     fingerprint: str
+    # A learned rating and its rated answers, as our own export gives them (R-8.10): kept
+    # for a question new to the bank; None starts it at its label's rating.
+    rating: float | None = None
+    rated_answers: int = 0
 
 
 @dataclass(frozen=True)
@@ -296,7 +311,7 @@ def _question_from_opentdb(
     if not isinstance(wrong_raw, list) or not all(isinstance(a, str) for a in wrong_raw):
         raise RowProblem("field 'incorrect_answers' is not a list of strings")
     category = text_field("category") if "category" in record else ""
-    return _finish_question(
+    question = _finish_question(
         row,
         category=category or category_default,
         type_=text_field("type"),
@@ -305,6 +320,34 @@ def _question_from_opentdb(
         correct=text_field("correct_answer"),
         wrong=[clean_text(decode(a)) for a in wrong_raw],
     )
+    return _with_rating(question, record.get("rating"), record.get("rated_answers"))
+
+
+def _with_rating(question: ParsedQuestion, rating: object, rated_answers: object) -> ParsedQuestion:
+    """The question with the learned rating a file gives (JSON numbers, or CSV text; absent
+    or empty: none), refused when it is no number of ours."""
+    if rating is None or rating == "":
+        return question
+    try:
+        value = float(rating) if isinstance(rating, int | float | str) else math.nan
+        answers = 0 if rated_answers in (None, "") else _whole_number(rated_answers)
+    except ValueError:
+        raise RowProblem("rating or rated_answers is not a number") from None
+    if isinstance(rating, bool) or not RATING_RANGE[0] <= value <= RATING_RANGE[1]:
+        raise RowProblem(f"rating {str(rating)[:20]!r} is not a rating")
+    if answers < 0:
+        raise RowProblem("rated_answers is negative")
+    return replace(question, rating=value, rated_answers=answers)
+
+
+def _whole_number(value: object) -> int:
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    raise ValueError(value)
 
 
 def _finish_question(
@@ -417,7 +460,7 @@ def _question_from_documented_row(
     row: int, record: dict[str, str], category_default: str
 ) -> ParsedQuestion:
     wrong = [_csv_cell(record.get(f"incorrect_answer_{n}", "")) for n in (1, 2, 3)]
-    return _finish_question(
+    question = _finish_question(
         row,
         category=_csv_cell(record.get("category", "")) or category_default,
         type_=clean_text(record["type"]),
@@ -426,6 +469,8 @@ def _question_from_documented_row(
         correct=_csv_cell(record["correct_answer"]),
         wrong=[a for a in wrong if a],
     )
+    rating, answers = (clean_text(record.get(name, "")) for name in RATING_COLUMNS)
+    return _with_rating(question, rating, answers)
 
 
 def _question_from_options_row(
@@ -537,6 +582,9 @@ def apply_plan(plan: ImportPlan, *, source: str, active: bool = True) -> int:
                     active=active,
                     source=source,
                     fingerprint=q.fingerprint,
+                    # bulk_create skips Question.save(), which seeds the label's rating.
+                    rating=RATING_SEEDS[q.difficulty] if q.rating is None else q.rating,
+                    rated_answers=q.rated_answers,
                 )
                 for q in chunk
             ]

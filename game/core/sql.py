@@ -168,9 +168,10 @@ def add_write(model: type[Model], amounts: dict[str, int], **where: Any) -> Writ
     return Write(sql, params)
 
 
-def insert_all_write(instances: Sequence[Model]) -> Write | None:
+def insert_all_write(instances: Sequence[Model], *, ignore_conflicts: bool = False) -> Write | None:
     """``bulk_create(instances)`` of one model's new rows whose keys nobody reads, as one
-    statement (None: nothing to insert)."""
+    statement (None: nothing to insert); ``ignore_conflicts``: a row clashing with one
+    already there (a unique key) is skipped, as ``bulk_create(ignore_conflicts=True)``."""
     if not instances:
         return None
     columns, fields = _insert_columns(type(instances[0]))
@@ -178,6 +179,9 @@ def insert_all_write(instances: Sequence[Model]) -> Write | None:
     # Only names from the model's metadata; every value is a parameter.
     sql = f"INSERT INTO {_table(type(instances[0]))} ({columns}) VALUES "  # noqa: S608
     sql += ", ".join(row for _ in instances)
+    if ignore_conflicts:
+        # The same words on SQLite (3.24 on) and PostgreSQL.
+        sql += " ON CONFLICT DO NOTHING"
     params = [value for instance in instances for value in _insert_values(instance, fields)]
     return Write(sql, params)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from game.core import sql
 from game.core.clock import from_epoch_ms, now_ms
 from game.core.errors import ActionRefused
 from game.models import DailyAttempt, TriviaAttempt
@@ -31,6 +32,7 @@ from game.services.guards import (
 from game.services.locking import locked_game
 from game.services.results import Played
 from game.services.saving import LockedGame, StatusNote, play_and_save, save_attempt, save_game
+from trivia import learning
 from trivia import services as question_bank
 from trivia.models import Question
 
@@ -84,6 +86,11 @@ def ask_question(locked: LockedGame, *, action: str, difficulty: str, rng: Rng) 
     )
     # Inserted with the game's save, which points the game at it.
     locked.new_row = attempt
+    # the player has seen it (once a row), written with the game's save too.
+    seen = learning.shown_row(player=game.owner_id, question_id=question.pk, now=attempt.shown_at)
+    locked.pending_writes.extend(
+        filter(None, [sql.insert_all_write([seen], ignore_conflicts=True)])
+    )
     # The decision is made (Hit or Double): the turn's clock waits for the answer.
     engine.pause_turn_clock()
     return save_game(
@@ -121,6 +128,14 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         # (trivia/migrations/0003_count_answers_in_the_database.py).
         save_attempt(
             locked, attempt, "answer_given", "correct", "credits_change", "answered_at", "applied"
+        )
+        # a first attempt moves the player's and the question's ratings.
+        learning.record_answer_for_rating(
+            player=locked.game.owner_id,
+            question=attempt.question,
+            correct=correct,
+            now=from_epoch_ms(now_ms()),
+            shown_at=attempt.shown_at,
         )
         return _apply_answer(locked, attempt, note=note)
 

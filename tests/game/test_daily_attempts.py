@@ -20,6 +20,7 @@ from game.rules.clock import FakeClock
 from game.services import daily
 from tests.game.factories import PlayerFactory
 from tests.trivia.factories import QuestionFactory
+from trivia.models import PlayerRating, SeenQuestion
 
 TODAY = date(2026, 11, 28)
 
@@ -218,3 +219,21 @@ def test_a_finished_attempt_points_to_its_daily_result(day, client: Client) -> N
     client.force_login(ana)
     page = client.get(f"/games/{game.pk}/").content.decode()
     assert 'href="/daily/">Your Daily Shoe result</a>' in page
+
+
+def test_the_days_questions_are_rated_as_first_attempts(day) -> None:
+    """The Daily Shoe's questions count like any first attempt (R-8.10): the same for
+    every player of the day, each player's own first answer moves the ratings once."""
+    ana = PlayerFactory()
+    game = daily.start_attempt(user=ana, day=day).game
+    game = deal(game, ana)
+    finish_round(game, ana, hit_first=True)
+    answered = TriviaAttempt.objects.filter(game=game, correct__isnull=False)
+    # The day's deals are the same for everyone: its first round asks a question.
+    attempt = answered.select_related("question").first()
+    assert attempt is not None
+    seen = SeenQuestion.objects.get(player=ana, question=attempt.question)
+    assert seen.first_correct is attempt.correct
+    assert PlayerRating.objects.get(player=ana).rated_answers == answered.count()
+    attempt.question.refresh_from_db()
+    assert attempt.question.rated_answers == 1

@@ -15,11 +15,13 @@ from game.core.sql import (
     insert_all,
     insert_all_write,
     read_game,
+    run_all,
     update,
     update_game,
     update_write,
 )
 from game.models import Game, Hand, Round, TriviaAttempt
+from trivia.models import SeenQuestion
 from trivia.services import question_pools_changed, read_pool_stamp
 
 pytestmark = pytest.mark.django_db
@@ -308,3 +310,24 @@ def test_a_save_of_an_old_version_writes_nothing_it_was_sent_with(make_game, que
         raise RuntimeError("the action is refused")
     assert Game.objects.get(pk=game.pk).bank_cents == game.bank_cents
     assert not TriviaAttempt.objects.filter(game=game).exists()
+
+
+def test_an_insert_ignoring_conflicts_skips_a_row_already_there(
+    make_game, player, questions
+) -> None:
+    """As bulk_create(ignore_conflicts=True): a row clashing with a unique key is skipped,
+    the others are written, and nothing is raised."""
+    first, second = questions["easy"][:2]
+    earlier = timezone.now()
+    SeenQuestion.objects.create(player=player, question=first, first_seen=earlier)
+    rows = [
+        SeenQuestion(player=player, question=question, first_seen=timezone.now())
+        for question in (first, second)
+    ]
+    write = insert_all_write(rows, ignore_conflicts=True)
+    assert write is not None
+    run_all([write])
+    stored = dict(
+        SeenQuestion.objects.filter(player=player).values_list("question_id", "first_seen")
+    )
+    assert stored[first.pk] == earlier and set(stored) == {first.pk, second.pk}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from game.core.clock import now_ms
+from game.core.clock import from_epoch_ms, now_ms
 from game.services import randomness
 from game.services.guards import (
     require_answer_shown,
@@ -18,6 +18,7 @@ from game.tables.models import Seat, TableQuestion
 from game.tables.services.guards import own_seat, require_round, require_turn
 from game.tables.services.locking import locked_table
 from game.tables.services.rounds import apply_answer
+from trivia import learning
 from trivia.services import shuffled_answers
 
 if TYPE_CHECKING:
@@ -54,6 +55,12 @@ def choose_difficulty(*, table_id: int, user: Player, version: int, difficulty: 
             answers_shown=shuffled_answers(question, rng=rng),
             shown_ms=now_ms(),
         )
+        # the player has seen it (once a row).
+        learning.record_shown(
+            player=seat.player_id,
+            question_id=question.pk,
+            now=from_epoch_ms(asked_question.shown_ms),
+        )
         seat.pending_question = asked_question
         seat.trivia_choice_for = ""
         locked.engine.pause_turn_clock()
@@ -72,4 +79,13 @@ def answer_question(*, table_id: int, user: Player, version: int, answer: str) -
         # A seat's open question is unanswered: its answer clears it (apply_answer).
         asked = require_answer_shown(seat.pending_question, answer)
         apply_answer(locked, seat, asked, answer=answer, deadline=None)
+        # a first attempt moves the player's and the question's ratings (a question
+        # whose time ran out records no answer: it is not rated).
+        learning.record_answer_for_rating(
+            player=seat.player_id,
+            question=asked.question,
+            correct=bool(asked.correct),
+            now=from_epoch_ms(now_ms()),
+            shown_at=from_epoch_ms(asked.shown_ms),
+        )
         return seat
