@@ -8,8 +8,8 @@ replay and the game-over rule R-8.7 see it as they see an answer's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
 
 from game.rules.records import FIFTY_FIFTY, LIFELINE_COST, LIFELINES, SWAP
 from game.rules.shoe import Rng
@@ -21,6 +21,7 @@ __all__ = [
     "SWAP",
     "credits_refusal",
     "fifty_fifty_removed",
+    "lifeline_kinds",
     "lifeline_refusal",
 ]
 
@@ -36,6 +37,12 @@ UNKNOWN: Final = "no_such_lifeline"
 # 50:50 needs a question of this many answers (True/False has two: nothing to halve).
 FOUR_ANSWERS: Final = 4
 REMOVED_BY_FIFTY_FIFTY: Final = 2
+
+
+def lifeline_kinds(records: Iterable[Mapping[str, Any]] | None) -> tuple[str, ...]:
+    """The kinds of lifeline an attempt's records name (``{"kind": "swap", ...}``), in the
+    order they were used: the ones its answer's record names."""
+    return tuple(str(record.get("kind")) for record in records or ())
 
 
 def credits_refusal(credits: int, cost: int = LIFELINE_COST) -> str | None:
