@@ -202,11 +202,11 @@ def status_line(game: Game, engine: Engine | None = None) -> str:
         "choose a trivia difficulty.",
         "question_asked": "Answer the trivia question.",
         "lifeline_used": (
-            "50:50: two wrong answers are gone."
+            "50:50: two wrong answers gone."
             if note.get("lifeline") == "fifty_fifty"
-            else "Swap: here is another question."
+            else "Swap: a new question."
         )
-        + " Credits -1. Answer the trivia question.",
+        + " Credits -1.",
         "answered": f"Correct! Credits {note.get('credits_change', 0):+d}. {phase_line(engine)}"
         if note.get("correct")
         else f"Incorrect: the hand stands. Credits {note.get('credits_change', 0):+d}. "

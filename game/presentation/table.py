@@ -219,7 +219,7 @@ def lifeline_buttons(
                 name=LIFELINE_NAMES[kind],
                 url_name=LIFELINE_ACTIONS[kind],
                 hint=LIFELINE_HINTS[kind],
-                reason="Used on this question." if kind in used else REFUSALS.get(code or "", ""),
+                reason="Used." if kind in used else REFUSALS.get(code or "", ""),
             )
         )
     return buttons

@@ -271,7 +271,7 @@ def test_the_question_shows_both_lifelines_with_their_cost(
     game = asking(player)
     page = alice.get(f"/games/{game.pk}/").text
     assert ">50:50</button>" in page and ">Swap</button>" in page
-    assert "1 credit." in page
+    assert "1 credit<" in page
     assert f"/games/{game.pk}/fifty-fifty/" in page and f"/games/{game.pk}/swap/" in page
 
 
@@ -283,10 +283,10 @@ def test_fifty_fifty_by_a_plain_post_and_by_htmx(alice: Client, player: Any, que
     page = alice.get(f"/games/{game.pk}/").text
     for gone in attempt.lifelines[0]["removed"]:
         assert f'value="{gone}"' not in page
-    assert "Used on this question." in page
+    assert "Used." in page
     swapped = post(alice, game, "swap", htmx=True)
     assert swapped.status_code == 200 and "<html" not in swapped.text
-    assert "Swap: here is another question." in swapped.text
+    assert "Swap: a new question." in swapped.text
 
 
 def test_a_refused_lifeline_post_is_a_4xx_with_its_reason(
@@ -328,3 +328,24 @@ def test_a_rounds_exported_replay_names_the_lifelines_and_replays(player: Any, q
     assert row.credits_change == -1  # two lifelines, a right Medium
     result = run_replay(row.replay)
     assert result["credits"] == game.credits == 9
+
+
+def test_statistics_count_the_lifelines_and_the_right_rate_after_a_fifty_fifty(
+    alice: Client, player: Any, questions
+) -> None:
+    from game.presentation.statistics import player_statistics
+
+    game = fifty_fifty(asking(player), player)
+    right = attempt_of(game).question.correct_answer
+    game = services.answer_question(
+        game_id=game.pk, user=player, version=game.version, answer=right
+    ).game
+    game = services.stand(game_id=game.pk, user=player, version=game.version).game
+    other = swap(asking(player), player)
+    services.answer_question(game_id=other.pk, user=player, version=other.version, answer="Wrong A")
+    stats = player_statistics(player)
+    assert (stats.fifty_fifty_used, stats.fifty_fifty_correct, stats.swap_used) == (1, 1, 1)
+    assert stats.fifty_fifty_percent_correct == 100
+    page = alice.get("/games/statistics/").text
+    assert 'data-testid="stat-swap">1<' in page
+    assert 'data-testid="stat-fifty-fifty-correct">1 (100%)<' in page
