@@ -155,9 +155,10 @@ class AnswerButton(TemplateLookup):
     letter: str = ""  # shown before the text when the answers are lettered
 
 
-def answer_buttons(answers: list[str]) -> list[AnswerButton]:
-    """The trivia question's answers as buttons, in the order shown, with their keys."""
-    if len(answers) > 2:
+def answer_buttons(answers: list[str], *, lettered: bool = False) -> list[AnswerButton]:
+    """The trivia question's answers as buttons, in the order shown, with their keys
+    (``lettered``: A, B… even for two, as the two a 50:50 left of four are)."""
+    if len(answers) > 2 or lettered:
         return [
             AnswerButton(answer, *ANSWER_KEYS[position % len(ANSWER_KEYS)])
             for position, answer in enumerate(answers)
@@ -443,7 +444,10 @@ class TableView(TemplateLookup):
 
     @property
     def answer_buttons(self) -> list[AnswerButton]:
-        return answer_buttons(self.attempt.answers_shown) if self.attempt else []
+        if self.attempt is None:
+            return []
+        halved = FIFTY_FIFTY in lifeline_kinds(self.attempt.lifelines)
+        return answer_buttons(self.attempt.answers_shown, lettered=halved)
 
     @cached_property
     def side_bet_menu(self) -> SideBetMenu:

@@ -284,6 +284,8 @@ def test_fifty_fifty_by_a_plain_post_and_by_htmx(alice: Client, player: Any, que
     for gone in attempt.lifelines[0]["removed"]:
         assert f'value="{gone}"' not in page
     assert "Used." in page
+    # The two answers left keep letters (A, B), not the first letters True/False use.
+    assert 'data-key="a"' in page and 'data-key="b"' in page
     swapped = post(alice, game, "swap", htmx=True)
     assert swapped.status_code == 200 and "<html" not in swapped.text
     assert "Swap: a new question." in swapped.text
@@ -349,3 +351,15 @@ def test_statistics_count_the_lifelines_and_the_right_rate_after_a_fifty_fifty(
     page = alice.get("/games/statistics/").text
     assert 'data-testid="stat-swap">1<' in page
     assert 'data-testid="stat-fifty-fifty-correct">1 (100%)<' in page
+
+
+def test_the_options_menu_switches_lifelines_off(alice: Client, player: Any) -> None:
+    from game.forms import OptionsForm, default_options
+
+    game = services.new_game(user=player, options={})
+    page = alice.get(f"/games/{game.pk}/options/").text
+    assert "Lifelines: 50:50 and Swap" in page
+    data = {**OptionsForm.initial_from(default_options()), "lifelines": False}
+    form = OptionsForm(data={k: v for k, v in data.items() if v is not False})
+    assert form.is_valid(), form.errors
+    assert form.to_options()["lifelines"] is False
