@@ -212,6 +212,7 @@ class OptionsForm(forms.Form):
     answer_seconds = forms.ChoiceField(
         choices=timer_choices(ANSWER_SECONDS), label="Time to answer", required=False
     )
+    lifelines = forms.BooleanField(required=False, label="Lifelines: 50:50 and Swap")
     coach = forms.BooleanField(
         required=False,
         label="Coach",

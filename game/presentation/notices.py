@@ -60,6 +60,13 @@ REFUSALS: dict[str, str] = {
     "no_unanswered_question": "There is no unanswered trivia question.",
     "not_an_answer_shown": "Choose one of the answers shown.",
     "no_answered_question": "There is no answered trivia question to continue from.",
+    # the lifelines, 50:50 and Swap.
+    "lifelines_off": "Lifelines are switched off in this game.",
+    "lifeline_used": "You have already used that lifeline on this question.",
+    "fifty_fifty_two_answers": "50:50 needs a question with four answers.",
+    "lifeline_last_credit": "A lifeline costs 1 credit, and you have only one left.",
+    "lifeline_time_ran_out": "Time ran out on this question: no lifeline now.",
+    "no_such_lifeline": "There is no such lifeline.",
     "report_before_reveal": "Answer the question first; you can report it once it is revealed.",
     "already_reported": "You have already reported this question.",
     "bad_report": "{text}",
@@ -194,6 +201,12 @@ def status_line(game: Game, engine: Engine | None = None) -> str:
         "choose_difficulty": f"{ACTION_NAMES.get(note.get('action', ''), 'Hit')}: "
         "choose a trivia difficulty.",
         "question_asked": "Answer the trivia question.",
+        "lifeline_used": (
+            "50:50: two wrong answers gone."
+            if note.get("lifeline") == "fifty_fifty"
+            else "Swap: a new question."
+        )
+        + " Credits -1.",
         "answered": f"Correct! Credits {note.get('credits_change', 0):+d}. {phase_line(engine)}"
         if note.get("correct")
         else f"Incorrect: the hand stands. Credits {note.get('credits_change', 0):+d}. "

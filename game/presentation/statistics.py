@@ -17,7 +17,17 @@ from django.db.models.functions import Coalesce
 
 from game.models import Hand, Round, SideBet, TriviaAttempt
 from game.presentation.side_bet_menu import SIDE_BET_LABELS as MENU_LABELS
-from game.rules.records import DIFFICULTIES, LOSE, NATURAL, PUSH, ROUND_OVER, SURRENDER, WIN
+from game.rules.records import (
+    DIFFICULTIES,
+    FIFTY_FIFTY,
+    LOSE,
+    NATURAL,
+    PUSH,
+    ROUND_OVER,
+    SURRENDER,
+    SWAP,
+    WIN,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -76,6 +86,14 @@ class PlayerStatistics:
     biggest_win: int | None = None
     trivia: list[TriviaLine] = field(default_factory=list)
     side_bets: list[SideBetLine] = field(default_factory=list)
+    # R-8.11: the questions answered after a 50:50 (and how many right), and after a Swap.
+    fifty_fifty_used: int = 0
+    fifty_fifty_correct: int = 0
+    swap_used: int = 0
+
+    @property
+    def fifty_fifty_percent_correct(self) -> int | None:
+        return TriviaLine("", "", self.fifty_fifty_used, self.fifty_fifty_correct).percent_correct
 
     @property
     def net(self) -> int:
@@ -96,6 +114,12 @@ class PlayerStatistics:
 
 def _count(condition: Q) -> Count:
     return Count("pk", filter=condition)
+
+
+def _used(kind: str) -> Q:
+    """An attempt with lifeline ``kind`` among its records (each is used at most once on a
+    question, so there are at most two: the first two places are all there are)."""
+    return Q(lifelines__0__kind=kind) | Q(lifelines__1__kind=kind)
 
 
 def _sum(expression: Any, condition: Q | None = None) -> Coalesce:
@@ -126,6 +150,12 @@ def player_statistics(user: User) -> PlayerStatistics:
     trivia_rows = (
         TriviaAttempt.objects.filter(game__owner=user, answered_at__isnull=False)
         .values("difficulty")
+        # Before ``correct`` is an annotation: their Q(correct=True) is the field's.
+        .annotate(
+            fifty_fifty=_count(_used(FIFTY_FIFTY)),
+            fifty_fifty_correct=_count(_used(FIFTY_FIFTY) & Q(correct=True)),
+            swap=_count(_used(SWAP)),
+        )
         .annotate(answered=Count("pk"), correct=_count(Q(correct=True)))
         .order_by()
     )
@@ -163,6 +193,11 @@ def player_statistics(user: User) -> PlayerStatistics:
             )
             for difficulty in DIFFICULTIES
         ],
+        fifty_fifty_used=sum(row["fifty_fifty"] for row in trivia_by_difficulty.values()),
+        fifty_fifty_correct=sum(
+            row["fifty_fifty_correct"] for row in trivia_by_difficulty.values()
+        ),
+        swap_used=sum(row["swap"] for row in trivia_by_difficulty.values()),
         side_bets=[
             SideBetLine(
                 name=name,

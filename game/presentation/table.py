@@ -31,6 +31,14 @@ from game.rules import sidebets as sb
 from game.rules.bets import BANK_SHORT, bet_refusal
 from game.rules.daily import DAILY_ROUNDS, is_daily
 from game.rules.engine import Engine
+from game.rules.lifelines import (
+    FIFTY_FIFTY,
+    LIFELINE_COST,
+    NOT_FOUR_ANSWERS,
+    SWAP,
+    lifeline_kinds,
+    lifeline_refusal,
+)
 from game.rules.money import CHIP_DOLLARS, display_cents
 from game.rules.no_random import NoRandom
 from game.rules.options import BLACKJACK_PAYOUTS
@@ -147,14 +155,75 @@ class AnswerButton(TemplateLookup):
     letter: str = ""  # shown before the text when the answers are lettered
 
 
-def answer_buttons(answers: list[str]) -> list[AnswerButton]:
-    """The trivia question's answers as buttons, in the order shown, with their keys."""
-    if len(answers) > 2:
+def answer_buttons(answers: list[str], *, lettered: bool = False) -> list[AnswerButton]:
+    """The trivia question's answers as buttons, in the order shown, with their keys
+    (``lettered``: A, B… even for two, as the two a 50:50 left of four are)."""
+    if len(answers) > 2 or lettered:
         return [
             AnswerButton(answer, *ANSWER_KEYS[position % len(ANSWER_KEYS)])
             for position, answer in enumerate(answers)
         ]
     return [AnswerButton(answer, answer[:1].lower(), answer[:1].upper()) for answer in answers]
+
+
+# R-8.11: the lifelines' buttons, by kind: the accessible name (UI.md) and the action.
+LIFELINE_NAMES = {FIFTY_FIFTY: "50:50", SWAP: "Swap"}
+LIFELINE_ACTIONS = {FIFTY_FIFTY: "fifty_fifty", SWAP: "swap"}
+LIFELINE_COST_TEXT = f"{LIFELINE_COST} credit" + ("" if LIFELINE_COST == 1 else "s")
+LIFELINE_HINTS = {
+    FIFTY_FIFTY: "Takes away two wrong answers.",
+    SWAP: "Another question of the same difficulty.",
+}
+
+
+@dataclass(frozen=True)
+class LifelineButton(TemplateLookup):
+    """A lifeline on the question shown: usable, or shown disabled with the reason."""
+
+    kind: str
+    name: str  # "50:50" or "Swap"
+    url_name: str  # its key in the table's urls
+    hint: str
+    cost: str = LIFELINE_COST_TEXT
+    reason: str = ""  # why it cannot be used now ("": it can)
+
+    @property
+    def usable(self) -> bool:
+        return not self.reason
+
+
+def lifeline_buttons(
+    attempt: TriviaAttempt | None, engine: Engine, deadline: int | None
+) -> list[LifelineButton]:
+    """The lifelines of the question shown (R-8.11): none when they are off or no question
+    waits; 50:50 left out on a two-answer question (there is nothing to halve)."""
+    options = engine.options
+    if attempt is None or attempt.is_answered or not (options.lifelines and options.trivia_mode):
+        return []
+    used = lifeline_kinds(attempt.lifelines)
+    buttons = []
+    for kind in (FIFTY_FIFTY, SWAP):
+        code = lifeline_refusal(
+            kind,
+            enabled=True,
+            pending=True,
+            used=used,
+            answer_count=len(attempt.answers_shown),
+            credits=engine.credits,
+            time_left_ms=None if deadline is None else deadline - now_ms(),
+        )
+        if code == NOT_FOUR_ANSWERS and kind not in used:
+            continue
+        buttons.append(
+            LifelineButton(
+                kind=kind,
+                name=LIFELINE_NAMES[kind],
+                url_name=LIFELINE_ACTIONS[kind],
+                hint=LIFELINE_HINTS[kind],
+                reason="Used." if kind in used else REFUSALS.get(code or "", ""),
+            )
+        )
+    return buttons
 
 
 @dataclass
@@ -343,6 +412,8 @@ class TableView(TemplateLookup):
     # cannot when the bank no longer covers it.
     rebet_stakes: int = 0
     rebet_refusal: str = ""
+    # R-8.11: 50:50 and Swap beside the question shown (empty: none offered).
+    lifelines: list[LifelineButton] = field(default_factory=list)
 
     @property
     def offer_name(self) -> str:
@@ -373,7 +444,10 @@ class TableView(TemplateLookup):
 
     @property
     def answer_buttons(self) -> list[AnswerButton]:
-        return answer_buttons(self.attempt.answers_shown) if self.attempt else []
+        if self.attempt is None:
+            return []
+        halved = FIFTY_FIFTY in lifeline_kinds(self.attempt.lifelines)
+        return answer_buttons(self.attempt.answers_shown, lettered=halved)
 
     @cached_property
     def side_bet_menu(self) -> SideBetMenu:
@@ -603,6 +677,9 @@ def table_view(game: Game, engine: Engine | None = None, *, reads: TableReads) -
         view.side_circles = _pending_side_circles(game)
     if engine.round_in_progress:
         view.timer = _timer(game, engine, attempt)
+        view.lifelines = lifeline_buttons(
+            attempt, engine, pending_answer_deadline(game, engine.options)
+        )
     if engine.options.seats > 1:
         view.boxes = _boxes(game, engine, round_ if show_round else None, view.hands)
         if view.every_box_question is not None:

@@ -48,6 +48,8 @@ DAILY_OPTIONS: Final = Options(
     starting_bank=DAILY_BANK_CENTS,
     seats=1,
     reshuffle="every_round",
+    # everyone plays the day's questions as they come, with no help to buy.
+    lifelines=False,
 )
 
 

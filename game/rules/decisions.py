@@ -14,6 +14,8 @@ from game.rules.cards import is_ace, is_ten_card
 from game.rules.money import display_cents
 from game.rules.phase_base import PhaseBase, trait
 from game.rules.records import (
+    LIFELINE_COST,
+    LIFELINES,
     PLAY_ACTIONS,
     PLAYER_TURN,
     Event,
@@ -289,6 +291,44 @@ class Decisions(PhaseBase):
         if hand.split_aces and self._table.one_card_after_split_aces:
             return "Only one card is dealt to each split ace"
         return None
+
+    def use_lifeline(self, kind: str) -> list[Event]:
+        """R-8.11: pay for a lifeline (50:50 or Swap) on the question the hand in play
+        waits on: one credit, taken at once from the credits of the hand's player.
+        Refused while paying would leave no credit, so R-8.7 is never reached by a
+        lifeline alone. The question itself is the caller's: the engine keeps the money."""
+        if kind not in LIFELINES:
+            raise IllegalAction(f"A lifeline is fifty_fifty or swap, not {kind!r}")
+        if not self._table.trivia_mode:
+            raise IllegalAction("Trivia mode is off: there is no question to help with")
+        if not self.options.lifelines:
+            raise IllegalAction("Lifelines are off at this table")
+        round_ = self.round
+        if self.game_over or round_ is None or round_.phase != PLAYER_TURN:
+            raise IllegalAction("A lifeline is used on a question of the player's turn")
+        hand = round_.hands[round_.current]
+        wallets = round_.wallets
+        wallet = None if wallets is None else wallets[hand.box]
+        credits = self.credits if wallet is None else wallet.credits
+        if credits - LIFELINE_COST < 1:
+            raise IllegalAction("A lifeline is not offered with one credit left")
+        self._begin()
+        round_.credits_change -= LIFELINE_COST
+        if wallet is None:
+            self.credits -= LIFELINE_COST
+            credits = self.credits
+        else:
+            wallet.credits -= LIFELINE_COST
+            wallet.credits_change -= LIFELINE_COST
+            credits = wallet.credits
+        self._emit(
+            "lifeline_used",
+            kind=kind,
+            credits_change=-LIFELINE_COST,
+            credits=credits,
+            **self._box_key(hand.box),
+        )
+        return self._finish()
 
     def _check_trivia(self, trivia: TriviaOutcome | None, label: str) -> None:
         trivia_mode = self._table.trivia_mode

@@ -58,6 +58,8 @@ _NEUTRAL_OPTIONS = frozenset(
         # Timers change nothing for a player who decides in time.
         "turn_seconds",
         "answer_seconds",
+        # lifelines cost trivia credits, never a cent of a bet.
+        "lifelines",
     }
 )
 # Options whose effect no table covers: no estimate at all while they are on. (None now:

@@ -65,6 +65,7 @@ _BOOL_OPTIONS = (
     "dealer_peek",
     "simple",
     "inverted",
+    "lifelines",
 )
 _CHOICE_OPTIONS: dict[str, tuple[Any, ...]] = {
     "blackjack_payout": tuple(BLACKJACK_PAYOUTS),
@@ -113,6 +114,7 @@ class Options:
     inverted: bool = False
     turn_seconds: int | str = TIMER_OFF
     answer_seconds: int | str = TIMER_OFF
+    lifelines: bool = True  # 50:50 and Swap, one credit each
     # Options switched on only because another option needs them (the menu says so).
     implied: tuple[str, ...] = field(default=(), compare=False)
 
@@ -216,6 +218,7 @@ class Options:
             names.extend(INACTIVE_WHEN_INFINITE)
         if not self.trivia_mode:
             names.append("answer_seconds")  # no questions, nothing to time
+            names.append("lifelines")  # no questions, nothing to help with
         return tuple(names)
 
 

@@ -66,6 +66,11 @@ DIFFICULTIES = ("easy", "medium", "hard")
 # R-8.3: credits for a correct answer by difficulty; a wrong answer costs one.
 CREDITS_FOR_CORRECT = {"easy": 0, "medium": 1, "hard": 5}
 CREDITS_FOR_WRONG = -1
+# R-8.11: the lifelines, in replay spelling, and what each costs (taken when used).
+FIFTY_FIFTY: Final = "fifty_fifty"
+SWAP: Final = "swap"
+LIFELINES = (FIFTY_FIFTY, SWAP)
+LIFELINE_COST: Final = 1
 
 Event = dict[str, Any]
 
@@ -78,8 +83,16 @@ class TriviaOutcome:
     correct: bool
     # R-8.9: not answered before the answer deadline (so ``correct`` is False).
     timed_out: bool = False
+    # R-8.11: the lifelines used on the question, in order. Their credits were taken when
+    # they were used (Engine.use_lifeline); they are named here for the action's record.
+    lifelines: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        for kind in self.lifelines:
+            if kind not in LIFELINES:
+                raise ValueError(f"a lifeline is fifty_fifty or swap, not {kind!r}")
+        if len(set(self.lifelines)) != len(self.lifelines):
+            raise ValueError("each lifeline is used at most once on a question")
         if self.timed_out and self.correct:
             raise ValueError("a question that timed out was not answered correctly")
         if self.difficulty not in DIFFICULTIES:
@@ -92,9 +105,9 @@ class TriviaOutcome:
         return CREDITS_FOR_CORRECT[self.difficulty] if self.correct else CREDITS_FOR_WRONG
 
     def code(self) -> str:
-        if self.timed_out:
-            return f"{self.difficulty}:timeout"
-        return f"{self.difficulty}:{'correct' if self.correct else 'wrong'}"
+        """The answer in replay spelling: ``medium:correct``, ``hard:fifty_fifty:wrong``."""
+        answer = "timeout" if self.timed_out else "correct" if self.correct else "wrong"
+        return ":".join((self.difficulty, *self.lifelines, answer))
 
 
 @dataclass(frozen=True, slots=True)

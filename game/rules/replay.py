@@ -353,6 +353,10 @@ def apply_action(game: Engine, action: str) -> list[Event]:
     kind, _, rest = action.partition(":")
     if kind in ("hit", "double"):
         trivia = _parse_trivia(rest) if rest else None
+        if trivia is not None:
+            # R-8.11: each lifeline's credit was taken when it was used, before the answer.
+            for lifeline in trivia.lifelines:
+                game.use_lifeline(lifeline)
         return game.hit(trivia) if kind == "hit" else game.double(trivia)
     if not rest:
         simple: dict[str, Callable[[], list[Event]]] = {
@@ -383,14 +387,20 @@ def apply_action(game: Engine, action: str) -> list[Event]:
 
 
 def _parse_trivia(text: str) -> TriviaOutcome:
-    difficulty, _, answer = text.partition(":")
+    """``<difficulty>[:fifty_fifty][:swap]:<correct|wrong|timeout>`` (the lifelines, an
+    extension of REPLAY.md, in the order they were used)."""
+    difficulty, _, rest = text.partition(":")
+    *lifelines, answer = rest.split(":")
     if answer not in ("correct", "wrong", "timeout"):
-        raise IllegalAction(
-            f"A trivia answer must be correct or wrong (or timeout), not {answer!r}"
-        )
+        raise IllegalAction(f"A trivia answer must be correct or wrong (or timeout), not {rest!r}")
     try:
         # R-8.9: a question left unanswered past its deadline counts as wrong.
-        return TriviaOutcome(difficulty, answer == "correct", timed_out=answer == "timeout")
+        return TriviaOutcome(
+            difficulty,
+            answer == "correct",
+            timed_out=answer == "timeout",
+            lifelines=tuple(lifelines),
+        )
     except ValueError as error:
         raise IllegalAction(str(error)) from None
 

@@ -556,6 +556,16 @@ OPTION_GROUPS: tuple[tuple[str, tuple[tuple[str, str, str, str], ...]], ...] = (
                 "time runs out the answer counts as wrong (the hand stands, a credit is "
                 "lost). The clock keeps running if you reload or leave the page.",
             ),
+            (
+                "lifelines",
+                "Lifelines: 50:50 and Swap",
+                "On / Off",
+                "Once per question, before you answer, 50:50 takes away two wrong answers "
+                "of a four-answer question and Swap gives you another question of the same "
+                "difficulty and category. Each costs one credit at once, and neither is "
+                "offered while you have only one credit left. With a time to answer, the "
+                "clock keeps running. The Daily Shoe has no lifelines.",
+            ),
         ),
     ),
     (

@@ -22,6 +22,7 @@ from game.services.bet import (
     select_box,
 )
 from game.services.fairness import change_client_seed, shuffle_now
+from game.services.lifelines import swap_question, use_fifty_fifty
 from game.services.locking import catch_up_deadlines, locked_game
 from game.services.options import apply_options, default_options_for, end_game, new_game
 from game.services.play import (
@@ -78,6 +79,8 @@ __all__ = [
     "double",
     "end_game",
     "hit",
+    "swap_question",
+    "use_fifty_fifty",
     "locked_game",
     "new_game",
     "next_round",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from game.core.clock import from_epoch_ms, now_ms, pending_answer_deadline
 from game.models import Game, TriviaAttempt
+from game.rules.lifelines import lifeline_kinds
 from game.rules.options import Options
 from game.rules.records import TriviaOutcome
 from game.services.saving import LockedGame, play_and_save, save_attempt
@@ -39,7 +40,9 @@ def _time_out_answer(locked: LockedGame, deadline: int) -> None:
     """The pending question was not answered in time: a wrong answer, applied (R-8.9)."""
     attempt = locked.game.pending_trivia
     assert attempt is not None  # pending_answer_deadline found it
-    outcome = TriviaOutcome(attempt.difficulty, False, timed_out=True)
+    outcome = TriviaOutcome(
+        attempt.difficulty, False, timed_out=True, lifelines=lifeline_kinds(attempt.lifelines)
+    )
     attempt.correct = False
     attempt.credits_change = outcome.credit_change
     attempt.answered_at = from_epoch_ms(deadline)

@@ -19,6 +19,7 @@ from game.core.clock import from_epoch_ms, now_ms
 from game.core.errors import ActionRefused
 from game.models import DailyAttempt, TriviaAttempt
 from game.rules.daily import QuestionListExhausted, is_daily, nth_question
+from game.rules.lifelines import lifeline_kinds
 from game.rules.records import TriviaOutcome
 from game.rules.shoe import Rng
 from game.services import randomness
@@ -111,7 +112,9 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         waiting = None if pending is None or pending.is_answered else pending
         attempt = require_answer_shown(waiting, answer)
         correct = answer == attempt.question.correct_answer
-        outcome = TriviaOutcome(attempt.difficulty, correct)
+        outcome = TriviaOutcome(
+            attempt.difficulty, correct, lifelines=lifeline_kinds(attempt.lifelines)
+        )
         attempt.answer_given = answer
         attempt.correct = correct
         attempt.credits_change = outcome.credit_change
@@ -154,7 +157,9 @@ def _apply_answer(
     locked: LockedGame, attempt: TriviaAttempt, *, note: StatusNote | None = None
 ) -> Played:
     """Carry an answer into the round: the card is dealt, or the hand stands (R-8.2)."""
-    outcome = TriviaOutcome(attempt.difficulty, bool(attempt.correct))
+    outcome = TriviaOutcome(
+        attempt.difficulty, bool(attempt.correct), lifelines=lifeline_kinds(attempt.lifelines)
+    )
     engine = locked.engine
     action = engine.hit if attempt.action == TriviaAttempt.Action.HIT else engine.double
     # A right answer was applied by its own UPDATE (answer_question): its reveal shows on

@@ -197,6 +197,18 @@ def answer(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Pla
 
 
 @game_action
+def fifty_fifty(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
+    """50:50 on the question asked: two wrong answers taken away, for a credit."""
+    return services.use_fifty_fifty(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
+def swap(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
+    """Swap the question asked for another of its difficulty, for a credit."""
+    return services.swap_question(game_id=game_id, user=request.user, version=version)
+
+
+@game_action
 def continue_after_reveal(request: AuthenticatedHttpRequest, game_id: int, version: int) -> Played:
     """Continue after an answer's reveal (from a page shown before answers were carried
     into the round at once)."""
@@ -345,6 +357,8 @@ ACTIONS: dict[str, ActionView] = {
     "early-surrender": early_surrender,
     "difficulty": difficulty,
     "answer": answer,
+    "fifty-fifty": fifty_fifty,
+    "swap": swap,
     "continue": continue_after_reveal,
     "next-round": next_round,
     "rebet": rebet,

@@ -54,6 +54,8 @@ ACTION_NAMES = (
     "early-surrender",
     "difficulty",
     "answer",
+    "fifty-fifty",
+    "swap",
     "continue",
     "next-round",
     "rebet",

@@ -212,6 +212,22 @@ def test_every_step_of_a_trivia_round_takes_five_queries_at_most(
     assert game.pending_trivia is None and game.state["round"]["phase"] == "round_over"
 
 
+@pytest.mark.django_db
+def test_fifty_fifty_and_swap_take_five_queries_at_most(long_game: Game, alice: Client) -> None:
+    game = long_game
+    alice.get(f"/games/{game.pk}/")
+    for action, data in (("deal", {"amount": "10.00"}), ("hit", {"difficulty": "medium"})):
+        assert _post(alice, game, action, **data)().status_code == 200
+    # 50:50 is the lock and the save; Swap adds its pick and the questions this
+    # game swapped away before.
+    for lifeline in ("fifty-fifty", "swap"):
+        send = _post(alice, game, lifeline)
+        with at_most_five_queries(lifeline):
+            assert send().status_code == 200
+    game.refresh_from_db()
+    assert game.credits == game.state["credits"] and len(_pending(game).lifelines) == 2
+
+
 def _each_in_five_queries(alice: Client, game: Game, steps: tuple[tuple[str, dict], ...]) -> None:
     alice.get(f"/games/{game.pk}/")
     for action, data in steps:
