@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from game.core.clock import now_ms, pending_answer_deadline
+from game.core.clock import from_epoch_ms, now_ms, pending_answer_deadline
 from game.core.errors import ActionRefused
 from game.models import TriviaAttempt
 from game.rules.lifelines import (
@@ -27,6 +27,7 @@ from game.services.locking import locked_game
 from game.services.results import Played
 from game.services.saving import LockedGame, play_and_save, save_attempt
 from game.services.trivia import _pick_question, pick_question
+from trivia import learning
 from trivia import services as question_bank
 
 if TYPE_CHECKING:
@@ -107,6 +108,10 @@ def swap_question(*, game_id: int, user: Player, version: int) -> Played:
         attempt.answers_shown = question_bank.shuffled_answers(question, rng=rng)
         attempt.lifelines = [*attempt.lifelines, {"kind": SWAP, "question": old.pk}]
         save_attempt(locked, attempt, "question", "answers_shown", "lifelines")
+        # The question swapped in is shown now: its answer may be a first attempt (rated).
+        learning.record_shown(
+            player=locked.game.owner_id, question_id=question.pk, now=from_epoch_ms(now_ms())
+        )
         return _pay(locked, SWAP)
 
 
