@@ -193,17 +193,18 @@ def _nearest(
     the filters said, in one statement."""
     connection = connections[Question.objects.db]
     # The subquery of the asked ids, compiled as the ORM compiles a queryset it nests.
+    where, where_params = 'q."active"', list[Any]()
     try:
         asked_sql, asked_params = asked_in_game.query.get_compiler(connection=connection).as_sql()
     except EmptyResultSet:
-        # A queryset that can match nothing (``pk__in=[]``): nothing asked yet.
-        asked_sql, asked_params = "SELECT NULL WHERE 1 = 0", ()
+        pass  # a queryset that can match nothing (``pk__in=[]``): nothing asked yet
+    else:
+        where += f' AND q."id" NOT IN ({asked_sql})'
+        where_params += asked_params
     question, category, seen = (
         connection.ops.quote_name(model._meta.db_table)
         for model in (Question, Category, SeenQuestion)
     )
-    where = f'q."active" AND q."id" NOT IN ({asked_sql})'
-    where_params: list[Any] = list(asked_params)
     if category_id is not None:
         where += ' AND q."category_id" = %s'
         where_params.append(category_id)
