@@ -195,7 +195,10 @@ def _nearest(
     # The subquery of the asked ids, compiled as the ORM compiles a queryset it nests.
     where, where_params = 'q."active"', list[Any]()
     try:
-        asked_sql, asked_params = asked_in_game.query.get_compiler(connection=connection).as_sql()
+        # Unordered, as the ORM nests a subquery: a model's default ordering would join
+        # and sort for nothing.
+        asked = asked_in_game.order_by().query
+        asked_sql, asked_params = asked.get_compiler(connection=connection).as_sql()
     except EmptyResultSet:
         pass  # a queryset that can match nothing (``pk__in=[]``): nothing asked yet
     else:

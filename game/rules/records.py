@@ -66,6 +66,15 @@ DIFFICULTIES = ("easy", "medium", "hard")
 # R-8.3: credits for a correct answer by difficulty; a wrong answer costs one.
 CREDITS_FOR_CORRECT = {"easy": 0, "medium": 1, "hard": 5}
 CREDITS_FOR_WRONG = -1
+# R-8.10: a missed question due for review is asked at most one question in five: once
+# this many others have been asked since the last review.
+ASKED_BETWEEN_REVIEWS = 4
+
+
+def review_may_be_asked(asked_since_review: int) -> bool:
+    """Whether the next question may be a spaced review (R-8.10)."""
+    return asked_since_review >= ASKED_BETWEEN_REVIEWS
+
 
 Event = dict[str, Any]
 
