@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -18,7 +18,7 @@ from django.utils import timezone
 from game.core import sql
 from game.core.clock import from_epoch_ms, now_ms
 from game.core.errors import ActionRefused
-from game.models import DailyAttempt, TriviaAttempt
+from game.models import DailyAttempt, Game, TriviaAttempt
 from game.rules.daily import QuestionListExhausted, is_daily, nth_question
 from game.rules.records import TriviaOutcome, review_may_be_asked
 from game.rules.shoe import Rng
@@ -41,8 +41,22 @@ if TYPE_CHECKING:
     from game.services.saving import Player
 
 
-def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: str) -> Played:
-    """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6)."""
+# The category choice meaning "any category" (beside the id of one).
+ANY_CATEGORY = "any"
+
+
+def choose_difficulty(
+    *,
+    game_id: int,
+    user: Player,
+    version: int,
+    difficulty: str,
+    category: int | Literal["any"] | None = None,
+) -> Played:
+    """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6).
+    ``category``: the category chosen with it, remembered for the game's next questions
+    (an id, or ANY_CATEGORY; None: the one remembered); one with no active question is
+    refused (``no_such_category``)."""
     require_difficulty(difficulty)
     rng = randomness.make_rng()
     with locked_game(game_id=game_id, user=user, version=version) as locked:
@@ -51,12 +65,23 @@ def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: s
         action = game.trivia_choice_for
         require_choice_waiting(action)
         require_allowed(locked.engine, action)
-        return ask_question(locked, action=action, difficulty=difficulty, rng=rng)
+        if category is not None:
+            _choose_category(locked, category)
+        return ask_question(
+            locked,
+            action=action,
+            difficulty=difficulty,
+            rng=rng,
+            category_chosen=category is not None,
+        )
 
 
-def ask_question(locked: LockedGame, *, action: str, difficulty: str, rng: Rng) -> Played:
+def ask_question(
+    locked: LockedGame, *, action: str, difficulty: str, rng: Rng, category_chosen: bool = False
+) -> Played:
     """Choose a question not yet asked in this game (R-8.10) and keep it pending (R-8.6);
-    the difficulty is remembered for the next Hit or Double Down."""
+    the difficulty is remembered for the next Hit or Double Down, and the category when
+    ``category_chosen`` (set on the game by :func:`choose_difficulty`)."""
     game, engine = locked.game, locked.engine
     assert engine.round is not None  # a question is asked in a hand's turn
     if is_daily(engine):
@@ -85,6 +110,7 @@ def ask_question(locked: LockedGame, *, action: str, difficulty: str, rng: Rng) 
         trivia_choice_for="",
         trivia_difficulty=difficulty,
         note={"kind": "question_asked"},
+        **_category_fields(game, category_chosen),
     )
 
 
@@ -143,6 +169,23 @@ def _apply_answer(
         save_attempt(locked, attempt, "applied")
     played = play_and_save(locked, lambda: action(outcome), note=note, pending_trivia=None)
     return replace(played, revealed=attempt) if revealed else played
+
+
+def _category_fields(game: Game, chosen: bool) -> dict[str, Any]:
+    """The game's category to save when one was chosen with the difficulty."""
+    return {"trivia_category": game.trivia_category} if chosen else {}
+
+
+def _choose_category(locked: LockedGame, category: int | Literal["any"]) -> None:
+    """Set the game's category for its questions (saved by :func:`ask_question`): one
+    with no active question (or none at all) is refused."""
+    if not isinstance(category, int):  # ANY_CATEGORY
+        locked.game.trivia_category = None
+        return
+    chosen = question_bank.category_with_questions(category)
+    if chosen is None:
+        raise ActionRefused("no_such_category")
+    locked.game.trivia_category = chosen
 
 
 def _rated_question(locked: LockedGame, difficulty: str, rng: Rng) -> Question:
