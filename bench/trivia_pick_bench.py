@@ -22,7 +22,6 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
 
 from throwaway_db import REPO, QueryCounter
 from web_bench import postgres_answers, throwaway_postgres
