@@ -34,6 +34,8 @@ from game.rules.options import (
 )
 from game.rules.sidebets import STAKED_SIDE_BETS
 from game.rules_pages.content import OPTION_GROUPS as DOCUMENTED_OPTION_GROUPS
+from game.services.trivia import ANY_CATEGORY
+from trivia.models import ROW_ID_MAX
 
 PLACE_A_BET_FIRST = "Place a bet first."
 
@@ -412,6 +414,25 @@ def text_field(name: str, missing: str) -> Callable[[QueryDict], dict[str, Any]]
         if not value:
             raise ValueError(missing)
         return {name: value}
+
+    return parse
+
+
+def category_field(bad: str) -> Callable[[QueryDict], dict[str, Any]]:
+    """The category chosen with the difficulty (absent: the game's remembered one): "any"
+    (or empty), or a category's id; ``bad`` tells the player what to do with anything else
+    (an id of no category is refused by the service)."""
+
+    def parse(post: QueryDict) -> dict[str, Any]:
+        value = post.get("category")
+        if value is None:
+            return {}
+        value = value.strip()
+        if value in ("", ANY_CATEGORY):
+            return {"category": ANY_CATEGORY}
+        if not value.isascii() or not value.isdigit() or not 0 < int(value) <= ROW_ID_MAX:
+            raise ValueError(bad)
+        return {"category": int(value)}
 
     return parse
 

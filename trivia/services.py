@@ -8,15 +8,17 @@ from collections.abc import Collection, MutableSequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.db.models import F, QuerySet
+from django.db.models import Exists, F, OuterRef, QuerySet
 
-from trivia.models import Question, QuestionPoolStamp, QuestionReport
+from trivia.models import Category, Question, QuestionPoolStamp, QuestionReport
 
 __all__ = [
     "NoQuestionsAvailable",
     "RandomSource",
     "QuestionCandidate",
     "active_question_ids",
+    "categories_with_questions",
+    "category_with_questions",
     "choose_question",
     "question_candidate",
     "question_pools_changed",
@@ -264,3 +266,18 @@ def report_question(
     return QuestionReport.objects.create(
         question=question, reporter=reporter, reason=reason, note=note.strip()[:2000]
     )
+
+
+def _with_active_questions() -> QuerySet[Category]:
+    active = Question.objects.filter(category=OuterRef("pk"), active=True)
+    return Category.objects.filter(Exists(active))
+
+
+def category_with_questions(category_id: int) -> Category | None:
+    """The category, if it has an active question (a game may choose it)."""
+    return _with_active_questions().filter(pk=category_id).first()
+
+
+def categories_with_questions() -> list[tuple[int, str]]:
+    """The categories a game may choose (each with an active question): (id, name) by name."""
+    return list(_with_active_questions().order_by("name").values_list("id", "name"))

@@ -37,7 +37,7 @@ from django.db.models import Field, Model
 from django.utils import timezone
 
 from game.models import Game, Round, TriviaAttempt
-from trivia.models import Category, Question, QuestionPoolStamp
+from trivia.models import Category, PlayerRating, Question, QuestionPoolStamp
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,10 @@ class GameRead:
     # The candidate asked about, if it is active, of its difficulty and not asked in
     # this game; else None.
     candidate_question: Question | None
+    # The owner's trivia rating and the questions asked since their last spaced review
+    # (None, 0: no rating row yet), for a question chosen by rating (R-8.10).
+    player_rating: float | None = None
+    asked_since_review: int = 0
 
 
 def read_game(
@@ -184,6 +188,22 @@ def insert_all_write(instances: Sequence[Model], *, ignore_conflicts: bool = Fal
         sql += " ON CONFLICT DO NOTHING"
     params = [value for instance in instances for value in _insert_values(instance, fields)]
     return Write(sql, params)
+
+
+def review_count_write(*, player_id: int, review: bool, rating: float) -> Write:
+    """The player's count of questions asked since their last spaced review (R-8.10): one
+    more, or back to 0 when this question is a review; a player with no rating row gets one
+    (at ``rating``). One upsert (INSERT ... ON CONFLICT, SQLite and PostgreSQL alike), its
+    count moved in the row itself so concurrent games lose none."""
+    table = _table(PlayerRating)
+    counted = "0" if review else f'{table}."asked_since_review" + 1'
+    # Only names from the model's metadata and a literal; every value is a parameter.
+    sql = (
+        f'INSERT INTO {table} ("player_id", "rating", "rated_answers", "asked_since_review")'  # noqa: S608
+        f' VALUES (%s, %s, 0, %s) ON CONFLICT ("player_id")'
+        f' DO UPDATE SET "asked_since_review" = {counted}'
+    )
+    return Write(sql, [player_id, rating, 0 if review else 1])
 
 
 def run_all(writes: Sequence[Write]) -> None:
@@ -337,6 +357,7 @@ class _Statement:
             # A LEFT JOIN that found no row gives NULL keys: no instance.
             instances.append(None if values[0] is None else _instance(part, values))
         round_row_id, stamp = row[start], row[start + 1]
+        player_rating, asked_since_review = row[start + 2], row[start + 3]
         game = cast(Game, instances[0])  # the locked row itself: never NULL
         attempt = cast(TriviaAttempt | None, instances[1])
         question = cast(Question | None, instances[2])
@@ -350,7 +371,14 @@ class _Statement:
         if len(instances) > 4 and instances[4] is not None:
             chosen = cast(Question, instances[4])
             chosen.category = cast(Category, instances[5])
-        return GameRead(game, round_row_id, stamp or "", chosen)
+        return GameRead(
+            game,
+            round_row_id,
+            stamp or "",
+            chosen,
+            player_rating=None if player_rating is None else float(player_rating),
+            asked_since_review=asked_since_review or 0,
+        )
 
 
 def _instance(part: _Part, values: list[Any]) -> Model:
@@ -362,7 +390,9 @@ def _instance(part: _Part, values: list[Any]) -> Model:
 _SQL = """
 SELECT {columns},
     (SELECT r."id" FROM {round} r WHERE r."game_id" = g."id" ORDER BY r."number" DESC LIMIT 1),
-    (SELECT s."stamp" FROM {stamp} s WHERE s."id" = %s)
+    (SELECT s."stamp" FROM {stamp} s WHERE s."id" = %s),
+    (SELECT pr."rating" FROM {rating} pr WHERE pr."player_id" = g."owner_id"),
+    (SELECT pr."asked_since_review" FROM {rating} pr WHERE pr."player_id" = g."owner_id")
 FROM {game} g
     LEFT JOIN {attempt} t ON t."id" = g."pending_trivia_id"
     LEFT JOIN {question} q ON q."id" = t."question_id"
@@ -395,6 +425,7 @@ def _statement(vendor: str, *, lock: bool, with_candidate: bool) -> _Statement:
         "game": _table(Game),
         "round": _table(Round),
         "stamp": _table(QuestionPoolStamp),
+        "rating": _table(PlayerRating),
         "attempt": _table(TriviaAttempt),
         "question": _table(Question),
         "category": _table(Category),

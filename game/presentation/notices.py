@@ -52,6 +52,7 @@ REFUSALS: dict[str, str] = {
     "insurance_not_offered": "Insurance is not on offer now.",
     "insure_every_box_short": EVERY_BOX_SHORT,
     "no_such_difficulty": "Choose Easy, Medium or Hard.",
+    "no_such_category": "There is no such category with questions: choose one from the list.",
     "no_choice_waiting": "No trivia question is waiting to be chosen.",
     "no_questions": (
         "No active trivia questions of difficulty '{difficulty}': "

@@ -1,9 +1,9 @@
 """A player's statistics (UI.md): a fixed handful of aggregate queries over their rounds.
 
 Every figure is computed in the database from the persisted Round / Hand / SideBet /
-TriviaAttempt rows, so the page costs the same four queries for ten rounds or ten
-thousand. Only finished rounds count (their hands and side bets are written when the
-round ends); a round ended by End Game counts as played, its forfeited hands as lost.
+TriviaAttempt / SeenQuestion rows, so the page costs the same six queries for ten rounds
+or ten thousand. Only finished rounds count (their hands and side bets are written when
+the round ends); a round ended by End Game counts as played, its forfeited hands as lost.
 Money stays in integer cents.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Count, F, Max, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum, Window
 from django.db.models.functions import Coalesce
 
 from game.models import Hand, Round, SideBet, TriviaAttempt
@@ -31,7 +31,10 @@ from game.rules.records import (
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
-from trivia.models import DIFFICULTY_LABELS
+from trivia.models import DIFFICULTY_LABELS, SeenQuestion
+
+# The questions learned listed on the page: the latest few.
+LEARNED_LISTED = 5
 
 # Names as the player reads them; insurance and even money are stored as side-bet rows.
 SIDE_BET_LABELS: dict[str, str] = {
@@ -54,6 +57,24 @@ class TriviaLine:
         if not self.answered:
             return None
         return (self.correct * 200 + self.answered) // (self.answered * 2)
+
+
+@dataclass(frozen=True)
+class CategoryLine:
+    """A trivia category's answers (R-8.10): the player's strength in it."""
+
+    name: str
+    answered: int
+    correct: int
+
+    @property
+    def percent_correct(self) -> int | None:
+        return TriviaLine("", self.name, self.answered, self.correct).percent_correct
+
+    @property
+    def strength(self) -> tuple[float, int, str]:
+        """Strongest first: the higher right rate, then more answers, then by name."""
+        return (-self.correct / self.answered if self.answered else 0.0, -self.answered, self.name)
 
 
 @dataclass(frozen=True)
@@ -90,6 +111,11 @@ class PlayerStatistics:
     fifty_fifty_used: int = 0
     fifty_fifty_correct: int = 0
     swap_used: int = 0
+    # The categories answered in, strongest first.
+    categories: list[CategoryLine] = field(default_factory=list)
+    # Missed questions answered right on review (R-8.10): how many, and the latest few.
+    learned: int = 0
+    latest_learned: list[str] = field(default_factory=list)
 
     @property
     def fifty_fifty_percent_correct(self) -> int | None:
@@ -127,7 +153,7 @@ def _sum(expression: Any, condition: Q | None = None) -> Coalesce:
 
 
 def player_statistics(user: User) -> PlayerStatistics:
-    """The player's figures over all their games, in four aggregate queries."""
+    """The player's figures over all their games, in six aggregate queries."""
     finished = Q(phase=ROUND_OVER)
     round_net = F("winnings_cents") - F("staked_cents")
     totals = Round.objects.filter(game__owner=user).aggregate(
@@ -170,6 +196,19 @@ def player_statistics(user: User) -> PlayerStatistics:
         )
         .order_by()
     )
+    category_rows = (
+        TriviaAttempt.objects.filter(game__owner=user, answered_at__isnull=False)
+        .values("question__category__name")
+        .annotate(answered=Count("pk"), correct=_count(Q(correct=True)))
+        .order_by()
+    )
+    # The latest learned, each row with the count of them all (one query).
+    learned_rows = list(
+        SeenQuestion.objects.filter(player=user, learned=True)
+        .annotate(total=Window(Count("pk")))
+        .order_by("-first_seen", "-pk")
+        .values_list("question__text", "total")[:LEARNED_LISTED]
+    )
     trivia_by_difficulty = {row["difficulty"]: row for row in trivia_rows}
     side_bets_by_name = {row["name"]: row for row in side_bet_rows}
     return PlayerStatistics(
@@ -209,6 +248,19 @@ def player_statistics(user: User) -> PlayerStatistics:
             )
             for name, row in sorted(side_bets_by_name.items(), key=_side_bet_order)
         ],
+        categories=sorted(
+            (
+                CategoryLine(
+                    name=row["question__category__name"],
+                    answered=row["answered"],
+                    correct=row["correct"],
+                )
+                for row in category_rows
+            ),
+            key=lambda line: line.strength,
+        ),
+        learned=learned_rows[0][1] if learned_rows else 0,
+        latest_learned=[text for text, _ in learned_rows],
     )
 
 

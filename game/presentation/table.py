@@ -374,6 +374,10 @@ class TableView(TemplateLookup):
     revealed: TriviaAttempt | None = None
     # The difficulty Hit and Double Down ask at (remembered per game; Medium at first).
     trivia_difficulty: str = "medium"
+    # The category choice beside the difficulty (none on the Daily Shoe, whose questions
+    # are the day's): (id, name) of each category with questions, and the game's own.
+    trivia_categories: tuple[tuple[int, str], ...] = ()
+    trivia_category_id: int | None = None
     # The credits before the answer on screen was counted (the bar shows them after).
     credits_before: int | None = None
     trivia_choice_for: str = ""
@@ -655,6 +659,8 @@ def table_view(game: Game, engine: Engine | None = None, *, reads: TableReads) -
         attempt=attempt,
         trivia_choice_for=game.trivia_choice_for,
         trivia_difficulty=game.trivia_difficulty or "medium",
+        trivia_categories=() if is_daily(engine) else reads.categories,
+        trivia_category_id=game.trivia_category_id,
         bet=game.pending_bet_cents,
         round_in_progress=engine.round_in_progress,
         house_rules=house_rules(engine.options),

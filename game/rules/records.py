@@ -71,6 +71,15 @@ FIFTY_FIFTY: Final = "fifty_fifty"
 SWAP: Final = "swap"
 LIFELINES = (FIFTY_FIFTY, SWAP)
 LIFELINE_COST: Final = 1
+# R-8.10: a missed question due for review is asked at most one question in five: once
+# this many others have been asked since the last review.
+ASKED_BETWEEN_REVIEWS = 4
+
+
+def review_may_be_asked(asked_since_review: int) -> bool:
+    """Whether the next question may be a spaced review (R-8.10)."""
+    return asked_since_review >= ASKED_BETWEEN_REVIEWS
+
 
 Event = dict[str, Any]
 

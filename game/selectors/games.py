@@ -21,6 +21,7 @@ from game.models import (
 from game.rules.records import NATURAL, WIN
 from game.rules.sidebets import stored_side_stakes
 from trivia.models import Question
+from trivia.services import categories_with_questions
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -182,6 +183,8 @@ class TableReads:
     coach_note: str  # the coach's note on the move that made this version ("" for none)
     best_hand: Hand | None  # a game that is over: the hand that won the most
     answers: tuple[int, int]  # a game that is over: questions answered, answered right
+    # While a difficulty is being chosen: the categories the game may choose, (id, name).
+    categories: tuple[tuple[int, str], ...] = ()
 
 
 def table_reads(
@@ -195,4 +198,5 @@ def table_reads(
         coach_note=coach_note(game, coach_note_known),
         best_hand=best_hand(game) if over else None,
         answers=trivia_answers(game) if over else (0, 0),
+        categories=tuple(categories_with_questions()) if game.trivia_choice_for else (),
     )

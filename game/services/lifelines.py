@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.db.models import Q
+
 from game.core.clock import from_epoch_ms, now_ms, pending_answer_deadline
 from game.core.errors import ActionRefused
 from game.models import TriviaAttempt
@@ -26,9 +28,10 @@ from game.services import randomness
 from game.services.locking import locked_game
 from game.services.results import Played
 from game.services.saving import LockedGame, play_and_save, save_attempt
-from game.services.trivia import _pick_question, pick_question
+from game.services.trivia import pick_question
 from trivia import learning
 from trivia import services as question_bank
+from trivia.models import Question
 
 if TYPE_CHECKING:
     from game.services.saving import Player
@@ -90,17 +93,19 @@ def swap_question(*, game_id: int, user: Player, version: int) -> Played:
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         attempt = _pending(locked, SWAP)
         old = attempt.question
-        question = _pick_question(locked, attempt.difficulty, rng)
-        swapped_away = _swapped_away(locked.game.pk)
-        if question.pk in swapped_away:
-            # A question swapped away earlier in this game counts as shown too.
-            asked = _asked_ids(locked.game.pk) | swapped_away
-            question = pick_question(
-                difficulty=attempt.difficulty,
-                asked_ids=asked,
-                rng=rng,
-                pool_stamp=locked.question_pool_stamp,
-            )
+        game = locked.game
+        # Not asked in this game, nor swapped away earlier in it (both count as shown).
+        shown = Question.objects.filter(
+            Q(pk__in=TriviaAttempt.objects.filter(game_id=game.pk).values("question_id"))
+            | Q(pk__in=_swapped_away(game.pk))
+        ).values("pk")
+        question = pick_question(
+            difficulty=attempt.difficulty,
+            asked_ids=shown,
+            rng=rng,
+            player_id=game.owner_id,
+            category_id=game.trivia_category_id,
+        )
         if question.pk == old.pk:
             # Every question of the difficulty has been asked: there is none to swap in.
             raise ActionRefused("no_questions", difficulty=attempt.difficulty)
@@ -132,7 +137,3 @@ def _swapped_away(game_id: int) -> set[int]:
             if entry.get("kind") == SWAP:
                 ids.add(int(entry["question"]))
     return ids
-
-
-def _asked_ids(game_id: int) -> set[int]:
-    return set(TriviaAttempt.objects.filter(game_id=game_id).values_list("question_id", flat=True))

@@ -90,6 +90,8 @@ def lock_game(
         round_row_id=read.round_row_id,
         question_pool_stamp=read.question_pool_stamp,
         candidate_question=_usable_candidate(read, candidate),
+        player_rating=read.player_rating,
+        asked_since_review=read.asked_since_review,
     )
 
 

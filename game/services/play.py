@@ -21,7 +21,7 @@ from game.services.guards import refuse_if_trivia_open, require_allowed
 from game.services.locking import locked_game
 from game.services.results import Played
 from game.services.saving import play_and_save, save_game
-from game.services.trivia import ask_question, draw_candidate
+from game.services.trivia import ask_question
 
 if TYPE_CHECKING:
     from game.services.saving import Player
@@ -37,10 +37,7 @@ def _trivia_action(
     if difficulty is not None and difficulty not in DIFFICULTIES:
         raise ActionRefused("no_such_difficulty")
     rng = randomness.make_rng()
-    candidate = None if difficulty is None else draw_candidate(difficulty, rng)
-    with locked_game(
-        game_id=game_id, user=user, version=version, question_candidate=candidate
-    ) as locked:
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
         refuse_if_trivia_open(locked.game)
         require_allowed(locked.engine, action)
         # The coach judges the move when it is chosen, before any trivia.

@@ -51,6 +51,10 @@ class LockedGame:
     # The question drawn before the lock and read with it, when it can be asked (active,
     # of its difficulty, not asked in this game, its list still the bank's).
     candidate_question: Question | None = None
+    # The owner's trivia rating (None: no rating row yet) and the questions asked since
+    # their last spaced review, read with the lock.
+    player_rating: float | None = None
+    asked_since_review: int = 0
     # Writes of this action besides the game row's (an attempt answered, the round's rows
     # at its end), sent with the game's save (sql.update_game): one round trip for all.
     pending_writes: list[sql.Write] = field(default_factory=list)

@@ -1,15 +1,16 @@
 """Trivia in play (RULES.md §8): a Hit or Double Down in trivia mode asks a question, and
 its answer deals the card or stands the hand.
 
-An action that may ask a question draws a candidate from the process's kept list of the
-difficulty's questions before the game is locked (:func:`draw_candidate`), and the lock
-reads it in the same query (game/core/sql.py): asked when it may be, else the usual pick runs.
+The question is chosen by rating (R-8.10, trivia/selection.py): the lock reads the
+player's rating and review count with the game (game/core/sql.py), the pick is one query,
+and the review count's write goes with the game's save.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
 
 from django.db.models import QuerySet
 from django.utils import timezone
@@ -17,10 +18,10 @@ from django.utils import timezone
 from game.core import sql
 from game.core.clock import from_epoch_ms, now_ms
 from game.core.errors import ActionRefused
-from game.models import DailyAttempt, TriviaAttempt
+from game.models import DailyAttempt, Game, TriviaAttempt
 from game.rules.daily import QuestionListExhausted, is_daily, nth_question
 from game.rules.lifelines import lifeline_kinds
-from game.rules.records import TriviaOutcome
+from game.rules.records import TriviaOutcome, review_may_be_asked
 from game.rules.shoe import Rng
 from game.services import randomness
 from game.services.guards import (
@@ -33,46 +34,61 @@ from game.services.guards import (
 from game.services.locking import locked_game
 from game.services.results import Played
 from game.services.saving import LockedGame, StatusNote, play_and_save, save_attempt, save_game
-from trivia import learning
+from trivia import learning, selection
 from trivia import services as question_bank
-from trivia.models import Question
+from trivia.models import RATING_SEEDS, PlayerRating, Question
 
 if TYPE_CHECKING:
     from game.services.saving import Player
 
 
-def draw_candidate(difficulty: str, rng: Rng) -> question_bank.QuestionCandidate | None:
-    """The question an action at ``difficulty`` would ask, drawn before the lock."""
-    return question_bank.question_candidate(difficulty, rng)
+# The category choice meaning "any category" (beside the id of one).
+ANY_CATEGORY = "any"
 
 
-def choose_difficulty(*, game_id: int, user: Player, version: int, difficulty: str) -> Played:
-    """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6)."""
+def choose_difficulty(
+    *,
+    game_id: int,
+    user: Player,
+    version: int,
+    difficulty: str,
+    category: int | Literal["any"] | None = None,
+) -> Played:
+    """Pick the question for the Hit/Double waiting on trivia and keep it pending (R-8.6).
+    ``category``: the category chosen with it, remembered for the game's next questions
+    (an id, or ANY_CATEGORY; None: the one remembered); one with no active question is
+    refused (``no_such_category``)."""
     require_difficulty(difficulty)
     rng = randomness.make_rng()
-    candidate = draw_candidate(difficulty, rng)
-    with locked_game(
-        game_id=game_id, user=user, version=version, question_candidate=candidate
-    ) as locked:
+    with locked_game(game_id=game_id, user=user, version=version) as locked:
         game = locked.game
         refuse_if_trivia_open(game)
         action = game.trivia_choice_for
         require_choice_waiting(action)
         require_allowed(locked.engine, action)
-        return ask_question(locked, action=action, difficulty=difficulty, rng=rng)
+        if category is not None:
+            _choose_category(locked, category)
+        return ask_question(
+            locked,
+            action=action,
+            difficulty=difficulty,
+            rng=rng,
+            category_chosen=category is not None,
+        )
 
 
-def ask_question(locked: LockedGame, *, action: str, difficulty: str, rng: Rng) -> Played:
-    """Draw a question not yet asked in this game and keep it pending (R-8.6); the
-    difficulty is remembered for the next Hit or Double Down. The candidate read with
-    the lock is asked when it may be (:func:`draw_candidate`), else the usual
-    pick runs."""
+def ask_question(
+    locked: LockedGame, *, action: str, difficulty: str, rng: Rng, category_chosen: bool = False
+) -> Played:
+    """Choose a question not yet asked in this game (R-8.10) and keep it pending (R-8.6);
+    the difficulty is remembered for the next Hit or Double Down, and the category when
+    ``category_chosen`` (set on the game by :func:`choose_difficulty`)."""
     game, engine = locked.game, locked.engine
     assert engine.round is not None  # a question is asked in a hand's turn
     if is_daily(engine):
         question = _daily_question(locked, difficulty)  # D-3: the day's n-th, for everyone
     else:
-        question = locked.candidate_question or _pick_question(locked, difficulty, rng)
+        question = _rated_question(locked, difficulty, rng)
     attempt = TriviaAttempt(
         game=game,
         # The round in play is the game's latest (its row is written at the deal).
@@ -100,6 +116,7 @@ def ask_question(locked: LockedGame, *, action: str, difficulty: str, rng: Rng) 
         trivia_choice_for="",
         trivia_difficulty=difficulty,
         note={"kind": "question_asked"},
+        **_category_fields(game, category_chosen),
     )
 
 
@@ -172,28 +189,95 @@ def _apply_answer(
     return replace(played, revealed=attempt) if revealed else played
 
 
-def _pick_question(locked: LockedGame, difficulty: str, rng: Rng) -> Question:
-    return pick_question(
-        difficulty=difficulty,
-        asked_ids=_asked_in(locked.game.pk),
-        rng=rng,
-        pool_stamp=locked.question_pool_stamp,
+def _category_fields(game: Game, chosen: bool) -> dict[str, Any]:
+    """The game's category to save when one was chosen with the difficulty."""
+    return {"trivia_category": game.trivia_category} if chosen else {}
+
+
+def _choose_category(locked: LockedGame, category: int | Literal["any"]) -> None:
+    """Set the game's category for its questions (saved by :func:`ask_question`): one
+    with no active question (or none at all) is refused."""
+    if not isinstance(category, int):  # ANY_CATEGORY
+        locked.game.trivia_category = None
+        return
+    chosen = question_bank.category_with_questions(category)
+    if chosen is None:
+        raise ActionRefused("no_such_category")
+    locked.game.trivia_category = chosen
+
+
+def _rated_question(locked: LockedGame, difficulty: str, rng: Rng) -> Question:
+    """The question chosen for this player by rating, in the game's category (R-8.10): a
+    missed question due for review when one may be asked (at most one in five), else the
+    nearest the difficulty's target chance. The player's count since the last review is
+    written with the game's save."""
+    game = locked.game
+    rating = RATING_SEEDS["medium"] if locked.player_rating is None else locked.player_rating
+    review_due_by = (
+        from_epoch_ms(now_ms()) if review_may_be_asked(locked.asked_since_review) else None
     )
+    pick = _rated_pick(
+        difficulty=difficulty,
+        asked_ids=_asked_in(game.pk),
+        rng=rng,
+        player_id=game.owner_id,
+        player_rating=rating,
+        category_id=game.trivia_category_id,
+        review_due_by=review_due_by,
+    )
+    locked.pending_writes.append(
+        sql.review_count_write(player_id=game.owner_id, review=pick.review, rating=rating)
+    )
+    return pick.question
 
 
 def pick_question(
     *,
     difficulty: str,
-    asked_ids: question_bank.Asked,
+    asked_ids: QuerySet[Any, Any],
     rng: Rng,
-    pool_stamp: str | None = None,
+    player_id: int | None = None,
+    category_id: int | None = None,
 ) -> Question:
-    """A random active question of ``difficulty`` not among ``asked_ids`` (a subquery of
-    the questions asked so far), refused with ``no_questions`` when the bank has none of
-    that difficulty (R-8.5). A shared table's seat picks its questions here too."""
+    """The active question of ``difficulty`` nearest its target chance for the player
+    (R-8.10; their rating read here, one query; none: the bank's middle), of the category
+    (None: any), unseen by them and not among ``asked_ids`` (a subquery of the questions
+    asked so far); refused with ``no_questions`` when the bank has none of that
+    difficulty (R-8.5). A shared table's seat picks its questions here (any category, no
+    review)."""
+    rating = None
+    if player_id is not None:
+        ratings = PlayerRating.objects.filter(player_id=player_id)
+        rating = ratings.values_list("rating", flat=True).first()
+    return _rated_pick(
+        difficulty=difficulty,
+        asked_ids=asked_ids,
+        rng=rng,
+        player_id=player_id,
+        player_rating=RATING_SEEDS["medium"] if rating is None else rating,
+        category_id=category_id,
+    ).question
+
+
+def _rated_pick(
+    *,
+    difficulty: str,
+    asked_ids: QuerySet[Any, Any],
+    rng: Rng,
+    player_id: int | None,
+    player_rating: float,
+    category_id: int | None,
+    review_due_by: datetime | None = None,
+) -> selection.RatedPick:
     try:
-        return question_bank.choose_question(
-            difficulty=difficulty, asked_ids=asked_ids, rng=rng, pool_stamp=pool_stamp
+        return selection.pick_rated_question(
+            player_rating=player_rating,
+            difficulty=difficulty,
+            category_id=category_id,
+            player_id=player_id,
+            asked_in_game=asked_ids,
+            rng=rng,
+            review_due_by=review_due_by,
         )
     except question_bank.NoQuestionsAvailable as error:
         raise ActionRefused("no_questions", difficulty=error.difficulty) from None

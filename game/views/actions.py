@@ -18,6 +18,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from game import services
 from game.core.http import AuthenticatedHttpRequest
 from game.forms import (
+    category_field,
     parse_box,
     parse_chip_post,
     parse_choice,
@@ -182,6 +183,7 @@ def difficulty(request: AuthenticatedHttpRequest, game_id: int, version: int) ->
         user=request.user,
         version=version,
         **text_field("difficulty", REFUSALS["no_such_difficulty"])(request.POST),
+        **category_field(REFUSALS["no_such_category"])(request.POST),
     )
 
 

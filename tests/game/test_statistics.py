@@ -236,7 +236,7 @@ def test_a_fixed_number_of_queries_however_many_rounds(
 ) -> None:
     game = make_game(trivia_mode=False)
     bulk_rounds(game, 600, QuestionFactory(difficulty="easy"))
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(6):
         stats = player_statistics(player)
     assert (stats.rounds, stats.hands) == (600, 1200)
     assert (stats.hands_won, stats.hands_lost, stats.hands_pushed, stats.naturals) == (
@@ -249,7 +249,68 @@ def test_a_fixed_number_of_queries_however_many_rounds(
     assert stats.net == 120 * (0 + 1000 + 2000 + 3000 + 4000) - 600 * 2500
     assert stats.biggest_win == 1500
     assert (stats.trivia_answered, stats.trivia_correct) == (600, 200)
-    # Session, user, the four aggregates and the coach's count; no query per round.
-    with django_assert_max_num_queries(7):
+    # Session, user, the six aggregates and the coach's count; no query per round.
+    with django_assert_max_num_queries(9):
         response = alice.get(STATISTICS_URL)
     assert response.status_code == 200
+
+
+def _answered(game: Game, question: Any, correct: bool) -> None:
+    TriviaAttempt.objects.create(
+        game=game,
+        hand_index=0,
+        action="hit",
+        question=question,
+        difficulty="medium",
+        answers_shown=[question.correct_answer, *question.incorrect_answers],
+        answer_given=question.correct_answer if correct else question.incorrect_answers[0],
+        correct=correct,
+        credits_change=1 if correct else -1,
+        applied=True,
+        answered_at=timezone.now(),
+    )
+
+
+def test_categories_by_strength_strongest_first_with_counts(player, alice) -> None:
+    from tests.trivia.factories import CategoryFactory
+
+    game = scenarios.dealt(player)
+    history, science, art = (CategoryFactory(name=name) for name in ("History", "Science", "Art"))
+    for category, results in (
+        (history, [True, False]),
+        (science, [True, True, False]),
+        (art, [True]),
+    ):
+        for correct in results:
+            _answered(game, QuestionFactory(category=category), correct)
+    stats = player_statistics(player)
+    assert [(c.name, c.answered, c.correct, c.percent_correct) for c in stats.categories] == [
+        ("Art", 1, 1, 100),
+        ("Science", 3, 2, 67),
+        ("History", 2, 1, 50),
+    ]
+    html = alice.get(STATISTICS_URL).content.decode()
+    rows = re.findall(r"<tr><th scope=\"row\">(\w+)</th>", html.split("stat-trivia-categories")[1])
+    assert rows[:3] == ["Art", "Science", "History"]
+
+
+def test_questions_learned_counted_with_the_latest_listed(player, other_player, alice) -> None:
+    from datetime import timedelta
+
+    from trivia.models import SeenQuestion
+
+    start = timezone.now()
+    for number in range(7):
+        SeenQuestion.objects.create(
+            player=player,
+            question=QuestionFactory(text=f"Learned question {number}?"),
+            first_seen=start + timedelta(minutes=number),
+            learned=number != 6,  # the latest seen is not learned yet
+        )
+    SeenQuestion.objects.create(player=other_player, question=QuestionFactory(), learned=True)
+    stats = player_statistics(player)
+    assert stats.learned == 6
+    assert stats.latest_learned == [f"Learned question {n}?" for n in (5, 4, 3, 2, 1)]
+    html = alice.get(STATISTICS_URL).content.decode()
+    assert "Missed questions you later answered right: 6." in html
+    assert "Learned question 5?" in html and "Learned question 0?" not in html

@@ -45,7 +45,9 @@ def choose_difficulty(*, table_id: int, user: Player, version: int, difficulty: 
         require_choice_waiting(action)
         asked = TableQuestion.objects.filter(seat=seat).values("question_id")
         rng = randomness.make_rng()
-        question = pick_question(difficulty=difficulty, asked_ids=asked, rng=rng)
+        question = pick_question(
+            difficulty=difficulty, asked_ids=asked, rng=rng, player_id=seat.player_id
+        )
         asked_question = TableQuestion.objects.create(
             seat=seat,
             round_number=locked.table.round_number,

@@ -1,0 +1,231 @@
+"""Choosing a question by rating (R-8.10): the one nearest the chance a difficulty aims at
+for this player, among the active questions of the chosen category (or any) the player has
+not seen and this game has not asked; or, at most one in five, a missed question due for
+its spaced review.
+
+One query: two range scans of the rating index from the target rating, up and down
+(``rating >= t ORDER BY rating LIMIT k`` and ``rating < t ORDER BY rating DESC LIMIT k``),
+with the seen and asked questions left out as they are scanned, joined by UNION ALL (and a
+third part, the player's earliest review due, when a review may be asked). The ORM cannot
+say it in one statement on SQLite (no LIMIT in a compound statement's parts), so it is SQL
+written here once, run through ``Question.objects.raw`` (which turns the rows into
+questions), valid on SQLite and PostgreSQL; only table and column names come from the
+models' metadata, every value is a parameter. The few rows found are ranked in Python by
+each question's own predicted chance (its own guess by its type), and one of the nearest
+is drawn at random, so two players at the same rating do not get the same question.
+
+When every question is seen, the nearest seen but not asked in this game is asked; when
+every question of the category was asked in this game, the usual random pick of the
+difficulty (R-8.5, trivia.services.choose_question).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.core.exceptions import EmptyResultSet
+from django.db import connections
+from django.db.models import QuerySet
+
+from trivia import services
+from trivia.models import Category, Question, SeenQuestion
+from trivia.ratings import GUESS, TARGET_CHANCE, chance_right, target_rating
+
+__all__ = ["RatedPick", "choose_rated_question", "pick_rated_question"]
+
+# Rows read by each scan, up and down from the target.
+SCAN = 8
+# Drawn among this many of the nearest by predicted chance, those within TOLERANCE of
+# the nearest's chance: enough that players at one rating get different questions, never
+# one much farther from the aim when a nearer one is there.
+NEAREST = 3
+TOLERANCE = 0.05
+# The scan's target is for a four-answer question (most of the bank); a True/False
+# question found is ranked by its own chance.
+_SCAN_GUESS = GUESS["multiple"]
+
+
+@dataclass(frozen=True)
+class RatedPick:
+    """The question chosen, and whether it is a spaced review of one the player missed."""
+
+    question: Question
+    review: bool = False
+
+
+def choose_rated_question(
+    *,
+    player_rating: float,
+    difficulty: str,
+    category_id: int | None,
+    player_id: int | None,
+    asked_in_game: QuerySet[Any, Any],
+    rng: services.RandomSource,
+) -> Question:
+    """The question nearest the difficulty's target chance for a player rated
+    ``player_rating`` (no review). See :func:`pick_rated_question`."""
+    return pick_rated_question(
+        player_rating=player_rating,
+        difficulty=difficulty,
+        category_id=category_id,
+        player_id=player_id,
+        asked_in_game=asked_in_game,
+        rng=rng,
+    ).question
+
+
+def pick_rated_question(
+    *,
+    player_rating: float,
+    difficulty: str,
+    category_id: int | None,
+    player_id: int | None,
+    asked_in_game: QuerySet[Any, Any],
+    rng: services.RandomSource,
+    review_due_by: datetime | None = None,
+) -> RatedPick:
+    """The question to ask: with ``review_due_by``, the player's missed question whose
+    review is due by then (earliest due first, not learned, active, of the category, not
+    asked in this game) if there is one; else the active question of the category (any
+    when ``category_id`` is None) nearest the difficulty's target chance, not seen by the
+    player (``player_id`` None: no player's record, only this game's) and not asked in
+    this game (``asked_in_game``: a values queryset of question ids, used as a subquery).
+    One query while the player has unseen questions left. Raises
+    trivia.services.NoQuestionsAvailable when the bank has none of the difficulty."""
+    if difficulty not in TARGET_CHANCE:
+        raise ValueError(f"Unknown difficulty {difficulty!r}")
+    target = target_rating(player_rating, TARGET_CHANCE[difficulty], _SCAN_GUESS)
+    rows = _nearest(
+        target,
+        category_id=category_id,
+        unseen_by=player_id,
+        asked_in_game=asked_in_game,
+        review=None if player_id is None or review_due_by is None else (player_id, review_due_by),
+    )
+    reviews = [row for row in rows if getattr(row, "pick_part", None) == _REVIEW]
+    if reviews:
+        return RatedPick(_with_category(reviews[0]), review=True)
+    if not rows and player_id is not None:
+        # Every question of the category seen: the nearest seen but not asked here.
+        rows = _nearest(
+            target,
+            category_id=category_id,
+            unseen_by=None,
+            asked_in_game=asked_in_game,
+            review=None,
+        )
+    if rows:
+        return RatedPick(_with_category(_draw(rows, player_rating, difficulty, rng)))
+    # Every question of the category asked in this game: R-8.5's pick starts over.
+    return RatedPick(
+        services.choose_question(difficulty=difficulty, asked_ids=asked_in_game, rng=rng)
+    )
+
+
+def _draw(
+    rows: Sequence[Question], player_rating: float, difficulty: str, rng: services.RandomSource
+) -> Question:
+    """One of the NEAREST rows by predicted chance within TOLERANCE of the nearest, drawn
+    at random (ties by id)."""
+    wanted = TARGET_CHANCE[difficulty]
+
+    def distance(question: Question) -> tuple[float, int]:
+        guess = GUESS.get(question.type, _SCAN_GUESS)
+        return abs(chance_right(player_rating, question.rating, guess) - wanted), question.pk
+
+    ranked = sorted(rows, key=distance)
+    best = distance(ranked[0])[0]
+    nearest = [row for row in ranked[:NEAREST] if distance(row)[0] <= best + TOLERANCE]
+    return nearest[rng.randrange(len(nearest))]
+
+
+def _with_category(question: Question) -> Question:
+    """The question with its category set from the columns read with it (no query)."""
+    category = Category.from_db(
+        question._state.db,
+        ["id", "name"],
+        [question.category_id, getattr(question, "pick_category", "")],
+    )
+    question.category = category
+    return question
+
+
+# The parts of the statement, told apart by a column of their own.
+_UP, _DOWN, _REVIEW = 0, 1, 2
+
+
+# The statement's parts, from a template: only the models' table names (quoted by the
+# connection) and this module's literals are filled in; every value is a parameter.
+_SELECT = (
+    'SELECT q.*, c."name" AS "pick_category", {part} AS "pick_part"'
+    ' FROM {question} q JOIN {category} c ON c."id" = q."category_id"'
+)
+_UNSEEN = (
+    ' AND NOT EXISTS (SELECT 1 FROM {seen} s WHERE s."player_id" = %s AND s."question_id" = q."id")'
+)
+_UP_SQL = (
+    'SELECT * FROM ({select} WHERE {where} AND q."rating" >= %s'
+    ' ORDER BY q."rating", q."id" LIMIT %s) up'
+)
+_DOWN_SQL = (
+    'SELECT * FROM ({select} WHERE {where} AND q."rating" < %s'
+    ' ORDER BY q."rating" DESC, q."id" DESC LIMIT %s) down'
+)
+_REVIEW_SQL = (
+    'SELECT * FROM ({select} JOIN {seen} r ON r."question_id" = q."id"'
+    ' WHERE r."player_id" = %s AND r."review_due" IS NOT NULL AND r."review_due" <= %s'
+    ' AND NOT r."learned" AND {where} ORDER BY r."review_due", q."id" LIMIT 1) review'
+)
+
+
+def _nearest(
+    target: float,
+    *,
+    category_id: int | None,
+    unseen_by: int | None,
+    asked_in_game: QuerySet[Any, Any],
+    review: tuple[int, datetime] | None,
+) -> list[Question]:
+    """Up to SCAN active questions either side of ``target`` (and the review due), with
+    the filters said, in one statement."""
+    connection = connections[Question.objects.db]
+    # The subquery of the asked ids, compiled as the ORM compiles a queryset it nests.
+    where, where_params = 'q."active"', list[Any]()
+    try:
+        # Unordered, as the ORM nests a subquery: a model's default ordering would join
+        # and sort for nothing.
+        asked = asked_in_game.order_by().query
+        asked_sql, asked_params = asked.get_compiler(connection=connection).as_sql()
+    except EmptyResultSet:
+        pass  # a queryset that can match nothing (``pk__in=[]``): nothing asked yet
+    else:
+        where += f' AND q."id" NOT IN ({asked_sql})'
+        where_params += asked_params
+    question, category, seen = (
+        connection.ops.quote_name(model._meta.db_table)
+        for model in (Question, Category, SeenQuestion)
+    )
+    if category_id is not None:
+        where += ' AND q."category_id" = %s'
+        where_params.append(category_id)
+    scan_where, scan_params = where, list(where_params)
+    if unseen_by is not None:
+        scan_where += _UNSEEN.format(seen=seen)
+        scan_params.append(unseen_by)
+
+    def select(part: int) -> str:
+        return _SELECT.format(part=part, question=question, category=category)
+
+    parts = [
+        _UP_SQL.format(select=select(_UP), where=scan_where),
+        _DOWN_SQL.format(select=select(_DOWN), where=scan_where),
+    ]
+    params = [*scan_params, target, SCAN, *scan_params, target, SCAN]
+    if review is not None:
+        player_id, due_by = review
+        parts.append(_REVIEW_SQL.format(select=select(_REVIEW), seen=seen, where=where))
+        params += [player_id, connection.ops.adapt_datetimefield_value(due_by), *where_params]
+    return list(Question.objects.raw(" UNION ALL ".join(parts), params))
