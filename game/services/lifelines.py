@@ -28,8 +28,7 @@ from game.services import randomness
 from game.services.locking import locked_game
 from game.services.results import Played
 from game.services.saving import LockedGame, play_and_save, save_attempt
-from game.services.trivia import pick_question
-from trivia import learning
+from game.services.trivia import pick_for_locked, record_shown_with_save
 from trivia import services as question_bank
 from trivia.models import Question
 
@@ -99,13 +98,7 @@ def swap_question(*, game_id: int, user: Player, version: int) -> Played:
             Q(pk__in=TriviaAttempt.objects.filter(game_id=game.pk).values("question_id"))
             | Q(pk__in=_swapped_away(game.pk))
         ).values("pk")
-        question = pick_question(
-            difficulty=attempt.difficulty,
-            asked_ids=shown,
-            rng=rng,
-            player_id=game.owner_id,
-            category_id=game.trivia_category_id,
-        )
+        question = pick_for_locked(locked, difficulty=attempt.difficulty, asked_ids=shown, rng=rng)
         if question.pk == old.pk:
             # Every question of the difficulty has been asked: there is none to swap in.
             raise ActionRefused("no_questions", difficulty=attempt.difficulty)
@@ -114,9 +107,7 @@ def swap_question(*, game_id: int, user: Player, version: int) -> Played:
         attempt.lifelines = [*attempt.lifelines, {"kind": SWAP, "question": old.pk}]
         save_attempt(locked, attempt, "question", "answers_shown", "lifelines")
         # The question swapped in is shown now: its answer may be a first attempt (rated).
-        learning.record_shown(
-            player=locked.game.owner_id, question_id=question.pk, now=from_epoch_ms(now_ms())
-        )
+        record_shown_with_save(locked, question, from_epoch_ms(now_ms()))
         return _pay(locked, SWAP)
 
 

@@ -104,10 +104,7 @@ def ask_question(
     # Inserted with the game's save, which points the game at it.
     locked.new_row = attempt
     # R-8.10: the player has seen it (once a row), written with the game's save too.
-    seen = learning.shown_row(player=game.owner_id, question_id=question.pk, now=attempt.shown_at)
-    locked.pending_writes.extend(
-        filter(None, [sql.insert_all_write([seen], ignore_conflicts=True)])
-    )
+    record_shown_with_save(locked, question, attempt.shown_at)
     # The decision is made (Hit or Double): the turn's clock waits for the answer.
     engine.pause_turn_clock()
     return save_game(
@@ -229,6 +226,33 @@ def _rated_question(locked: LockedGame, difficulty: str, rng: Rng) -> Question:
         sql.review_count_write(player_id=game.owner_id, review=pick.review, rating=rating)
     )
     return pick.question
+
+
+def pick_for_locked(
+    locked: LockedGame, *, difficulty: str, asked_ids: QuerySet[Any, Any], rng: Rng
+) -> Question:
+    """The question nearest ``difficulty``'s target for the locked game's player (their
+    rating read with the lock), of the game's category, unseen by them and not among
+    ``asked_ids``; no review (a Swap's question)."""
+    game = locked.game
+    rating = RATING_SEEDS["medium"] if locked.player_rating is None else locked.player_rating
+    return _rated_pick(
+        difficulty=difficulty,
+        asked_ids=asked_ids,
+        rng=rng,
+        player_id=game.owner_id,
+        player_rating=rating,
+        category_id=game.trivia_category_id,
+    ).question
+
+
+def record_shown_with_save(locked: LockedGame, question: Question, shown_at: datetime) -> None:
+    """That the player has seen ``question`` (R-8.10, once a row), written with the game's
+    save."""
+    seen = learning.shown_row(player=locked.game.owner_id, question_id=question.pk, now=shown_at)
+    locked.pending_writes.extend(
+        filter(None, [sql.insert_all_write([seen], ignore_conflicts=True)])
+    )
 
 
 def pick_question(

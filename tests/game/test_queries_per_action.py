@@ -35,6 +35,10 @@ MAX_QUERIES = 5
 # A first attempt at a question also moves ratings: the seen row's first answer,
 # the player's rating read locked, the question's rating and the player's written.
 RATING_QUERIES = 4
+# Asking a question also writes that the player has seen it and counts it toward
+# the next review: on PostgreSQL both go with the game's save, on SQLite (no statements
+# sent together) one more.
+SEEN_QUERIES = 0 if connection.vendor == "postgresql" else 1
 ROUNDS_BEFORE = 200
 BANK_SIZE = 20_000
 MD5_HASHER = "django.contrib.auth.hashers.MD5PasswordHasher"
@@ -192,7 +196,8 @@ def test_every_step_of_a_trivia_round_takes_five_queries_at_most(
     ]
     for action, data in steps:
         send = (lambda: alice.get(table)) if not action else _post(alice, game, action, **data)
-        with at_most_five_queries(action or "table page"):
+        extra = SEEN_QUERIES if action == "difficulty" else 0
+        with at_most_five_queries(action or "table page", extra=extra):
             response = send()
         assert response.status_code == 200, action
     # A right answer deals the 2H: 9S 7D 2H is 18, the hand goes on.
@@ -202,7 +207,7 @@ def test_every_step_of_a_trivia_round_takes_five_queries_at_most(
     with at_most_five_queries("table page with the reveal"):
         assert alice.get(table).status_code == 200
     send = _post(alice, game, "hit", difficulty="easy")
-    with at_most_five_queries("hit at the remembered difficulty"):
+    with at_most_five_queries("hit at the remembered difficulty", extra=SEEN_QUERIES):
         assert send().status_code == 200
     send = _post(alice, game, "answer", answer=_wrong(_pending(game)))
     with at_most_five_queries("answer, wrong", extra=RATING_QUERIES):
@@ -219,10 +224,10 @@ def test_fifty_fifty_and_swap_take_five_queries_at_most(long_game: Game, alice: 
     for action, data in (("deal", {"amount": "10.00"}), ("hit", {"difficulty": "medium"})):
         assert _post(alice, game, action, **data)().status_code == 200
     # 50:50 is the lock and the save; Swap adds its pick and the questions this
-    # game swapped away before.
+    # game swapped away before, and that the player has seen the new one.
     for lifeline in ("fifty-fifty", "swap"):
         send = _post(alice, game, lifeline)
-        with at_most_five_queries(lifeline):
+        with at_most_five_queries(lifeline, extra=SEEN_QUERIES if lifeline == "swap" else 0):
             assert send().status_code == 200
     game.refresh_from_db()
     assert game.credits == game.state["credits"] and len(_pending(game).lifelines) == 2

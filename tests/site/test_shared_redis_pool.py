@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -41,7 +42,9 @@ def test_asgi_requests_share_the_processes_redis_connections(site_on_private_red
         assert all(response.status_code == 200 for response in responses)
 
     before = connections_received(site_on_private_redis)
-    asyncio.run(browse())
+    # In a thread of its own: a test before this one may have left this thread's loop set.
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(lambda: asyncio.run(browse())).result()
     # 21 requests, each reading its session and user from the cache: a few connections
     # in all (the pool's, one for each thread that used it at once), not one a request.
     assert connections_received(site_on_private_redis) - before <= 4
