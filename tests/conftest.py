@@ -84,13 +84,14 @@ def site_on_private_redis(settings, private_redis: PrivateRedis) -> Iterator[Pri
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Tests marked postgres_only (several processes sharing one PostgreSQL database) do
-    not apply to the SQLite pass: they are deselected there, not skipped, so a skip always
-    means something is missing."""
+    not apply to the SQLite pass, nor tests marked sqlite_only (SQLite's own query plans)
+    to the PostgreSQL pass: they are deselected there, not skipped, so a skip always means
+    something is missing."""
     from django.conf import settings
 
-    if "postgresql" in settings.DATABASES["default"]["ENGINE"]:
-        return
-    kept = [item for item in items if item.get_closest_marker("postgres_only") is None]
+    on_postgresql = "postgresql" in settings.DATABASES["default"]["ENGINE"]
+    other_database = "sqlite_only" if on_postgresql else "postgres_only"
+    kept = [item for item in items if item.get_closest_marker(other_database) is None]
     if len(kept) != len(items):
         config.hook.pytest_deselected(items=[i for i in items if i not in kept])
         items[:] = kept

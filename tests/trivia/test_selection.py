@@ -150,7 +150,7 @@ def test_the_pick_is_one_query_with_its_category_read_along() -> None:
     assert len(captured.captured_queries) == 1
 
 
-@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's plan")
+@pytest.mark.sqlite_only  # SQLite's plan
 def test_the_scans_use_the_rating_indexes() -> None:
     category = CategoryFactory()
     _bank(range(1000, 1100, 10), category=category)
