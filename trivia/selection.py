@@ -64,6 +64,7 @@ def choose_rated_question(
     player_id: int | None,
     asked_in_game: QuerySet[Any, Any],
     rng: services.RandomSource,
+    swapped_away_in_game: QuerySet[Any, Any] | None = None,
 ) -> Question:
     """The question nearest the difficulty's target chance for a player rated
     ``player_rating`` (no review). See :func:`pick_rated_question`."""
@@ -73,6 +74,7 @@ def choose_rated_question(
         category_id=category_id,
         player_id=player_id,
         asked_in_game=asked_in_game,
+        swapped_away_in_game=swapped_away_in_game,
         rng=rng,
     ).question
 
@@ -86,15 +88,18 @@ def pick_rated_question(
     asked_in_game: QuerySet[Any, Any],
     rng: services.RandomSource,
     review_due_by: datetime | None = None,
+    swapped_away_in_game: QuerySet[Any, Any] | None = None,
 ) -> RatedPick:
     """The question to ask: with ``review_due_by``, the player's missed question whose
     review is due by then (earliest due first, not learned, active, of the category, not
     asked in this game) if there is one; else the active question of the category (any
     when ``category_id`` is None) nearest the difficulty's target chance, not seen by the
     player (``player_id`` None: no player's record, only this game's) and not asked in
-    this game (``asked_in_game``: a values queryset of question ids, used as a subquery).
-    One query while the player has unseen questions left. Raises
-    trivia.services.NoQuestionsAvailable when the bank has none of the difficulty."""
+    this game (``asked_in_game``: a values queryset of question ids, used as a subquery)
+    nor swapped away in it by a lifeline (``swapped_away_in_game``, the same kind of
+    queryset, no NULL; the nearest seen fallback leaves them out too). One query while the
+    player has unseen questions left. Raises trivia.services.NoQuestionsAvailable when the
+    bank has none of the difficulty."""
     if difficulty not in TARGET_CHANCE:
         raise ValueError(f"Unknown difficulty {difficulty!r}")
     target = target_rating(player_rating, TARGET_CHANCE[difficulty], _SCAN_GUESS)
@@ -102,7 +107,7 @@ def pick_rated_question(
         target,
         category_id=category_id,
         unseen_by=player_id,
-        asked_in_game=asked_in_game,
+        left_out=_left_out(asked_in_game, swapped_away_in_game),
         review=None if player_id is None or review_due_by is None else (player_id, review_due_by),
     )
     reviews = [row for row in rows if getattr(row, "pick_part", None) == _REVIEW]
@@ -114,14 +119,29 @@ def pick_rated_question(
             target,
             category_id=category_id,
             unseen_by=None,
-            asked_in_game=asked_in_game,
+            left_out=_left_out(asked_in_game, swapped_away_in_game),
             review=None,
         )
     if rows:
         return RatedPick(_with_category(_draw(rows, player_rating, difficulty, rng)))
-    # Every question of the category asked in this game: R-8.5's pick starts over.
-    return RatedPick(
-        services.choose_question(difficulty=difficulty, asked_ids=asked_in_game, rng=rng)
+    # Every question of the category asked (or swapped away) in this game: R-8.5's pick
+    # starts over, among them all only once the difficulty has none left either.
+    shown: services.Asked = asked_in_game
+    if swapped_away_in_game is not None:
+        shown = _ids(asked_in_game) | _ids(swapped_away_in_game)
+    return RatedPick(services.choose_question(difficulty=difficulty, asked_ids=shown, rng=rng))
+
+
+def _ids(values: QuerySet[Any, Any]) -> set[int]:
+    """The ids a values (or values_list) queryset of one column reads."""
+    return {next(iter(row.values())) if isinstance(row, dict) else row for row in values}
+
+
+def _left_out(
+    asked_in_game: QuerySet[Any, Any], swapped_away_in_game: QuerySet[Any, Any] | None
+) -> list[QuerySet[Any, Any]]:
+    return (
+        [asked_in_game] if swapped_away_in_game is None else [asked_in_game, swapped_away_in_game]
     )
 
 
@@ -186,24 +206,25 @@ def _nearest(
     *,
     category_id: int | None,
     unseen_by: int | None,
-    asked_in_game: QuerySet[Any, Any],
+    left_out: Sequence[QuerySet[Any, Any]],
     review: tuple[int, datetime] | None,
 ) -> list[Question]:
     """Up to SCAN active questions either side of ``target`` (and the review due), with
-    the filters said, in one statement."""
+    the filters said, in one statement; ``left_out``: values querysets of question ids
+    (asked or swapped away in the game), each a subquery."""
     connection = connections[Question.objects.db]
-    # The subquery of the asked ids, compiled as the ORM compiles a queryset it nests.
     where, where_params = 'q."active"', list[Any]()
-    try:
-        # Unordered, as the ORM nests a subquery: a model's default ordering would join
-        # and sort for nothing.
-        asked = asked_in_game.order_by().query
-        asked_sql, asked_params = asked.get_compiler(connection=connection).as_sql()
-    except EmptyResultSet:
-        pass  # a queryset that can match nothing (``pk__in=[]``): nothing asked yet
-    else:
-        where += f' AND q."id" NOT IN ({asked_sql})'
-        where_params += asked_params
+    for ids in left_out:
+        # Compiled as the ORM compiles a queryset it nests.
+        try:
+            # Unordered, as the ORM nests a subquery: a model's default ordering would
+            # join and sort for nothing.
+            query = ids.order_by().query
+            ids_sql, ids_params = query.get_compiler(connection=connection).as_sql()
+        except EmptyResultSet:
+            continue  # a queryset that can match nothing (``pk__in=[]``): none left out
+        where += f' AND q."id" NOT IN ({ids_sql})'
+        where_params += ids_params
     question, category, seen = (
         connection.ops.quote_name(model._meta.db_table)
         for model in (Question, Category, SeenQuestion)
