@@ -207,6 +207,16 @@ class TriviaAttempt(models.Model):
     # Lifelines used on this question, in order: {"kind": "fifty_fifty", "removed": [...]}
     # or {"kind": "swap", "question": <the id swapped away>}.
     lifelines = models.JSONField(default=list, blank=True)
+    # The question a Swap took away (at most one Swap a question), kept as a column beside
+    # the asked one: the pick's subquery over the game's attempts leaves both out, so a
+    # question swapped away never comes back in the game.
+    swapped_away = models.ForeignKey(
+        "trivia.Question",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
     # The player's report of this question, if any: one to one, so one report per attempt.
     report = models.OneToOneField(
         "trivia.QuestionReport",

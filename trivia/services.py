@@ -15,12 +15,10 @@ from trivia.models import Category, Question, QuestionPoolStamp, QuestionReport
 __all__ = [
     "NoQuestionsAvailable",
     "RandomSource",
-    "QuestionCandidate",
     "active_question_ids",
     "categories_with_questions",
     "category_with_questions",
     "choose_question",
-    "question_candidate",
     "question_pools_changed",
     "record_answer",
     "report_question",
@@ -96,33 +94,6 @@ def active_question_ids(difficulty: str, stamp: str | None = None) -> list[int]:
     )
     _READ[difficulty] = _Pool(stamp, ids, now)
     return ids
-
-
-@dataclass(frozen=True)
-class QuestionCandidate:
-    """A random question of a difficulty as this process's list has it, drawn before a
-    caller's query: the caller reads the question with that query and takes it when the
-    bank's stamp it read is still ``pool_stamp`` and the question is still active and not
-    asked; else it makes the usual pick."""
-
-    difficulty: str
-    question_id: int
-    pool_stamp: str
-
-
-def question_candidate(
-    difficulty: str, rng: RandomSource | None = None
-) -> QuestionCandidate | None:
-    """A candidate drawn from the difficulty's kept id list, with no query (None while this
-    process keeps no fresh list of it). Taken when it passes the caller's checks, it is
-    still a fair pick: drawn uniformly from the pool, it is kept only when not asked, and
-    otherwise the usual pick draws uniformly among the ones not asked, so every question
-    not asked is as likely as any other."""
-    pool = _READ.get(difficulty)
-    if pool is None or not pool.ids or time.monotonic() - pool.read_at >= POOL_TIMEOUT_SECONDS:
-        return None
-    chosen = pool.ids[(rng or _SYSTEM_RANDOM).randrange(len(pool.ids))]
-    return QuestionCandidate(difficulty, chosen, pool.stamp)
 
 
 def forget_question_pools() -> None:

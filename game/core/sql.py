@@ -2,10 +2,10 @@
 and the action's writes.
 
 Every action locks its game row and reads with it the pending trivia attempt, its question
-and category, the key of the latest round, the question bank's stamp and, for an action
-that may ask a question, the candidate question drawn for it; the table page reads the
-same row without the lock. Built with the ORM (``select_related`` of three models and
-three subqueries), building and compiling that queryset took ~3 ms of Python a call on
+and category, the key of the latest round, the question bank's stamp and the owner's trivia
+rating with their count of questions since a review; the table page reads the same row
+without the lock. Built with the ORM (``select_related`` of three models and a few
+subqueries), building and compiling that queryset took ~3 ms of Python a call on
 the bench machine, running it under a tenth of that, and an action's own work is about
 1 ms: measured, it was the cost of an action. So it is written here as SQL once per
 database vendor, from the models' own field lists, run through ``connection.cursor()``,
@@ -50,29 +50,17 @@ class GameRead:
     round_row_id: int | None
     # The question bank's stamp ("" while its row is missing).
     question_pool_stamp: str
-    # The candidate asked about, if it is active, of its difficulty and not asked in
-    # this game; else None.
-    candidate_question: Question | None
     # The owner's trivia rating and the questions asked since their last spaced review
     # (None, 0: no rating row yet), for a question chosen by rating (R-8.10).
     player_rating: float | None = None
     asked_since_review: int = 0
 
 
-def read_game(
-    *,
-    game_id: int,
-    owner_id: int,
-    lock: bool,
-    candidate: tuple[int, str] | None = None,
-) -> GameRead | None:
+def read_game(*, game_id: int, owner_id: int, lock: bool) -> GameRead | None:
     """The owner's game (None: no such game of theirs), locked for the transaction when
-    ``lock`` (call inside ``atomic``); ``candidate`` is a question's (id, difficulty)."""
-    statement = _statement(connection.vendor, lock=lock, with_candidate=candidate is not None)
-    params: list[Any] = [QuestionPoolStamp.SINGLETON_ID]
-    if candidate is not None:
-        params.extend(candidate)
-    params.extend([game_id, owner_id])
+    ``lock`` (call inside ``atomic``)."""
+    statement = _statement(connection.vendor, lock=lock)
+    params: list[Any] = [QuestionPoolStamp.SINGLETON_ID, game_id, owner_id]
     with connection.cursor() as cursor:
         cursor.execute(statement.sql, params)
         row = cursor.fetchone()
@@ -367,15 +355,10 @@ class _Statement:
         if attempt is not None and question is not None:
             attempt.question = question
         game.pending_trivia = attempt
-        chosen = None
-        if len(instances) > 4 and instances[4] is not None:
-            chosen = cast(Question, instances[4])
-            chosen.category = cast(Category, instances[5])
         return GameRead(
             game,
             round_row_id,
             stamp or "",
-            chosen,
             player_rating=None if player_rating is None else float(player_rating),
             asked_since_review=asked_since_review or 0,
         )
@@ -397,30 +380,18 @@ FROM {game} g
     LEFT JOIN {attempt} t ON t."id" = g."pending_trivia_id"
     LEFT JOIN {question} q ON q."id" = t."question_id"
     LEFT JOIN {category} c ON c."id" = q."category_id"
-    {candidate}
 WHERE g."id" = %s AND g."owner_id" = %s
-"""
-# The candidate question: found only when active, of its difficulty and not yet asked in
-# this game.
-_CANDIDATE_SQL = """
-    LEFT JOIN {question} cq ON cq."id" = %s AND cq."active" AND cq."difficulty" = %s
-        AND NOT EXISTS (
-            SELECT 1 FROM {attempt} a WHERE a."game_id" = g."id" AND a."question_id" = cq."id"
-        )
-    LEFT JOIN {category} cc ON cc."id" = cq."category_id"
 """
 
 
 @cache
-def _statement(vendor: str, *, lock: bool, with_candidate: bool) -> _Statement:
+def _statement(vendor: str, *, lock: bool) -> _Statement:
     parts = [
         _Part.of(Game, "g"),
         _Part.of(TriviaAttempt, "t"),
         _Part.of(Question, "q"),
         _Part.of(Category, "c"),
     ]
-    if with_candidate:
-        parts += [_Part.of(Question, "cq"), _Part.of(Category, "cc")]
     tables = {
         "game": _table(Game),
         "round": _table(Round),
@@ -430,9 +401,8 @@ def _statement(vendor: str, *, lock: bool, with_candidate: bool) -> _Statement:
         "question": _table(Question),
         "category": _table(Category),
     }
-    candidate = _CANDIDATE_SQL.format(**tables) if with_candidate else ""
     columns = ", ".join(part.columns for part in parts)
-    sql = _SQL.format(columns=columns, candidate=candidate, **tables)
+    sql = _SQL.format(columns=columns, **tables)
     if lock and vendor != "sqlite":
         # The game row only: the joined rows are read, not locked. (SQLite has no row
         # locks: its transactions take the database's write lock at BEGIN.)

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from django.db.models import Q
-
 from game.core.clock import from_epoch_ms, now_ms, pending_answer_deadline
 from game.core.errors import ActionRefused
 from game.models import TriviaAttempt
@@ -30,7 +28,6 @@ from game.services.results import Played
 from game.services.saving import LockedGame, play_and_save, save_attempt
 from game.services.trivia import pick_for_locked, record_shown_with_save
 from trivia import services as question_bank
-from trivia.models import Question
 
 if TYPE_CHECKING:
     from game.services.saving import Player
@@ -92,20 +89,16 @@ def swap_question(*, game_id: int, user: Player, version: int) -> Played:
     with locked_game(game_id=game_id, user=user, version=version) as locked:
         attempt = _pending(locked, SWAP)
         old = attempt.question
-        game = locked.game
         # Not asked in this game, nor swapped away earlier in it (both count as shown).
-        shown = Question.objects.filter(
-            Q(pk__in=TriviaAttempt.objects.filter(game_id=game.pk).values("question_id"))
-            | Q(pk__in=_swapped_away(game.pk))
-        ).values("pk")
-        question = pick_for_locked(locked, difficulty=attempt.difficulty, asked_ids=shown, rng=rng)
+        question = pick_for_locked(locked, difficulty=attempt.difficulty, rng=rng)
         if question.pk == old.pk:
             # Every question of the difficulty has been asked: there is none to swap in.
             raise ActionRefused("no_questions", difficulty=attempt.difficulty)
         attempt.question = question
+        attempt.swapped_away = old
         attempt.answers_shown = question_bank.shuffled_answers(question, rng=rng)
         attempt.lifelines = [*attempt.lifelines, {"kind": SWAP, "question": old.pk}]
-        save_attempt(locked, attempt, "question", "answers_shown", "lifelines")
+        save_attempt(locked, attempt, "question", "swapped_away", "answers_shown", "lifelines")
         # The question swapped in is shown now: its answer may be a first attempt (rated).
         record_shown_with_save(locked, question, from_epoch_ms(now_ms()))
         return _pay(locked, SWAP)
@@ -116,15 +109,3 @@ def _pay(locked: LockedGame, kind: str) -> Played:
     engine = locked.engine
     note: dict[str, Any] = {"kind": LIFELINE_USED, "lifeline": kind}
     return play_and_save(locked, lambda: engine.use_lifeline(kind), note=note)
-
-
-def _swapped_away(game_id: int) -> set[int]:
-    """The questions swapped away in this game (shown, never answered)."""
-    ids: set[int] = set()
-    for lifelines in TriviaAttempt.objects.filter(game_id=game_id).values_list(
-        "lifelines", flat=True
-    ):
-        for entry in lifelines or []:
-            if entry.get("kind") == SWAP:
-                ids.add(int(entry["question"]))
-    return ids

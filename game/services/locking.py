@@ -19,35 +19,26 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from game.core.errors import GameNotFound, StaleVersion, TimeRanOut
-from game.core.sql import GameRead, read_game
+from game.core.sql import read_game
 from game.models import Game
 from game.services.deadlines import TIME_RAN_OUT, apply_deadlines, deadline_due
 from game.services.results import Played
 from game.services.saving import LockedGame, load_engine
-from trivia.models import Question
-from trivia.services import QuestionCandidate
 
 if TYPE_CHECKING:
     from game.services.saving import Player
 
 
 @contextmanager
-def locked_game(
-    *,
-    game_id: int,
-    user: Player,
-    version: int,
-    question_candidate: QuestionCandidate | None = None,
-) -> Iterator[LockedGame]:
+def locked_game(*, game_id: int, user: Player, version: int) -> Iterator[LockedGame]:
     """One action's transaction: the owner's game row locked, the posted version checked.
 
     Raises GameNotFound (another player's game too) or StaleVersion; whatever the body
     raises rolls the transaction back, so a refused action changes nothing. A deadline
     that ran out before the action came is applied first and kept, and the action is
-    refused with TimeRanOut (R-4.13, R-8.9). A ``question_candidate`` (an action that may
-    ask a question) is read with the lock, so that asking it takes no query of its own."""
+    refused with TimeRanOut (R-4.13, R-8.9)."""
     with transaction.atomic():
-        locked = lock_game(game_id=game_id, user=user, candidate=question_candidate)
+        locked = lock_game(game_id=game_id, user=user)
         if not apply_deadlines(locked):
             _check_version(locked.game, version)
             yield locked
@@ -68,18 +59,11 @@ def _check_version(game: Game, version: int) -> None:
     raise StaleVersion(f"game {game.pk}: version {version} posted, {game.version} stored")
 
 
-def lock_game(
-    *, game_id: int, user: Player | int, candidate: QuestionCandidate | None = None
-) -> LockedGame:
+def lock_game(*, game_id: int, user: Player | int) -> LockedGame:
     """Lock the owner's game row (call inside atomic), reading with it in the same query
     all an action needs besides the engine state (game/core/sql.py)."""
     owner_id = user if isinstance(user, int) else user.pk
-    read = read_game(
-        game_id=game_id,
-        owner_id=owner_id,
-        lock=True,
-        candidate=None if candidate is None else (candidate.question_id, candidate.difficulty),
-    )
+    read = read_game(game_id=game_id, owner_id=owner_id, lock=True)
     if read is None:
         raise GameNotFound(game_id)
     engine = load_engine(read.game)
@@ -89,18 +73,9 @@ def lock_game(
         round_was_open=engine.round_in_progress,
         round_row_id=read.round_row_id,
         question_pool_stamp=read.question_pool_stamp,
-        candidate_question=_usable_candidate(read, candidate),
         player_rating=read.player_rating,
         asked_since_review=read.asked_since_review,
     )
-
-
-def _usable_candidate(read: GameRead, candidate: QuestionCandidate | None) -> Question | None:
-    """The candidate read with the lock, if it may be asked: found (active, of its
-    difficulty, not asked here) and drawn from the list the bank's stamp still names."""
-    if candidate is None or read.question_pool_stamp != candidate.pool_stamp:
-        return None
-    return read.candidate_question
 
 
 def catch_up_deadlines(*, game: Game) -> Played | None:

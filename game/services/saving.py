@@ -24,7 +24,6 @@ from game.services import randomness
 from game.services.daily_records import daily_writes
 from game.services.results import Played
 from game.services.shoe_records import shoe_writes
-from trivia.models import Question
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -48,9 +47,6 @@ class LockedGame:
     round_row_id: int | None = None
     # The question bank's stamp (read with the lock): a pick needs no read of its own.
     question_pool_stamp: str | None = None
-    # The question drawn before the lock and read with it, when it can be asked (active,
-    # of its difficulty, not asked in this game, its list still the bank's).
-    candidate_question: Question | None = None
     # The owner's trivia rating (None: no rating row yet) and the questions asked since
     # their last spaced review, read with the lock.
     player_rating: float | None = None

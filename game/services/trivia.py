@@ -216,6 +216,7 @@ def _rated_question(locked: LockedGame, difficulty: str, rng: Rng) -> Question:
     pick = _rated_pick(
         difficulty=difficulty,
         asked_ids=_asked_in(game.pk),
+        swapped_away_ids=swapped_away_in(game.pk),
         rng=rng,
         player_id=game.owner_id,
         player_rating=rating,
@@ -228,17 +229,16 @@ def _rated_question(locked: LockedGame, difficulty: str, rng: Rng) -> Question:
     return pick.question
 
 
-def pick_for_locked(
-    locked: LockedGame, *, difficulty: str, asked_ids: QuerySet[Any, Any], rng: Rng
-) -> Question:
+def pick_for_locked(locked: LockedGame, *, difficulty: str, rng: Rng) -> Question:
     """The question nearest ``difficulty``'s target for the locked game's player (their
-    rating read with the lock), of the game's category, unseen by them and not among
-    ``asked_ids``; no review (a Swap's question)."""
+    rating read with the lock), of the game's category, unseen by them, neither asked nor
+    swapped away in the game; no review (a Swap's question)."""
     game = locked.game
     rating = RATING_SEEDS["medium"] if locked.player_rating is None else locked.player_rating
     return _rated_pick(
         difficulty=difficulty,
-        asked_ids=asked_ids,
+        asked_ids=_asked_in(game.pk),
+        swapped_away_ids=swapped_away_in(game.pk),
         rng=rng,
         player_id=game.owner_id,
         player_rating=rating,
@@ -292,6 +292,7 @@ def _rated_pick(
     player_rating: float,
     category_id: int | None,
     review_due_by: datetime | None = None,
+    swapped_away_ids: QuerySet[Any, Any] | None = None,
 ) -> selection.RatedPick:
     try:
         return selection.pick_rated_question(
@@ -300,6 +301,7 @@ def _rated_pick(
             category_id=category_id,
             player_id=player_id,
             asked_in_game=asked_ids,
+            swapped_away_in_game=swapped_away_ids,
             rng=rng,
             review_due_by=review_due_by,
         )
@@ -323,3 +325,11 @@ def _daily_question(locked: LockedGame, difficulty: str) -> Question:
 def _asked_in(game_id: int) -> QuerySet[TriviaAttempt, Any]:
     """The ids of the questions a game has asked (its trivia attempts'), as a subquery."""
     return TriviaAttempt.objects.filter(game_id=game_id).values("question_id")
+
+
+def swapped_away_in(game_id: int) -> QuerySet[TriviaAttempt, Any]:
+    """The ids of the questions a Swap took away in a game (R-8.11), as a subquery: read
+    from the same attempt rows as the asked ones, by the same index."""
+    # No NULL among them: ``NOT IN`` a list holding NULL would leave every question out.
+    attempts = TriviaAttempt.objects.filter(game_id=game_id, swapped_away__isnull=False)
+    return attempts.values("swapped_away_id")

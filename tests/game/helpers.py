@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import connection
 from django.test import Client
 
 from game.models import Game, TriviaAttempt
@@ -70,3 +72,28 @@ def asked_before(game: Game, question: Any) -> TriviaAttempt:
         applied=True,
         answered_at=game.created,
     )
+
+
+def post_at_once(user: Any, url: str, data: dict[str, str], *, posts: int) -> list[int]:
+    """``posts`` clients logged in as ``user`` post ``data`` to ``url`` at the same moment
+    (each on a thread and a database connection of its own, held at a barrier until all
+    are ready); the status codes they got, sorted. Needs a test with
+    ``django_db(transaction=True)``: the threads see only committed rows."""
+    barrier = threading.Barrier(posts)
+    statuses: list[int] = []
+
+    def send() -> None:
+        client = Client()
+        client.force_login(user)
+        try:
+            barrier.wait()
+            statuses.append(client.post(url, data).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send) for _ in range(posts)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sorted(statuses)

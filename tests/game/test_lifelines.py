@@ -19,8 +19,12 @@ from game.rules.replay import run_replay
 from game.services import daily
 from tests.game.helpers import asked_before, post, stack_shoe
 from tests.trivia.factories import QuestionFactory
+from trivia import learning
+from trivia.models import Question
 
 pytestmark = pytest.mark.django_db
+
+NOW = datetime(2026, 6, 1, 12, tzinfo=UTC)
 
 # Player 2S 3D (5) against 6C: a hit (4H) leaves the hand open, then Stand ends the round.
 FIVE = ["2S", "0H", "3D", "6C", "4H", "KD", "5H", "9C", "8D"]
@@ -161,10 +165,46 @@ def test_swap_never_brings_back_a_question_asked_or_swapped_away_earlier(
     answered, swapped_away, left = [q for q in bank if q != current]
     earlier = asked_before(game, answered)
     earlier.lifelines = [{"kind": "swap", "question": swapped_away.pk}]
-    earlier.save(update_fields=["lifelines"])
+    earlier.swapped_away = swapped_away
+    earlier.save(update_fields=["lifelines", "swapped_away"])
     game = swap(game, player)
     assert game.pending_trivia is not None
     assert game.pending_trivia.question == left
+
+
+def test_a_question_swapped_away_is_never_asked_again_in_the_game(player: Any) -> None:
+    """Even once the player has seen every question (the pick then takes the nearest seen
+    but not asked in the game), the one swapped away stays out."""
+    bank = QuestionFactory.create_batch(5, difficulty="medium")
+    for question in bank:
+        learning.record_shown(player=player, question_id=question.pk, now=NOW)
+    game = asking(player)
+    swapped_away = attempt_of(game).question
+    game = swap(game, player)
+    assert attempt_of(game).swapped_away == swapped_away
+    # The question swapped away is now the nearest the target by far: only leaving it
+    # out keeps it from coming back.
+    Question.objects.filter(pk=swapped_away.pk).update(rating=1523)
+    Question.objects.exclude(pk=swapped_away.pk).update(rating=2400)
+    for _ in range(2):  # 2S 3D, then 4H and KD dealt by right answers: 19
+        game = right_answer(game, player)
+        game = services.hit(
+            game_id=game.pk, user=player, version=game.version, difficulty="medium"
+        ).game
+        assert game.pending_trivia is not None
+        assert game.pending_trivia.question != swapped_away
+
+
+def right_answer(game: Game, user: Any) -> Game:
+    game.refresh_from_db()
+    right = attempt_of_pending(game).question.correct_answer
+    return services.answer_question(
+        game_id=game.pk, user=user, version=game.version, answer=right
+    ).game
+
+
+def attempt_of_pending(game: Game) -> TriviaAttempt:
+    return TriviaAttempt.objects.select_related("question").get(pk=game.pending_trivia_id)
 
 
 def test_swap_is_refused_when_no_other_question_is_left(player: Any) -> None:

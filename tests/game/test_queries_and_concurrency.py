@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
-from django.test import Client
 
 from tests.game import scenarios
-from tests.game.helpers import post
+from tests.game.helpers import post, post_at_once
 
 # select game FOR UPDATE, pending trivia, UPDATE game, round row, hands + side bets at the
 # end of a round, the savepoint pair of atomic() inside the test transaction, session/user.
@@ -85,27 +81,10 @@ def test_rendering_the_table_takes_few_queries(
 def test_two_posts_of_the_same_action_race_and_exactly_one_applies(player) -> None:
     game = scenarios.betting(player)
     version = game.version
-    barrier = threading.Barrier(2)
-    statuses: list[int] = []
-
-    def deal() -> None:
-        client = Client()
-        client.force_login(player)
-        try:
-            barrier.wait()
-            response = client.post(
-                f"/games/{game.pk}/deal/", {"version": str(version), "amount": "10.00"}
-            )
-            statuses.append(response.status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=deal) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(statuses) == [302, 409]
+    statuses = post_at_once(
+        player, f"/games/{game.pk}/deal/", {"version": str(version), "amount": "10.00"}, posts=2
+    )
+    assert statuses == [302, 409]
     game.refresh_from_db()
     assert game.version == version + 1
     assert game.bank_cents == 100_000 - 1_000

@@ -3,10 +3,7 @@ seen, its first answer moves the ratings once, and a refused or repeated post mo
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 from django.test import Client
 
 from game import services
@@ -14,7 +11,7 @@ from game.core import clock as game_clock
 from game.models import Game, TriviaAttempt
 from game.rules.clock import FakeClock
 from tests.game import scenarios
-from tests.game.helpers import post, stack_shoe
+from tests.game.helpers import post, post_at_once, stack_shoe
 from trivia.models import PlayerRating, Question, SeenQuestion
 
 # Player 9S 7D (hard 16) against 6C: a Hit asks a question.
@@ -82,28 +79,13 @@ def test_twenty_parallel_answer_posts_move_a_rating_once(player, questions) -> N
     game = scenarios.question_shown(player)
     attempt = game.trivia_attempts.select_related("question").get()
     seed = attempt.question.rating
-    barrier = threading.Barrier(20)
-    statuses: list[int] = []
-
-    def answer() -> None:
-        client = Client()
-        client.force_login(player)
-        try:
-            barrier.wait()
-            response = client.post(
-                f"/games/{game.pk}/answer/",
-                {"version": str(game.version), "answer": attempt.question.correct_answer},
-            )
-            statuses.append(response.status_code)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=answer) for _ in range(20)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(statuses) == [302] + [409] * 19
+    statuses = post_at_once(
+        player,
+        f"/games/{game.pk}/answer/",
+        {"version": str(game.version), "answer": attempt.question.correct_answer},
+        posts=20,
+    )
+    assert statuses == [302] + [409] * 19
     question_rating, rated, player_rating, player_rated = _ratings(game, player)
     # Once: 24 points as the worked numbers say for a first answer at even odds would be
     # from 1500; from the easy seed it is less, and only one answer counted on each side.

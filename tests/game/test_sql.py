@@ -1,5 +1,5 @@
 """game/core/sql.py: the game row read by one explicit statement is what the ORM reads, with its
-pending question and a candidate question; the save writes what the ORM's update writes."""
+pending question; the save writes what the ORM's update writes."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_a_game_without_a_pending_question_reads_none_without_a_query(make_game,
     with CaptureQueriesContext(connection) as captured:
         assert read.game.pending_trivia is None
     assert captured.captured_queries == []
-    assert read.round_row_id is None and read.candidate_question is None
+    assert read.round_row_id is None
 
 
 def test_another_players_game_is_not_read(make_game, other_player) -> None:
@@ -91,33 +91,6 @@ def test_the_latest_round_and_the_banks_stamp_come_with_the_game(make_game, play
     read = read_game(game_id=game.pk, owner_id=player.pk, lock=False)
     assert read.round_row_id == rounds[1].pk
     assert read.question_pool_stamp == read_pool_stamp() != ""
-
-
-@pytest.mark.parametrize(
-    ("why", "found"),
-    [("may be asked", True), ("asked", False), ("inactive", False), ("other difficulty", False)],
-)
-def test_a_candidate_is_read_only_when_it_may_be_asked(
-    make_game, player, questions, why: str, found: bool
-) -> None:
-    game = make_game(trivia_mode=True)
-    candidate = questions["medium"][1]
-    difficulty = "hard" if why == "other difficulty" else "medium"
-    if why == "asked":
-        TriviaAttempt.objects.create(
-            game=game, hand_index=0, action="hit", question=candidate, difficulty="medium"
-        )
-    elif why == "inactive":
-        type(candidate).objects.filter(pk=candidate.pk).update(active=False)
-    read = read_game(
-        game_id=game.pk, owner_id=player.pk, lock=False, candidate=(candidate.pk, difficulty)
-    )
-    if not found:
-        assert read.candidate_question is None
-        return
-    expected = type(candidate).objects.select_related("category").get(pk=candidate.pk)
-    assert _values(read.candidate_question) == _values(expected)
-    assert _values(read.candidate_question.category) == _values(expected.category)
 
 
 def test_the_lock_locks_the_game_row_only_where_rows_are_locked(make_game, player) -> None:
