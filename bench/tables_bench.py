@@ -65,7 +65,14 @@ The run, in order:
    written meanwhile (expected: none) and the streams' reconnects (their reads count).
    The goal, 0: a stream costs no query when nothing changed at its table; then the
    players sit;
-4. **play** (``--seconds``, default 180, at most 300). Reported:
+4. **arrival** (``--arrive-seconds``, default 60): the tables fill one after another, each
+   at a random moment of the window (its players within 3 s), and every player plays from
+   the moment it sits; the play is measured from 5 s after the window (its errors are
+   counted from the start). A hundred tables opening their betting in the same second is
+   no evening anyone sees, and it keeps the tables' rounds in step for minutes: with
+   ``--arrive-seconds 0`` every player sits at once and the play is measured from there
+   (the burst figure);
+5. **play** (``--seconds``, default 180, at most 300). Reported:
    - per action (chip, clear, ready, ``ready, dealt`` -- the last Ready, which deals --,
      play hit / stand, difficulty, answer, offer) p50/p95/p99 of the post's round trip,
      and all of them together: **actions**;
@@ -87,7 +94,7 @@ The run, in order:
    - **CPU**: seconds of each server (its process tree), the clock, Redis, this process
      (the load generator's share of the 2 cores) and the whole machine; servers + clock +
      Redis per round dealt (``round_dealt`` events written in the window);
-5. the streams closed, 5 s for the servers to finish what they had queued, the
+6. the streams closed, 5 s for the servers to finish what they had queued, the
    baseline's second half (each half is reported too); **ratios** action p50 / bare p50
    and action p99 / bare p99 over both halves.
 
@@ -144,7 +151,8 @@ MAX_BET = 50  # dollars: a bet grown to this is cleared at the next intermission
 HIT_CHANCE = 0.5  # a round's chance that the player hits once (and answers a question)
 # Actions whose 200 answer wrote table events (a chip changes only the player's seat).
 EVENTFUL = {"ready", "play", "offer", "difficulty", "answer"}
-SETTLE_SECONDS = 5.0  # between the streams' end and the second baseline
+SETTLE_SECONDS = 5.0  # between the streams' end and the second baseline, and after arrival
+ARRIVAL_SPREAD = 3.0  # seconds between the first and the last player of a table sitting
 LOST_AFTER = 10.0  # seconds: a stream down this long by the end is lost for good
 MAX_PLAY = 300.0  # seconds of play at the most
 SHARES = (0.5, 0.95, 0.99)
@@ -1012,6 +1020,48 @@ async def arrive(players: list[Player], watchers: list[Player]) -> list[float]:
     return pages
 
 
+async def _arrive_then_play(
+    run: Run,
+    players: list[Player],
+    args: argparse.Namespace,
+    cpu: CpuWatch,
+    servers: Servers,
+    result: dict[str, Any],
+) -> None:
+    """Tables fill one after another over ``--arrive-seconds`` (each table at a moment
+    drawn at random in the window, its players within ARRIVAL_SPREAD seconds of it), and
+    each player plays from the moment it sits; the play is measured once every table has
+    filled and played a few seconds more (SETTLE_SECONDS): a steady evening, not a
+    hundred tables opening their betting in the same second."""
+    rng = random.Random(len(players))
+    starts = {table: rng.uniform(0, args.arrive_seconds) for table in {p.table for p in players}}
+    begun = time.monotonic()
+    until = begun + args.arrive_seconds + SETTLE_SECONDS + args.seconds
+
+    async def arrive_and_play(player: Player) -> None:
+        await asyncio.sleep(starts[player.table] + rng.uniform(0, ARRIVAL_SPREAD))
+        status, body = await player.post(
+            f"/tables/{player.table}/sit/", {"seat": str(player.seat), "version": "0"}
+        )
+        if status != 200:
+            raise RuntimeError(f"{player.name} could not sit: HTTP {status}\n{body[:500]}")
+        player.offer_html(body)
+        await player.play(until)
+
+    say(f"{len(players)} players arrive over {args.arrive_seconds:g} s, table by table")
+    playing = asyncio.gather(*(arrive_and_play(player) for player in players))
+    await asyncio.sleep(args.arrive_seconds + SETTLE_SECONDS)
+    arrival, run.stats = run.stats, Stats()  # the arrival's times are not measured...
+    run.stats.errors.update({f"arriving: {k}": v for k, v in arrival.errors.items()})
+    run.measuring = True  # ...its errors are
+    say(f"every table filled; play measured {args.seconds:g} s")
+    cpu.mark("play")
+    async with Measure(servers) as play:
+        await playing
+    cpu.mark("play end")
+    result["play"] = play.window
+
+
 async def wait_for(check: Callable[[], bool], seconds: float) -> None:
     until = time.monotonic() + seconds
     while not check() and time.monotonic() < until:
@@ -1053,19 +1103,22 @@ async def _play(
     result["idle_reconnects"] = run.stats.reconnects - reconnects
 
     players = [viewer for viewer in viewers if viewer.seated]
-    await arrive(players, [])
-    say(f"{len(players)} players sat")
-    await asyncio.sleep(2)  # the seats' events reach every stream before the play
-    run.measuring = True
-    say(f"play {args.seconds:g} s")
-    cpu.mark("play")
-    async with Measure(servers) as play:
-        until = time.monotonic() + args.seconds
-        await asyncio.gather(*(player.play(until) for player in players))
-    cpu.mark("play end")
+    if args.arrive_seconds > 0:
+        await _arrive_then_play(run, players, args, cpu, servers, result)
+    else:
+        await arrive(players, [])
+        say(f"{len(players)} players sat")
+        await asyncio.sleep(2)  # the seats' events reach every stream before the play
+        run.measuring = True
+        say(f"play {args.seconds:g} s")
+        cpu.mark("play")
+        async with Measure(servers) as play:
+            until = time.monotonic() + args.seconds
+            await asyncio.gather(*(player.play(until) for player in players))
+        cpu.mark("play end")
+        result["play"] = play.window
     run.measuring = False
-    result["play"] = play.window
-    result["play_elapsed"] = play.window.seconds
+    result["play_elapsed"] = result["play"].seconds
     await wait_for(lambda: not run.unfinished_fanouts(), 3)
     result["unfinished_fanouts"] = run.unfinished_fanouts()
     # A stream down now has until LOST_AFTER seconds from its drop to come back.
@@ -1455,6 +1508,13 @@ def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
         type=int,
         default=1,
         help="uvicorn worker processes of each app server (queries are counted only with 1)",
+    )
+    parser.add_argument(
+        "--arrive-seconds",
+        type=float,
+        default=60.0,
+        help="tables fill one by one over this many seconds before the measured play "
+        "(0: every player sits at once and every table's betting opens together)",
     )
     parser.add_argument("--think-min", type=float, default=3.0, help="seconds, at the least")
     parser.add_argument(

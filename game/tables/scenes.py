@@ -122,10 +122,15 @@ def _build(table: SharedTable) -> TableScene:
     return scene
 
 
-def current_scene(table_id: int) -> TableScene | None:
+def current_scene(table_id: int, news: int | None = None) -> TableScene | None:
     """The scene of the table as it stands now, None when there is no such table. One
-    small read (the revision) when the scene is already built; the whole row only by the
-    one that builds it."""
+    small read (the revision) when the scene may already be built; the whole row only by
+    the one that builds it. ``news``: the newest event this process heard of at the table;
+    when no scene is kept or the kept one is older, the head could only say it must be
+    built: the whole row is read at once."""
+    kept = _scenes.get(table_id)
+    if kept is None or (news is not None and kept.table.version < news):
+        return _fresh_scene(table_id, news)
     head = _table_head(table_id)
     if head is None:
         return None
@@ -137,6 +142,19 @@ def current_scene(table_id: int) -> TableScene | None:
         # The streams an action woke wait here for the first one's scene rather than each
         # reading the whole row (the engine's state) only to find it built.
         scene = _cached(table_id, head.invite_token, stamp)
+        if scene is not None:
+            return scene
+        table = table_by_id(table_id)
+        if table is None:
+            return None
+        return _cached(table_id, table.invite_token, _stamp_of(table)) or _build(table)
+
+
+def _fresh_scene(table_id: int, news: int | None) -> TableScene | None:
+    """The scene built from the whole row, read now (by the first of the streams woken
+    together: the others wait and take it)."""
+    with _builder(table_id):
+        scene = scene_covering(table_id, news)
         if scene is not None:
             return scene
         table = table_by_id(table_id)

@@ -70,7 +70,7 @@ def _event_stream(
         # A stream woken by news takes the scene another stream of this process built for
         # it, when there is one; the first snapshot always reads the table's head.
         known = live.known_seq(table_id) if seq is not None else None
-        scene = scene_covering(table_id, known) or current_scene(table_id)
+        scene = scene_covering(table_id, known) or current_scene(table_id, known)
         if scene is None:
             raise Http404("No such table")
         current = scene.table
