@@ -104,7 +104,7 @@ WSGI_APPLICATION = "blackjack_site.wsgi.application"
 DATABASE_POOL_SIZE = int(os.environ.get("DATABASE_POOL_SIZE", "0"))
 # PostgreSQL: psycopg prepares a statement on the server once a connection has run it
 # PREPARE_THRESHOLD times, and PostgreSQL then plans it once per connection instead of at
-# every run (the game's lock, three joins and two subqueries, is mostly planning). It
+# every run (the game's lock, four joins and two subqueries, is mostly planning). It
 # needs server-side binding: the client-side binding cursor, Django's default, never
 # prepares. Both are Django's documented OPTIONS, off by default; off here too behind a
 # pooler that does not keep prepared statements (PgBouncer before 1.21, or without

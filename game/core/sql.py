@@ -3,13 +3,13 @@ and the action's writes.
 
 Every action locks its game row and reads with it the pending trivia attempt, its question
 and category, the key of the latest round, the question bank's stamp and the owner's trivia
-rating with their count of questions since a review; the table page reads the same row
-without the lock. Built with the ORM (``select_related`` of three models and a few
-subqueries), building and compiling that queryset took ~3 ms of Python a call on
-the bench machine, running it under a tenth of that, and an action's own work is about
-1 ms: measured, it was the cost of an action. So it is written here as SQL once per
-database vendor, from the models' own field lists, run through ``connection.cursor()``,
-and its row turned into model instances as the ORM's reads turn theirs: each field's
+rating row (the rating, its count of rated answers, the questions since a review); the table
+page reads the same row without the lock. Built with the ORM (``select_related`` of three
+models and a few subqueries), building and compiling that queryset took ~3 ms of Python a
+call on the bench machine, running it under a tenth of that, and an action's own work is
+about 1 ms: measured, it was the cost of an action. So it is written here as SQL once per
+database vendor, from the models' own field lists, run through ``connection.cursor()``, and
+its row turned into model instances as the ORM's reads turn theirs: each field's
 ``from_db_value`` and ``to_python``, then ``Model.from_db``; the joined rows are set on
 their foreign keys, so reading them runs no query.
 
@@ -50,9 +50,11 @@ class GameRead:
     round_row_id: int | None
     # The question bank's stamp ("" while its row is missing).
     question_pool_stamp: str
-    # The owner's trivia rating and the questions asked since their last spaced review
-    # (None, 0: no rating row yet), for a question chosen by rating (R-8.10).
+    # The owner's trivia rating, the first attempts it was learned from and the questions
+    # asked since their last spaced review (None, 0, 0: no rating row yet), for a question
+    # chosen by rating and an answer rated (R-8.10).
     player_rating: float | None = None
+    player_rated_answers: int = 0
     asked_since_review: int = 0
 
 
@@ -345,7 +347,7 @@ class _Statement:
             # A LEFT JOIN that found no row gives NULL keys: no instance.
             instances.append(None if values[0] is None else _instance(part, values))
         round_row_id, stamp = row[start], row[start + 1]
-        player_rating, asked_since_review = row[start + 2], row[start + 3]
+        player_rating, rated_answers, asked_since_review = row[start + 2 : start + 5]
         game = cast(Game, instances[0])  # the locked row itself: never NULL
         attempt = cast(TriviaAttempt | None, instances[1])
         question = cast(Question | None, instances[2])
@@ -360,6 +362,7 @@ class _Statement:
             round_row_id,
             stamp or "",
             player_rating=None if player_rating is None else float(player_rating),
+            player_rated_answers=rated_answers or 0,
             asked_since_review=asked_since_review or 0,
         )
 
@@ -374,12 +377,12 @@ _SQL = """
 SELECT {columns},
     (SELECT r."id" FROM {round} r WHERE r."game_id" = g."id" ORDER BY r."number" DESC LIMIT 1),
     (SELECT s."stamp" FROM {stamp} s WHERE s."id" = %s),
-    (SELECT pr."rating" FROM {rating} pr WHERE pr."player_id" = g."owner_id"),
-    (SELECT pr."asked_since_review" FROM {rating} pr WHERE pr."player_id" = g."owner_id")
+    pr."rating", pr."rated_answers", pr."asked_since_review"
 FROM {game} g
     LEFT JOIN {attempt} t ON t."id" = g."pending_trivia_id"
     LEFT JOIN {question} q ON q."id" = t."question_id"
     LEFT JOIN {category} c ON c."id" = q."category_id"
+    LEFT JOIN {rating} pr ON pr."player_id" = g."owner_id"
 WHERE g."id" = %s AND g."owner_id" = %s
 """
 

@@ -74,6 +74,7 @@ def lock_game(*, game_id: int, user: Player | int) -> LockedGame:
         round_row_id=read.round_row_id,
         question_pool_stamp=read.question_pool_stamp,
         player_rating=read.player_rating,
+        player_rated_answers=read.player_rated_answers,
         asked_since_review=read.asked_since_review,
     )
 

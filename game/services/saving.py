@@ -47,9 +47,11 @@ class LockedGame:
     round_row_id: int | None = None
     # The question bank's stamp (read with the lock): a pick needs no read of its own.
     question_pool_stamp: str | None = None
-    # The owner's trivia rating (None: no rating row yet) and the questions asked since
-    # their last spaced review, read with the lock.
+    # The owner's trivia rating (None: no rating row yet), the first attempts it was
+    # learned from and the questions asked since their last spaced review, read with the
+    # lock.
     player_rating: float | None = None
+    player_rated_answers: int = 0
     asked_since_review: int = 0
     # Writes of this action besides the game row's (an attempt answered, the round's rows
     # at its end), sent with the game's save (sql.update_game): one round trip for all.

@@ -3,7 +3,9 @@ its answer deals the card or stands the hand.
 
 The question is chosen by rating (R-8.10, trivia/selection.py): the lock reads the
 player's rating and review count with the game (game/core/sql.py), the pick is one query,
-and the review count's write goes with the game's save.
+and the review count's write goes with the game's save. A first attempt is rated from the
+player's rating as the lock read it too: on PostgreSQL its writes (the seen row, both
+ratings) are one statement (trivia/learning.py).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from game.services.guards import (
 from game.services.locking import locked_game
 from game.services.results import Played
 from game.services.saving import LockedGame, StatusNote, play_and_save, save_attempt, save_game
-from trivia import learning, selection
+from trivia import learning, ratings, selection
 from trivia import services as question_bank
 from trivia.models import RATING_SEEDS, PlayerRating, Question
 
@@ -146,15 +148,25 @@ def answer_question(*, game_id: int, user: Player, version: int, answer: str) ->
         save_attempt(
             locked, attempt, "answer_given", "correct", "credits_change", "answered_at", "applied"
         )
-        # R-8.10: a first attempt moves the player's and the question's ratings.
+        # R-8.10: a first attempt moves the player's and the question's ratings, worked out
+        # from both as the lock read them.
         learning.record_answer_for_rating(
             player=locked.game.owner_id,
             question=attempt.question,
             correct=correct,
             now=from_epoch_ms(now_ms()),
             shown_at=attempt.shown_at,
+            player_rated=_player_rated(locked),
         )
         return _apply_answer(locked, attempt, note=note)
+
+
+def _player_rated(locked: LockedGame) -> ratings.Rated:
+    """The owner's rating and rated answers as the lock read them (a player with no rating
+    row yet starts at START_RATING)."""
+    if locked.player_rating is None:
+        return ratings.Rated(ratings.START_RATING, 0)
+    return ratings.Rated(locked.player_rating, locked.player_rated_answers)
 
 
 def continue_after_reveal(*, game_id: int, user: Player, version: int) -> Played:
@@ -271,8 +283,8 @@ def pick_question(
     review)."""
     rating = None
     if player_id is not None:
-        ratings = PlayerRating.objects.filter(player_id=player_id)
-        rating = ratings.values_list("rating", flat=True).first()
+        rows = PlayerRating.objects.filter(player_id=player_id)
+        rating = rows.values_list("rating", flat=True).first()
     return _rated_pick(
         difficulty=difficulty,
         asked_ids=asked_ids,

@@ -21,7 +21,7 @@ from game.core.sql import (
     update_write,
 )
 from game.models import Game, Hand, Round, TriviaAttempt
-from trivia.models import SeenQuestion
+from trivia.models import PlayerRating, SeenQuestion
 from trivia.services import question_pools_changed, read_pool_stamp
 
 pytestmark = pytest.mark.django_db
@@ -91,6 +91,19 @@ def test_the_latest_round_and_the_banks_stamp_come_with_the_game(make_game, play
     read = read_game(game_id=game.pk, owner_id=player.pk, lock=False)
     assert read.round_row_id == rounds[1].pk
     assert read.question_pool_stamp == read_pool_stamp() != ""
+
+
+def test_the_owners_rating_row_comes_with_the_game(make_game, player) -> None:
+    game = make_game()
+    read = read_game(game_id=game.pk, owner_id=player.pk, lock=False)
+    assert (read.player_rating, read.player_rated_answers, read.asked_since_review) == (None, 0, 0)
+    PlayerRating.objects.create(player=player, rating=1612.5, rated_answers=7, asked_since_review=3)
+    read = read_game(game_id=game.pk, owner_id=player.pk, lock=False)
+    assert (read.player_rating, read.player_rated_answers, read.asked_since_review) == (
+        1612.5,
+        7,
+        3,
+    )
 
 
 def test_the_lock_locks_the_game_row_only_where_rows_are_locked(make_game, player) -> None:

@@ -164,3 +164,67 @@ def test_the_asking_that_first_showed_a_question_is_its_first_attempt() -> None:
     assert record_answer_for_rating(
         player=player, question=question, correct=True, now=later, shown_at=NOW
     )
+
+
+def test_a_first_attempt_rated_from_a_stale_read_of_the_players_rating_is_rated_again() -> None:
+    player, question = UserFactory(), QuestionFactory(difficulty="medium")
+    record_shown(player=player, question_id=question.pk, now=NOW)
+    question.refresh_from_db()
+    # Read before the player's answer elsewhere moved their rating to 1600 over 3 answers.
+    read_before = ratings.Rated(ratings.START_RATING, 0)
+    PlayerRating.objects.create(player=player, rating=1600.0, rated_answers=3)
+    assert record_answer_for_rating(
+        player=player, question=question, correct=True, now=NOW, player_rated=read_before
+    )
+    expected = ratings.rate_answer(
+        player=ratings.Rated(1600.0, 3),
+        question=ratings.Rated(question.rating, question.rated_answers),
+        correct=True,
+        guess=ratings.guess_chance(question.type),
+    )
+    rating = PlayerRating.objects.get(player=player)
+    assert (rating.rating, rating.rated_answers) == (pytest.approx(expected.player.rating), 4)
+    question.refresh_from_db()
+    assert (question.rating, question.rated_answers) == (
+        pytest.approx(expected.question.rating),
+        1,
+    )
+
+
+def test_a_first_attempt_rated_from_a_read_that_found_no_rating_row_makes_it() -> None:
+    player, question = UserFactory(), QuestionFactory(difficulty="medium")
+    record_shown(player=player, question_id=question.pk, now=NOW)
+    question.refresh_from_db()
+    assert record_answer_for_rating(
+        player=player,
+        question=question,
+        correct=False,
+        now=NOW,
+        player_rated=ratings.Rated(ratings.START_RATING, 0),
+    )
+    rating = PlayerRating.objects.get(player=player)
+    # A new player (1500) wrong on a new medium question (1500), right with chance 0.625:
+    # 64 x 0.625 = 40 points down.
+    assert (rating.rating, rating.rated_answers, rating.asked_since_review) == (
+        pytest.approx(1460.0),
+        1,
+        0,
+    )
+
+
+def test_a_later_attempt_writes_no_rating_whatever_rating_was_read() -> None:
+    player, question = UserFactory(), QuestionFactory()
+    record_shown(player=player, question_id=question.pk, now=NOW)
+    assert _answer(player, question, correct=True) is True
+    before = PlayerRating.objects.values_list("rating", "rated_answers").get(player=player)
+    question.refresh_from_db()
+    assert not record_answer_for_rating(
+        player=player,
+        question=question,
+        correct=True,
+        now=NOW,
+        player_rated=ratings.Rated(ratings.START_RATING, 0),
+    )
+    assert PlayerRating.objects.values_list("rating", "rated_answers").get(player=player) == before
+    question.refresh_from_db()
+    assert question.rated_answers == 1
