@@ -22,7 +22,10 @@ What runs (all on 127.0.0.1, everything stopped by the script):
   loaded, ``manage.py load_default_questions``); ``--watchers`` (default one a table)
   logged-in users who never sit: each loads its table's page once and keeps its stream
   open. Users and sessions are written to the database directly (as web_bench does);
-  players and watchers alternate between the two servers.
+  players and watchers alternate between the two servers (``--route viewer``, the
+  default: every table has viewers on both), or each table's viewers all talk to one
+  server, the tables alternating (``--route table``: what a balancer routing
+  ``/tables/<id>/`` by the id gives, docs/deploy.md).
 
 Every player and watcher is an asyncio task of this one process speaking plain HTTP/1.1
 (a new connection per request, as bench/web_bench.py does; no HTTP client library) plus
@@ -925,9 +928,18 @@ async def load(
     pace = Pace(args.think_min, args.think_max)
     ports = servers.ports
     entries = prepared["players"] + prepared["watchers"]
-    # Players and watchers alike alternate between the two servers.
+    tables = sorted({entry["table"] for entry in entries})
+    place = {table: number for number, table in enumerate(tables)}
+
+    def port_of(index: int, entry: dict[str, Any]) -> int:
+        # By table: every viewer of a table on one server, the tables alternating (a
+        # balancer that routes /tables/<id>/ by the id); by viewer: players and watchers
+        # alike alternate, so each table has viewers on both servers.
+        number = place[entry["table"]] if args.route == "table" else index
+        return ports[number % len(ports)]
+
     viewers = [
-        Player(index, entry, ports[index % len(ports)], run, pace)
+        Player(index, entry, port_of(index, entry), run, pace)
         for index, entry in enumerate(entries)
     ]
     players = [viewer for viewer in viewers if viewer.seated]
@@ -1279,6 +1291,8 @@ def figures(args: argparse.Namespace, result: dict[str, Any], watch: CpuWatch) -
             "turn_seconds": TURN_SECONDS,
             "play_seconds": seconds,
             "idle_seconds": args.idle_seconds,
+            "arrive_seconds": args.arrive_seconds,
+            "route": args.route,
         },
         "actions": {
             "all": {**action, "per_second": len(done) / seconds},
@@ -1354,7 +1368,8 @@ def report(found: dict[str, Any]) -> bool:
         f"{setup['pool_size']}) + table_clock, PostgreSQL, Redis; {setup['play_seconds']:.1f} s; "
         f"trivia on, {pace}, hit "
         f"{setup['hit_chance']:.0%} of rounds, intermission {setup['intermission_seconds']} s, "
-        f"turn {setup['turn_seconds']} s"
+        f"turn {setup['turn_seconds']} s; tables filled over {setup['arrive_seconds']:g} s "
+        f"before it; viewers routed by {setup['route']}"
     )
     every = actions["all"]
     print(f"  actions: {every['n']} answered 200 = {every['per_second']:.1f} actions/s; ", end="")
@@ -1515,6 +1530,14 @@ def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
         default=60.0,
         help="tables fill one by one over this many seconds before the measured play "
         "(0: every player sits at once and every table's betting opens together)",
+    )
+    parser.add_argument(
+        "--route",
+        choices=("viewer", "table"),
+        default="viewer",
+        help="which server each viewer talks to: alternating viewer by viewer (each table "
+        "has viewers on both), or by table (a balancer routing /tables/<id>/ by the id; "
+        "docs/deploy.md)",
     )
     parser.add_argument("--think-min", type=float, default=3.0, help="seconds, at the least")
     parser.add_argument(

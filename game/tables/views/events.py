@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpResponse, StreamingHttpResponse
+from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
@@ -65,6 +66,9 @@ def _event_stream(
     # Only the id is kept: the row holds the engine's state, tens of KB, which a stream
     # open for minutes must not hold (each read takes the process's shared scene).
     table_id = visible_table(request, table_id).pk
+    # The viewer's CSRF token, masked once for the whole stream (one response): every
+    # table it sends carries it in its forms.
+    csrf_token = get_token(request)
 
     def messages_after(seq: int | None) -> tuple[list[SseMessage], int]:
         # A stream woken by news takes the scene another stream of this process built for
@@ -95,7 +99,7 @@ def _event_stream(
             ]
             if len(events) == LOG_BATCH:
                 last = events[-1].seq
-        html = table_partial(request, current, scene=scene)
+        html = table_partial(request, current, scene=scene, csrf_token=csrf_token)
         found.append(SseMessage("table", html, str(last)))
         if last == current.version:
             found += ended

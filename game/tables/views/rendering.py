@@ -83,17 +83,27 @@ def table_context(
     table: SharedTable,
     notice: str = "",
     scene: TableScene | None = None,
+    csrf_token: str | None = None,
 ) -> dict[str, Any]:
+    """The table partial's context; ``csrf_token``: the masked token its forms carry, when
+    the caller masked one already (a stream masks its viewer's once, not for every
+    message: masking draws 32 characters from the system's random source); else the
+    request's, masked for this response."""
     scene = scene or scene_of(table)
     view = view_for(scene, request.user)
     invite_url = invite_link(request, scene.table) if view.is_host else ""
-    return {
+    context = {
         "view": view,
         "table": scene.table,
         "notice": notice,
         "invite_url": invite_url,
         "urls": table_urls(table.pk),
     }
+    if csrf_token is not None:
+        # A value of the context overrides the csrf context processor's (Django's
+        # make_context), which is then never evaluated.
+        context["csrf_token"] = csrf_token
+    return context
 
 
 def invite_link(request: AuthenticatedHttpRequest, table: SharedTable) -> str:
@@ -105,9 +115,10 @@ def table_partial(
     table: SharedTable,
     notice: str = "",
     scene: TableScene | None = None,
+    csrf_token: str | None = None,
 ) -> str:
     return render_to_string(
-        TABLE_PARTIAL, table_context(request, table, notice, scene), request=request
+        TABLE_PARTIAL, table_context(request, table, notice, scene, csrf_token), request=request
     )
 
 

@@ -544,3 +544,30 @@ def test_every_seat_action_the_page_links_to_has_a_view_of_its_own() -> None:
     from game.tables.views.rendering import TABLE_ACTIONS
 
     assert sorted(ACTIONS) == sorted(TABLE_ACTIONS)
+
+
+def test_a_streams_tables_carry_one_csrf_token_that_posts(seated_pair, ana, ben, settings):
+    """A stream masks its viewer's CSRF token once (masking is costly, and the stream is
+    one response): the table it sends first and the table it sends after news carry the
+    same token, and the forms post with it."""
+    settings.TABLE_STREAM_SECONDS = 1.0
+    settings.TABLE_STREAM_POLL_SECONDS = 0.05
+    table = seated_pair(PLAIN)
+    ben_client = Client(enforce_csrf_checks=True)
+    ben_client.force_login(ben)
+    chunks = iter(ben_client.get(reverse("tables:events", args=[table.pk])).streaming_content)
+    first = b""
+    while b"event: table" not in first:
+        first += next(chunks)
+    bet_and_ready(table, ana)  # news: the stream reads again and sends the table again
+    later = b"".join(chunks)
+    assert b"event: table" in later
+    tokens = re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', (first + later).decode())
+    assert len(tokens) > 2 and len(set(tokens)) == 1
+    posted = ben_client.post(
+        action_url(table, "chip"),
+        {"version": seat_version(table, ben), "chip": "10", "csrfmiddlewaretoken": tokens[0]},
+        HTTP_HX_REQUEST="true",
+    )
+    assert posted.status_code == 200
+    assert Seat.objects.get(table=table, player=ben).bet_cents == 1000
