@@ -32,7 +32,7 @@ from game.tables.sse import (
 from game.tables.views.rendering import (
     may_see,
     table_partial,
-    visible_table,
+    visible_table_id,
 )
 
 LOG_BATCH = 200  # log lines a stream sends at once when catching up
@@ -65,7 +65,7 @@ def _event_stream(
     clock_runner.ensure_in_process_clock()
     # Only the id is kept: the row holds the engine's state, tens of KB, which a stream
     # open for minutes must not hold (each read takes the process's shared scene).
-    table_id = visible_table(request, table_id).pk
+    table_id = visible_table_id(request, table_id)
     # The viewer's CSRF token, masked once for the whole stream (one response): every
     # table it sends carries it in its forms.
     csrf_token = get_token(request)

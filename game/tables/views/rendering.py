@@ -62,6 +62,20 @@ def visible_table(request: AuthenticatedHttpRequest, table_id: int) -> SharedTab
     return table
 
 
+# What ``may_see`` reads of a table: not the engine's state (tens of KB of JSON to parse).
+ACCESS_FIELDS = ("public", "host_id", "invite_token")
+
+
+def visible_table_id(request: AuthenticatedHttpRequest, table_id: int) -> int:
+    """The id of a table the requesting player may see, else 404, from a read of only what
+    decides it: for an action, which reads the table with its lock anyway, and a stream,
+    which keeps only the id."""
+    table = SharedTable.objects.filter(pk=table_id).only(*ACCESS_FIELDS).first()
+    if table is None or not may_see(request, table):
+        raise Http404("No such table")
+    return table.pk
+
+
 @functools.lru_cache(maxsize=1024)
 def table_urls(table_id: int) -> dict[str, str]:
     """Every URL a table's page links to, by name (``sit-out`` as ``sit_out``), reversed
@@ -130,7 +144,7 @@ def answer_post(
 ) -> HttpResponse:
     """Run one service; answer htmx with the partial, a plain post with a redirect (to
     ``done_url`` when given and the action went through, else the table)."""
-    table = visible_table(request, table_id)
+    table_id = visible_table_id(request, table_id)
     status, notice = 200, ""
     try:
         run()
@@ -142,7 +156,9 @@ def answer_post(
         status, notice = http_status(error), refusal_text(error)
     except ValueError as error:  # bad input, worded by its parser (game/tables/forms.py)
         status, notice = REFUSED, str(error)
-    table = table_by_id(table.pk) or table
+    table = table_by_id(table_id)
+    if table is None:
+        raise Http404("No such table")
     if request.htmx:
         return HttpResponse(table_partial(request, table, notice), status=status)
     if notice:
