@@ -22,6 +22,7 @@ from django.db.models.functions import Coalesce
 
 from game.tables.models import Seat, SharedTable, TableShoe
 from game.tables.presentation import TableScene, table_scene
+from game.tables.services import LockedTable
 
 Stamp = tuple[int, int]  # (the table's revision, the sum of its seats' versions)
 
@@ -114,12 +115,31 @@ def scene_of(table: SharedTable) -> TableScene:
         return _cached(table.pk, table.invite_token, stamp) or _build(table)
 
 
-def _build(table: SharedTable) -> TableScene:
-    """Builds and keeps the scene of ``table`` (the caller holds the table's builder)."""
+def _build(table: SharedTable, committed: LockedTable | None = None) -> TableScene:
+    """Builds and keeps the scene of ``table`` (the caller holds the table's builder);
+    ``committed``: the action that just wrote it, whose seats and events it takes."""
     # A copy: the caller's row may be refreshed in place after this.
-    scene = table_scene(copy.copy(table), _previous(table))
+    if committed is None:
+        scene = table_scene(copy.copy(table), _previous(table))
+    else:
+        seats = sorted(committed.seats, key=lambda seat: seat.pk)
+        scene = table_scene(table, _previous(table), seats=seats, written=committed.written_events)
     _keep(scene)
     return scene
+
+
+def committed_scene(committed: LockedTable) -> TableScene:
+    """The scene of a table as an action of this process just committed it
+    (``services.committed_tables``): its row and every seat as the action wrote them, no
+    read of them again, and the events it wrote after those of the scene kept; or a newer
+    scene already built."""
+    table = copy.copy(committed.table)
+    stamp = (table.revision, sum(seat.version for seat in committed.seats))
+    scene = _cached(table.pk, table.invite_token, stamp)
+    if scene is not None:
+        return scene
+    with _builder(table.pk):
+        return _cached(table.pk, table.invite_token, stamp) or _build(table, committed)
 
 
 def current_scene(table_id: int, news: int | None = None) -> TableScene | None:

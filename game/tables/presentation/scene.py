@@ -92,16 +92,26 @@ class TableScene(TemplateLookup):
         return (self.table.revision, sum(seat.version for seat in self.seats))
 
 
-def table_scene(table: SharedTable, previous: TableScene | None = None) -> TableScene:
+def table_scene(
+    table: SharedTable,
+    previous: TableScene | None = None,
+    *,
+    seats: list[Seat] | None = None,
+    written: list[TableEvent] | None = None,
+) -> TableScene:
     """The part of ``table`` every viewer sees alike (three reads: the seats, the newest
-    events; the engine's state is the row's own)."""
-    seats = services.seats_of_table(table.pk)
+    events, a round's revealed questions; the engine's state is the row's own).
+    ``seats``: every seat of the table as just written (not read again); ``written``: the
+    events up to the table's version that were just written, oldest first (read only
+    when they do not follow ``previous``'s)."""
+    if seats is None:
+        seats = services.seats_of_table(table.pk)
     engine = game_from_json(table.state) if table.state else None
     options = engine.options if engine else services.table_options(table.options)
     round_ = public_view(engine).round if engine else None
     in_round = table.phase == SharedTable.Phase.ROUND and round_ is not None
     turn_box = engine.box_in_turn() if (engine and in_round) else None
-    events, log = _newest_events(table, previous)
+    events, log = _newest_events(table, previous, written or [])
     reveals = _reveals(table, round_, options.trivia_mode, events, previous)
     seat_views, own_seat_views = seat_views_of(
         table, seats, round_, in_round, turn_box, options.trivia_mode, reveals
@@ -200,20 +210,34 @@ def _events(table_id: int, *, upto: int, after: int | None = None) -> list[Table
 
 
 def _newest_events(
-    table: SharedTable, previous: TableScene | None
+    table: SharedTable, previous: TableScene | None, written: list[TableEvent]
 ) -> tuple[list[TableEvent], list[str]]:
     """The scene's events and their log lines, newest first, up to the table's version:
     only those written since ``previous`` (the same table's last scene) are read and
-    worded, the rest carried."""
+    worded, the rest carried; not read when ``written`` holds them all."""
     if previous is None or previous.table.version > table.version:
         events = _events(table.pk, upto=table.version)
         return events, log_lines(events)
     if previous.table.version == table.version:  # a bet being built: no event written
         return previous.events, previous.log
-    new = _events(table.pk, after=previous.table.version, upto=table.version)
+    if _follows(written, previous.table.version, table.version):
+        new = written[::-1]
+    else:
+        new = _events(table.pk, after=previous.table.version, upto=table.version)
     events = (new + previous.events)[:SCENE_EVENTS]
     log = (log_lines(new) + previous.log)[:SCENE_EVENTS]
     return events, log
+
+
+def _follows(written: list[TableEvent], after: int, upto: int) -> bool:
+    """Whether ``written`` (oldest first) are exactly the events after seq ``after`` up to
+    ``upto``."""
+    return (
+        len(written) == upto - after
+        and bool(written)
+        and written[0].seq == after + 1
+        and written[-1].seq == upto
+    )
 
 
 def _headline(

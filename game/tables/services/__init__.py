@@ -33,6 +33,7 @@ from game.tables.services.lifecycle import change_options, close_table, create_t
 from game.tables.services.locking import (
     apply_due_deadlines,
     apply_due_deadlines_of,
+    committed_tables,
     locked_table,
     seat_only,
 )
@@ -92,6 +93,7 @@ __all__ = [
     "clear_bet",
     "clear_side_bet",
     "close_table",
+    "committed_tables",
     "create_table",
     "leave",
     "locked_table",

@@ -6,6 +6,7 @@ process's entry points, which apply what is due table by table.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -40,6 +41,24 @@ def lock_table(table_id: int, *, skip_locked: bool = False) -> LockedTable:
     return LockedTable(table, seats_of_table(table.pk))
 
 
+_committing = threading.local()
+
+
+@contextmanager
+def committed_tables() -> Iterator[dict[int, LockedTable]]:
+    """Collects, by table id, each table an action of this thread commits meanwhile
+    (``locked_table``), as the action left it: its row and every seat as written, and the
+    events it wrote. The view that answers the action shows the table from it rather than
+    reading back what it just wrote. A refused action leaves nothing here."""
+    kept: dict[int, LockedTable] = {}
+    outer = getattr(_committing, "kept", None)
+    _committing.kept = kept
+    try:
+        yield kept
+    finally:
+        _committing.kept = outer
+
+
 @contextmanager
 def locked_table(*, table_id: int, open_only: bool = True) -> Iterator[LockedTable]:
     """One action's transaction on a table: locked, due deadlines applied, saved after.
@@ -64,6 +83,9 @@ def locked_table(*, table_id: int, open_only: bool = True) -> Iterator[LockedTab
             refused = error
     if refused is not None:
         raise refused
+    kept = getattr(_committing, "kept", None)
+    if kept is not None:
+        kept[locked.table.pk] = locked
 
 
 # A seat's own bet being built (chips, side chips, Extra Bet activation, Clear) needs the

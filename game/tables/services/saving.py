@@ -44,6 +44,8 @@ class LockedTable:
     loaded_engine: Engine | None = None
     events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
     changed_seats: set[int] = field(default_factory=set)
+    # The events saved so far, oldest first (the answer's scene takes them, not a read).
+    written_events: list[TableEvent] = field(default_factory=list)
 
     @property
     def engine(self) -> Engine:
@@ -136,7 +138,7 @@ def save_table(locked: LockedTable) -> None:
     table.deadline_ms = next_deadline(locked)
     first_seq = table.version + 1
     if locked.events:
-        TableEvent.objects.bulk_create(
+        locked.written_events += TableEvent.objects.bulk_create(
             [
                 TableEvent(table=table, seq=first_seq + i, kind=kind, data=data)
                 for i, (kind, data) in enumerate(locked.events)

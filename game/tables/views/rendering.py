@@ -24,14 +24,14 @@ from game.core.errors import (
 )
 from game.core.http import AuthenticatedHttpRequest
 from game.presentation.notices import STALE_NOTICE
-from game.tables import invitations
+from game.tables import invitations, services
 from game.tables.models import Seat, SharedTable
 from game.tables.presentation import (
     TableScene,
     refusal_text,
     view_for,
 )
-from game.tables.scenes import scene_of, table_by_id
+from game.tables.scenes import committed_scene, scene_of, table_by_id
 
 TABLE_TEMPLATE = "tables/table.html"
 
@@ -146,21 +146,25 @@ def answer_post(
     ``done_url`` when given and the action went through, else the table)."""
     table_id = visible_table_id(request, table_id)
     status, notice = 200, ""
-    try:
-        run()
-    except TableNotFound:
-        raise Http404("No such table") from None
-    except StaleVersion as error:
-        status, notice = http_status(error), STALE_NOTICE
-    except ActionRefused as error:
-        status, notice = http_status(error), refusal_text(error)
-    except ValueError as error:  # bad input, worded by its parser (game/tables/forms.py)
-        status, notice = REFUSED, str(error)
-    table = table_by_id(table_id)
+    with services.committed_tables() as committed:
+        try:
+            run()
+        except TableNotFound:
+            raise Http404("No such table") from None
+        except StaleVersion as error:
+            status, notice = http_status(error), STALE_NOTICE
+        except ActionRefused as error:
+            status, notice = http_status(error), refusal_text(error)
+        except ValueError as error:  # bad input, worded by its parser (game/tables/forms.py)
+            status, notice = REFUSED, str(error)
+    # The table as the action wrote it, when it wrote the whole table; else read.
+    written = committed.get(table_id)
+    scene = committed_scene(written) if written is not None else None
+    table = scene.table if scene is not None else table_by_id(table_id)
     if table is None:
         raise Http404("No such table")
     if request.htmx:
-        return HttpResponse(table_partial(request, table, notice), status=status)
+        return HttpResponse(table_partial(request, table, notice, scene), status=status)
     if notice:
         messages.error(request, notice)
     if table.is_closed and status == 200:

@@ -4,6 +4,7 @@ viewer still gets their own seat, controls and Sit Here buttons -- never someone
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 from django.core.cache import caches
@@ -11,7 +12,7 @@ from django.urls import reverse
 
 from blackjack_site.fragment_cache import RenderedFragmentCache
 from game.tables import presentation, scenes, services
-from game.tables.models import SharedTable, TableEvent
+from game.tables.models import Seat, SharedTable, TableEvent
 from game.tables.views.events import _events_between
 from tests.game.tables.helpers import bet_and_ready, seat_version
 from tests.game.tables.test_services import PLAIN
@@ -42,10 +43,10 @@ def scene_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     real = scenes.table_scene
 
     def counting(
-        table: SharedTable, previous: presentation.TableScene | None = None
+        table: SharedTable, previous: presentation.TableScene | None = None, **written: Any
     ) -> presentation.TableScene:
         built.append(table.revision)
-        return real(table, previous)
+        return real(table, previous, **written)
 
     monkeypatch.setattr(scenes, "table_scene", counting)
     return built
@@ -259,3 +260,63 @@ def test_seats_read_just_after_a_newer_deal_than_the_rounds_state_do_not_break_t
     assert ben_seat.hands == ()
     ana_seat = next(seat for seat in scene.seat_views if seat.player == "ana")
     assert ana_seat.hands
+
+
+_CSRF_VALUE = re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"')
+
+
+def _without_csrf_values(html: str) -> str:
+    return _CSRF_VALUE.sub('name="csrfmiddlewaretoken" value=""', html)
+
+
+def test_an_actions_answer_shows_the_table_as_the_database_has_it(seated_pair, ana, ben, questions):
+    """The answer to an action is built from what the action wrote (its row, seats and
+    events, not read back): at every step of a trivia round it is the table exactly as a
+    page read afresh from the database shows it to the same player."""
+    table = seated_pair(PLAIN, trivia_mode=True)
+    clients = {user.pk: client_of(user) for user in (ana, ben)}
+    page_url = reverse("tables:table", args=[table.pk])
+
+    def act(user: Any, action: str, **data: str) -> None:
+        url = reverse("tables:action", args=[table.pk, action])
+        data["version"] = str(seat_version(table, user))
+        answered = clients[user.pk].post(url, data, HTTP_HX_REQUEST="true")
+        assert answered.status_code == 200, answered.content[:500]
+        scenes.forget_all()  # the page below builds its scene from the database
+        page = clients[user.pk].get(page_url).content.decode()
+        assert _without_csrf_values(answered.content.decode()) in _without_csrf_values(page)
+
+    for user in (ana, ben):
+        act(user, "chip", chip="10")
+        act(user, "ready")  # ben's deals the round
+    act(ana, "play", play="hit")
+    act(ana, "difficulty", difficulty="easy")
+    asked = Seat.objects.get(table=table, player=ana).pending_question
+    act(ana, "answer", answer=asked.question.correct_answer)
+    table.refresh_from_db()
+    for user in (ana, ben):
+        if 'aria-label="Actions"' in clients[user.pk].get(page_url).content.decode():
+            act(user, "play", play="stand")
+    table.refresh_from_db()
+    assert table.phase == SharedTable.Phase.INTERMISSION
+    assert TableEvent.objects.filter(table=table, kind="round_over").exists()
+
+
+def test_an_actions_answer_reads_the_seats_and_the_row_once(seated_pair, ana, ben):
+    """The answer's table comes from what the action wrote: the seats are read once (with
+    the lock), the table's whole row once (the lock's), never again to show them."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table = seated_pair(PLAIN)
+    services.add_chip(
+        table_id=table.pk, user=ana, version=seat_version(table, ana), chip_cents=1000
+    )
+    url = reverse("tables:action", args=[table.pk, "ready"])
+    client, posted = client_of(ana), {"version": seat_version(table, ana)}
+    with CaptureQueriesContext(connection) as run:
+        answered = client.post(url, posted, HTTP_HX_REQUEST="true")
+    assert answered.status_code == 200
+    selects = [query["sql"] for query in run.captured_queries if query["sql"].startswith("SELECT")]
+    assert sum('FROM "game_seat"' in sql for sql in selects) == 1
+    assert sum('"game_sharedtable"."state"' in sql for sql in selects) == 1
