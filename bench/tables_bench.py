@@ -489,6 +489,9 @@ class Stats:
     busy: int = 0  # streams refused for now (sse.busy_stream_response)
     outages: list[float] = field(default_factory=list)  # seconds a stream was down
     stream_messages: Counter = field(default_factory=Counter)
+    # How late this process's event loop woke for a timer (the load client's own delay,
+    # part of every latency it measures).
+    loop_lags: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -1074,6 +1077,16 @@ async def _arrive_then_play(
     result["play"] = play.window
 
 
+async def watch_loop_lag(run: Run, period: float = 0.02) -> None:
+    """Records how late each timer of this process fires (until cancelled): a response or
+    a stream's message read late by a busy load client looks like a slow server."""
+    loop = asyncio.get_running_loop()
+    while True:
+        due = loop.time() + period
+        await asyncio.sleep(period)
+        run.stats.loop_lags.append(max(0.0, loop.time() - due))
+
+
 async def wait_for(check: Callable[[], bool], seconds: float) -> None:
     until = time.monotonic() + seconds
     while not check() and time.monotonic() < until:
@@ -1115,6 +1128,7 @@ async def _play(
     result["idle_reconnects"] = run.stats.reconnects - reconnects
 
     players = [viewer for viewer in viewers if viewer.seated]
+    lag = asyncio.create_task(watch_loop_lag(run))
     if args.arrive_seconds > 0:
         await _arrive_then_play(run, players, args, cpu, servers, result)
     else:
@@ -1130,6 +1144,7 @@ async def _play(
         cpu.mark("play end")
         result["play"] = play.window
     run.measuring = False
+    lag.cancel()
     result["play_elapsed"] = result["play"].seconds
     await wait_for(lambda: not run.unfinished_fanouts(), 3)
     result["unfinished_fanouts"] = run.unfinished_fanouts()
@@ -1226,6 +1241,7 @@ def stream_figures(run: Run, result: dict[str, Any]) -> dict[str, Any]:
         "rss_servers_no_stream_bytes": result["rss_idle"],
         "rss_servers_all_streams_bytes": result["rss_streams"],
         "memory_per_stream_bytes": ratio(rss_streams - rss_idle, streams),
+        "load_client_loop_lag": spread(stats.loop_lags),
     }
 
 
@@ -1405,6 +1421,8 @@ def report(found: dict[str, Any]) -> bool:
         + " + ".join(f"{b / mb:.0f}" for b in streams["rss_servers_all_streams_bytes"])
         + f" MB with all open: {streams['memory_per_stream_bytes'] / 1024:.1f} KB per stream"
     )
+    lag = streams["load_client_loop_lag"]
+    print(f"  the load client's own lag (a 20 ms timer fired late by): {_ms(lag)}")
     idle = found["idle"]
     if idle["stream_queries"] is None:
         print("idle window: queries not counted (--workers > 1)")

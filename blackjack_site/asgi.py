@@ -7,6 +7,7 @@ hold no thread while they wait; every other view and middleware runs as under WS
 adapts them), WhiteNoise included.
 """
 
+import gc
 import os
 import warnings
 
@@ -24,3 +25,8 @@ warnings.filterwarnings(
 )
 
 application = get_asgi_application()
+
+# What is loaded to start (Django, the apps, the URL patterns) lives as long as the
+# process: moved out of the collector's reach, a full collection, which pauses every
+# request and stream of the process, need not walk it.
+gc.freeze()

@@ -436,6 +436,9 @@ def stream_reads() -> ThreadPoolExecutor:
         return _stream_reads
 
 
+_HELD_CHUNK_BYTES = 1024
+
+
 async def _async_stream(
     table_id: int, after_seq: int | None, messages_after: MessagesAfter, timing: _Timing
 ) -> AsyncIterator[bytes]:
@@ -450,6 +453,11 @@ async def _async_stream(
             reply: _ReadResult = None
             if isinstance(step, bytes):
                 yield step
+                if len(step) > _HELD_CHUNK_BYTES:
+                    # The server's send loop holds the last chunk it sent until the next
+                    # comes: an empty one (nothing on the wire) lets a waiting stream hold
+                    # no table's HTML, tens of KB each.
+                    yield b""
             elif isinstance(step, _Wait):
                 await live.await_news(table_id, step.after, step.timeout)
             else:

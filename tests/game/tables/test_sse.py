@@ -436,3 +436,23 @@ def test_streams_opened_together_end_apart(settings, table):
         ended.append(time.monotonic() - started)
     assert all(0.85 <= lived <= 1.1 for lived in ended), ended
     assert max(ended) - min(ended) > 0.005, ended
+
+
+def test_after_a_large_message_the_async_stream_sends_an_empty_chunk(table):
+    """The server's send loop keeps the last chunk it sent while the stream waits: after a
+    table's HTML the async stream yields an empty chunk (nothing on the wire), so a waiting
+    stream holds none of it; small messages are not followed by one."""
+    table.events[0] = (1, "x" * 4096)  # the first snapshot is a large table
+
+    async def read() -> list[bytes]:
+        response = await AsyncClient().get(f"/stream/{table.table_id}/")
+        timer = announce_later(table, 0.15, "dealt", live.publish_now)
+        chunks = [chunk async for chunk in response.streaming_content]
+        timer.join()
+        return chunks
+
+    chunks = run_in_fresh_loop(read)
+    large = [n for n, chunk in enumerate(chunks) if len(chunk) > 1024]
+    assert large and all(chunks[n + 1] == b"" for n in large)
+    small = [n for n, chunk in enumerate(chunks[:-1]) if 0 < len(chunk) <= 1024]
+    assert small and all(chunks[n + 1] != b"" for n in small)
