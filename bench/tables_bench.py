@@ -11,7 +11,7 @@ What runs (all on 127.0.0.1, everything stopped by the script):
   dropped) and Redis database 9 on 127.0.0.1:6379 (flushed first: cache, sessions, the
   live channel); without either the script says so and exits 0;
 - **two** app servers, ``uvicorn blackjack_site.asgi:application --workers N`` each
-  (``--workers``, default 1: queries are counted only then), with ``bench_site.settings``
+  (``--workers``, default 2; ``--pool-size`` 10 each), with ``bench_site.settings``
   (the project's settings plus the bench-only ``/bench/bare/`` and ``/bench/queries/``,
   DEBUG off), ``TABLE_CLOCK=external``, ``DATABASE_POOL_SIZE`` (README: psycopg's pool
   under ASGI), and ``manage.py table_clock`` beside them; the soft open-files limit is
@@ -22,10 +22,11 @@ What runs (all on 127.0.0.1, everything stopped by the script):
   loaded, ``manage.py load_default_questions``); ``--watchers`` (default one a table)
   logged-in users who never sit: each loads its table's page once and keeps its stream
   open. Users and sessions are written to the database directly (as web_bench does);
-  players and watchers alternate between the two servers (``--route viewer``, the
-  default: every table has viewers on both), or each table's viewers all talk to one
-  server, the tables alternating (``--route table``: what a balancer routing
-  ``/tables/<id>/`` by the id gives, docs/deploy.md).
+  each table's viewers all talk to one server, the tables alternating (``--route table``,
+  the default: what a balancer routing ``/tables/<id>/`` by the id gives, docs/deploy.md
+  "Growing past one machine"), or players and watchers alternate between the two servers
+  (``--route viewer``: every table has viewers on both, and each action's scene is built
+  in both).
 
 Every player and watcher is an asyncio task of this one process speaking plain HTTP/1.1
 (a new connection per request, as bench/web_bench.py does; no HTTP client library) plus
@@ -60,8 +61,9 @@ The run, in order:
    snapshot; **RSS (b)**; memory per open stream = (b - a) / streams;
 3. **idle window** (``--idle-seconds``, default 10): nobody acts. Stream queries are the
    queries run in the servers' ``table-stream-read…`` threads (game/tables/sse.py),
-   counted by bench_site/query_counter.py and read from both servers' ``/bench/queries/``
-   before and after (exact with ``--workers 1``); every other query is a *request*
+   counted by bench_site/query_counter.py in each worker process of both servers (each
+   writes its counts to a file of its own, read before and after; the clock process's are
+   not counted); every other query is a *request*
    query. The players have not sat yet, so no table has a clock running (a seated player
    who does not bet would reopen the betting at each intermission's end, an event).
    Reported: stream queries, per stream per second, and alongside, the table events
@@ -118,9 +120,11 @@ import os
 import random
 import re
 import resource
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter, defaultdict
 from collections.abc import Callable
@@ -136,6 +140,9 @@ BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
 PYTHON = sys.executable
 REDIS_URL = "redis://127.0.0.1:6379/9"
+# Where the servers' processes write their query counts (bench_site/query_counter.py).
+QUERY_DIR = Path(tempfile.gettempdir()) / f"tables-bench-queries-{os.getpid()}"
+FILE_SECONDS = 0.2  # query_counter.FILE_SECONDS
 HOST = "127.0.0.1"
 # Each goal's limit; 0: the figure must be 0.
 GOALS = {
@@ -180,6 +187,7 @@ def site_env(database_url: str, pool_size: int = 0) -> dict[str, str]:
         DATABASE_POOL_SIZE=str(pool_size),
         PYTHONPATH=os.pathsep.join([str(BENCH), str(REPO)]),
         LOG_LEVEL="ERROR",
+        BENCH_QUERY_DIR=str(QUERY_DIR),
     )
     return env
 
@@ -825,18 +833,19 @@ class Servers:
         return [rss_bytes(tree) for tree in self.pids()]
 
     async def queries(self) -> dict[str, int] | None:
-        """Both servers' query counts so far (None with --workers > 1: a GET reaches one
-        worker of several, whose counts are not the server's)."""
-        if self.workers != 1:
-            return None
+        """Both servers' query counts so far, summed over their worker processes: each
+        writes its counts to QUERY_DIR/<pid>.json every FILE_SECONDS (query_counter.py);
+        read once the last writes are in. None when no server process has written."""
+        await asyncio.sleep(3 * FILE_SECONDS)
         total: Counter[str] = Counter()
-        for port in self.ports:
-            status, body = await request(port, "GET", "/bench/queries/", {})
-            if status != 200:
-                raise RuntimeError(f"/bench/queries/ answered {status}: {body[:300]}")
-            counts = json.loads(body)
-            total.update({"stream": counts["stream"], "requests": counts["requests"]})
-        return dict(total)
+        found = False
+        for pid in (pid for tree in self.pids() for pid in tree):
+            path = QUERY_DIR / f"{pid}.json"
+            if path.exists():
+                counts = json.loads(path.read_text())
+                total.update({"stream": counts["stream"], "requests": counts["requests"]})
+                found = True
+        return dict(total) if found else None
 
     async def memory(self, mark: bool = False) -> list[dict[str, Any]]:
         """Each server's memory growth by source line since the last mark (servers traced
@@ -1532,15 +1541,15 @@ def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     parser.add_argument(
         "--pool-size",
         type=int,
-        default=20,
-        help="DATABASE_POOL_SIZE of each server (the README's 20; a stream holds one only "
-        "while it reads)",
+        default=10,
+        help="DATABASE_POOL_SIZE of each worker process (a stream holds one only while it "
+        "reads; servers x workers x pool stay under PostgreSQL's 100 connections)",
     )
     parser.add_argument(
         "--workers",
         type=int,
-        default=1,
-        help="uvicorn worker processes of each app server (queries are counted only with 1)",
+        default=2,
+        help="uvicorn worker processes of each app server",
     )
     parser.add_argument(
         "--arrive-seconds",
@@ -1552,7 +1561,7 @@ def parse_args() -> tuple[argparse.ArgumentParser, argparse.Namespace]:
     parser.add_argument(
         "--route",
         choices=("viewer", "table"),
-        default="viewer",
+        default="table",
         help="which server each viewer talks to: alternating viewer by viewer (each table "
         "has viewers on both), or by table (a balancer routing /tables/<id>/ by the id; "
         "docs/deploy.md)",
@@ -1654,6 +1663,7 @@ def main() -> int:
     load_average = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"cores: {os.cpu_count()}; open files limit {soft}; load average before: {load_average}")
     flush_redis()
+    QUERY_DIR.mkdir(exist_ok=True)
     with throwaway_postgres(f"tables_bench_{os.getpid()}") as url:
         started = time.monotonic()
         prepared = run_prepare(url, args.players, args.tables, args.watchers)
@@ -1680,6 +1690,7 @@ def main() -> int:
         finally:
             for process in reversed(processes):
                 stop(process)
+            shutil.rmtree(QUERY_DIR, ignore_errors=True)
     found = figures(args, result, cpu)
     met = report(found)
     if args.json:

@@ -8,6 +8,10 @@ class BenchSiteConfig(AppConfig):
     label = "bench_site"
 
     def ready(self) -> None:
+        import os
+
         from bench_site import query_counter
 
         query_counter.install()
+        if os.environ.get("BENCH_QUERY_DIR"):
+            query_counter.keep_writing(os.environ["BENCH_QUERY_DIR"])

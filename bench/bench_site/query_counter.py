@@ -9,17 +9,24 @@ again on the same wrapper: it is wrapped only once.
 Queries are counted under the name of the thread that ran them, its trailing numbers cut
 (``table-stream-read_0`` -> ``table-stream-read``): the live streams read in threads named
 ``table-stream-read…`` (game/tables/sse.py), everything else is a request's or the loop's.
-``GET /bench/queries/`` answers this process's counts as JSON (bench/bench_site/urls.py).
+``GET /bench/queries/`` answers this process's counts as JSON (bench/bench_site/urls.py);
+with ``BENCH_QUERY_DIR`` set, each process also writes them to ``<dir>/<pid>.json`` every
+FILE_SECONDS (``keep_writing``): a server of several worker processes answers a GET from
+one of them, the files tell every worker's.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import threading
+import time
 import weakref
 from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -65,3 +72,21 @@ def counts() -> dict[str, Any]:
         "requests": sum(by_thread.values()) - stream,
         "by_thread": by_thread,
     }
+
+
+FILE_SECONDS = 0.2
+
+
+def keep_writing(directory: str) -> None:
+    """Writes this process's counts to ``<directory>/<pid>.json`` every FILE_SECONDS, from
+    a daemon thread (replaced whole each time: a reader never sees half a file)."""
+    path = Path(directory) / f"{os.getpid()}.json"
+    scratch = path.with_suffix(".writing")
+
+    def write_forever() -> None:
+        while True:
+            scratch.write_text(json.dumps(counts()))
+            os.replace(scratch, path)
+            time.sleep(FILE_SECONDS)
+
+    threading.Thread(target=write_forever, name="bench-query-files", daemon=True).start()
