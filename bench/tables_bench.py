@@ -847,6 +847,21 @@ class Servers:
                 found = True
         return dict(total) if found else None
 
+    def collections(self) -> dict[str, list[float]]:
+        """The collector's pauses so far in every worker process of both servers, by
+        generation: [count, seconds in all, the longest] (query_counter.py)."""
+        found: dict[str, list[float]] = {}
+        for pid in (pid for tree in self.pids() for pid in tree):
+            path = QUERY_DIR / f"{pid}.json"
+            if not path.exists():
+                continue
+            for gen, (count, total, longest) in (
+                json.loads(path.read_text()).get("collections", {}).items()
+            ):
+                mine = found.setdefault(gen, [0, 0.0, 0.0])
+                found[gen] = [mine[0] + count, mine[1] + total, max(mine[2], longest)]
+        return found
+
     async def memory(self, mark: bool = False) -> list[dict[str, Any]]:
         """Each server's memory growth by source line since the last mark (servers traced
         with --trace-memory; [] otherwise), or a new mark."""
@@ -1154,6 +1169,7 @@ async def _play(
         result["play"] = play.window
     run.measuring = False
     lag.cancel()
+    result["collections"] = servers.collections()
     result["play_elapsed"] = result["play"].seconds
     await wait_for(lambda: not run.unfinished_fanouts(), 3)
     result["unfinished_fanouts"] = run.unfinished_fanouts()
@@ -1303,6 +1319,7 @@ def figures(args: argparse.Namespace, result: dict[str, Any], watch: CpuWatch) -
     streams = stream_figures(run, result)
     cpu = watch.between("play", "play end")
     return {
+        "collections": result.get("collections", {}),
         "setup": {
             "players": result["players"],
             "watchers": result["watchers"],
@@ -1432,6 +1449,12 @@ def report(found: dict[str, Any]) -> bool:
     )
     lag = streams["load_client_loop_lag"]
     print(f"  the load client's own lag (a 20 ms timer fired late by): {_ms(lag)}")
+    pauses = ", ".join(
+        f"generation {gen}: {int(count)} pauses, {total:.2f} s in all, longest "
+        f"{longest * 1000:.1f} ms"
+        for gen, (count, total, longest) in sorted(found["collections"].items())
+    )
+    print(f"  the servers' garbage collector (whole run): {pauses or 'not measured'}")
     idle = found["idle"]
     if idle["stream_queries"] is None:
         print("idle window: queries not counted (--workers > 1)")

@@ -17,6 +17,7 @@ one of them, the files tell every worker's.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -37,6 +38,10 @@ _TRAILING_NUMBER = re.compile(r"[-_\d]+$")
 
 _lock = threading.Lock()
 _counts: Counter[str] = Counter()
+# The collector's pauses in this process, by generation: how many, and seconds in all and
+# at the longest (gc.callbacks).
+_collections: dict[int, list[float]] = {}
+_collection_started: list[float] = []
 _wrapped: weakref.WeakKeyDictionary[BaseDatabaseWrapper, ExitStack] = weakref.WeakKeyDictionary()
 
 
@@ -58,8 +63,18 @@ def _on_connection_created(sender: Any, connection: BaseDatabaseWrapper, **kwarg
         _wrapped[connection] = stack
 
 
+def _time_collections(phase: str, info: dict[str, int]) -> None:
+    if phase == "start":
+        _collection_started[:] = [time.perf_counter()]
+    elif _collection_started:
+        paused = time.perf_counter() - _collection_started.pop()
+        count, total, longest = _collections.get(info["generation"], [0, 0.0, 0.0])
+        _collections[info["generation"]] = [count + 1, total + paused, max(longest, paused)]
+
+
 def install() -> None:
     connection_created.connect(_on_connection_created, dispatch_uid="bench-query-counter")
+    gc.callbacks.append(_time_collections)
 
 
 def counts() -> dict[str, Any]:
@@ -71,6 +86,7 @@ def counts() -> dict[str, Any]:
         "stream": stream,
         "requests": sum(by_thread.values()) - stream,
         "by_thread": by_thread,
+        "collections": {str(gen): list(v) for gen, v in _collections.items()},
     }
 
 

@@ -1,0 +1,26 @@
+"""The ASGI process's garbage collector is tuned as blackjack_site/asgi.py says: its
+pauses were most of the slowest actions under load (bench/RESULTS.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_asgi_application_freezes_its_start_and_collects_rarely():
+    probe = (
+        "import gc, json; import blackjack_site.asgi; "
+        "print(json.dumps([gc.get_threshold(), gc.get_freeze_count()]))"
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "blackjack_site.settings", "DEBUG": "1"}
+    found = subprocess.run(
+        [sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, check=True
+    )
+    threshold, frozen = json.loads(found.stdout.strip().splitlines()[-1])
+    assert threshold == [50_000, 20, 100]
+    assert frozen > 10_000  # Django and the apps, loaded to start
