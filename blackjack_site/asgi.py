@@ -26,13 +26,9 @@ warnings.filterwarnings(
 
 application = get_asgi_application()
 
-# The cyclic garbage collector pauses every request and stream of the process while it
-# runs. Measured under load (bench/tables_bench.py reports its pauses): with Python's
-# defaults (700, 10, 10) a server process paused for it thousands of times a minute, up to
-# 0.4 s for a full collection, and those pauses were most of the slowest 1 % of actions.
-# Nearly everything a request makes is freed by reference counting; the collector is for
-# cycles, rare here. So: what was loaded to start (Django, the apps, the URL patterns) is
-# moved out of its reach for good, and it runs after 50,000 new objects rather than 700,
-# and a full collection only every 100 of the middle ones.
+# What was loaded to start (Django, the apps, the URL patterns) lives as long as the
+# process: frozen out of the cyclic collector's reach, its full collections, which pause
+# every request and stream of the process, need not walk it. (Fewer, larger collections,
+# thresholds 50,000 / 20 / 100, were measured and made the slowest actions slower:
+# bench/RESULTS.md "Shared tables under load".)
 gc.freeze()
-gc.set_threshold(50_000, 20, 100)
