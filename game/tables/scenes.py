@@ -161,26 +161,24 @@ def current_scene(table_id: int, news: int | None = None) -> TableScene | None:
     with _builder(table_id):
         # The streams an action woke wait here for the first one's scene rather than each
         # reading the whole row (the engine's state) only to find it built.
-        scene = _cached(table_id, head.invite_token, stamp)
-        if scene is not None:
-            return scene
-        table = table_by_id(table_id)
-        if table is None:
-            return None
-        return _cached(table_id, table.invite_token, _stamp_of(table)) or _build(table)
+        return _cached(table_id, head.invite_token, stamp) or _read_and_build(table_id)
 
 
 def _fresh_scene(table_id: int, news: int | None) -> TableScene | None:
     """The scene built from the whole row, read now (by the first of the streams woken
     together: the others wait and take it)."""
     with _builder(table_id):
-        scene = scene_covering(table_id, news)
-        if scene is not None:
-            return scene
-        table = table_by_id(table_id)
-        if table is None:
-            return None
-        return _cached(table_id, table.invite_token, _stamp_of(table)) or _build(table)
+        return scene_covering(table_id, news) or _read_and_build(table_id)
+
+
+def _read_and_build(table_id: int) -> TableScene | None:
+    """The scene of the table's whole row, read now (the caller holds its builder): one
+    kept for that row if another thread built it meanwhile, else built; None when there
+    is no such table."""
+    table = table_by_id(table_id)
+    if table is None:
+        return None
+    return _cached(table_id, table.invite_token, _stamp_of(table)) or _build(table)
 
 
 def scene_covering(table_id: int, seq: int | None) -> TableScene | None:
