@@ -73,7 +73,7 @@ accelerated: $(VENV)/.installed-test
 bench: accelerated
 	@for script in bench/*_bench.py; do echo "== $$script"; $(BIN)/python $$script || exit 1; done
 	@echo "== bench/tables_bench.py flat out, 50 players (the stress figure; the goals are the default run's, above: 500 players and 100 watchers at human pace)"
-	@$(BIN)/python bench/tables_bench.py --players 50 --tables 10 --watchers 10 --think 0 --seconds 30 --idle-seconds 5
+	@$(BIN)/python bench/tables_bench.py --players 50 --tables 10 --watchers 10 --think 0 --seconds 30 --idle-seconds 5 --arrive-seconds 5
 
 clean-venv:
 	rm -rf $(VENV)

@@ -1,9 +1,10 @@
 """Shared tables under load: players and watchers at many tables on two app servers.
 
 Run from the repository root:  .venv/bin/python bench/tables_bench.py [options]
-(the defaults: ``--players 500 --tables 100 --watchers 100 --seconds 180``; the 2x mode is
-``--players 1000 --tables 200 --watchers 200``; a smoke run ``--players 50 --tables 10
---watchers 10 --seconds 40 --idle-seconds 5``).
+(the defaults: ``--players 500 --tables 100 --watchers 100 --seconds 180``, two workers a
+server, routed by table, tables filling over 60 s; the 2x mode is ``--players 1000
+--tables 200 --watchers 200``; a smoke run ``--players 50 --tables 10 --watchers 10
+--seconds 40 --idle-seconds 5 --arrive-seconds 5``).
 
 What runs (all on 127.0.0.1, everything stopped by the script):
 
