@@ -320,3 +320,20 @@ def test_an_actions_answer_reads_the_seats_and_the_row_once(seated_pair, ana, be
     selects = [query["sql"] for query in run.captured_queries if query["sql"].startswith("SELECT")]
     assert sum('FROM "game_seat"' in sql for sql in selects) == 1
     assert sum('"game_sharedtable"."state"' in sql for sql in selects) == 1
+
+
+def test_sitting_down_and_leaving_answer_the_table_as_the_database_has_it(make_table, ben):
+    """Sit Here's answer shows the seat just taken (the action adds it to the seats it
+    wrote), Leave's the seat freed: each as a page read afresh shows it."""
+    table = make_table()
+    client = client_of(ben)
+    page_url = reverse("tables:table", args=[table.pk])
+    for action, data in (("sit", {"seat": "2"}), ("leave", {})):
+        data["version"] = str(seat_version(table, ben))
+        url = reverse("tables:action", args=[table.pk, action])
+        answered = client.post(url, data, HTTP_HX_REQUEST="true")
+        assert answered.status_code == 200, answered.content[:500]
+        scenes.forget_all()
+        page = client.get(page_url).content.decode()
+        assert _without_csrf_values(answered.content.decode()) in _without_csrf_values(page)
+    assert 'aria-label="Sit Here, seat 2"' in answered.content.decode()
