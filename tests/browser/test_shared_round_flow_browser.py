@@ -333,7 +333,9 @@ def test_the_viewers_controls_keep_their_place_on_a_phone_and_a_desktop(table_sc
         public=True,
         seat_count=5,
         intermission_seconds=30,
-        options={"trivia_mode": True},
+        # The longest turn (and answer time): the walk's checks and screenshots on a busy
+        # machine must not outlast a turn, which would stand the hand before the Hit.
+        options={"trivia_mode": True, "turn_seconds": 60},
     )
     for user, number in ((ana_user, 1), (ben_user, 3)):
         services.sit(table_id=table.pk, user=user, version=services.NO_SEAT_VERSION, number=number)
@@ -389,6 +391,7 @@ def test_the_viewers_controls_keep_their_place_on_a_phone_and_a_desktop(table_sc
     hit.click()
     ana.get_by_role("button", name="Easy").click()
     answers = ana.get_by_role("group", name="Answers")
+    expect(answers).to_be_visible()
     for button in answers.get_by_role("button").all():
         in_view(ana, button)
     steady(ana, "question")
