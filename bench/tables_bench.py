@@ -144,6 +144,8 @@ REDIS_URL = "redis://127.0.0.1:6379/9"
 # Where the servers' processes write their query counts (bench_site/query_counter.py).
 QUERY_DIR = Path(tempfile.gettempdir()) / f"tables-bench-queries-{os.getpid()}"
 FILE_SECONDS = 0.2  # query_counter.FILE_SECONDS
+PAUSES_EVERY = 10  # query_counter.PAUSES_EVERY
+LONG_PAUSE_MS = 20  # query_counter.LONG_PAUSE_SECONDS
 HOST = "127.0.0.1"
 # Each goal's limit; 0: the figure must be 0.
 GOALS = {
@@ -490,6 +492,8 @@ class Fanout:
 @dataclass
 class Stats:
     latencies: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
+    # Each action answered 200: (wall-clock start, seconds, the port it was posted to).
+    timeline: list[tuple[float, float, int]] = field(default_factory=list)
     statuses: Counter = field(default_factory=Counter)
     errors: Counter = field(default_factory=Counter)
     fanouts: list[float] = field(default_factory=list)
@@ -738,6 +742,8 @@ class Player:
             # Chipped once answered: a chip refused leaves the bet as it was.
             self.chipped = self.chipped or action == "chip"
             stats.latencies[label].append(answered - started)
+            took = answered - started
+            stats.timeline.append((time.time() - took, took, self.port))
             self.offer_html(body)
             if action in EVENTFUL:
                 self.run.watch_fanout(self, html_key(body)[0], answered)
@@ -847,6 +853,18 @@ class Servers:
                 total.update({"stream": counts["stream"], "requests": counts["requests"]})
                 found = True
         return dict(total) if found else None
+
+    def long_pauses(self) -> dict[int, list[list[float]]]:
+        """Each server's (by port) collector pauses of LONG_PAUSE_SECONDS or more in any
+        of its worker processes: [wall-clock start, generation, seconds] (query_counter.py)."""
+        found: dict[int, list[list[float]]] = {}
+        for port, tree in zip(self.ports, self.pids(), strict=True):
+            mine = found.setdefault(port, [])
+            for pid in tree:
+                path = QUERY_DIR / f"{pid}.pauses.json"
+                if path.exists():
+                    mine += json.loads(path.read_text())
+        return found
 
     def collections(self) -> dict[str, list[float]]:
         """The collector's pauses so far in every worker process of both servers, by
@@ -1171,6 +1189,8 @@ async def _play(
     run.measuring = False
     lag.cancel()
     result["collections"] = servers.collections()
+    await asyncio.sleep(PAUSES_EVERY * FILE_SECONDS)  # the pauses' files written last
+    result["long_pauses"] = servers.long_pauses()
     result["play_elapsed"] = result["play"].seconds
     await wait_for(lambda: not run.unfinished_fanouts(), 3)
     result["unfinished_fanouts"] = run.unfinished_fanouts()
@@ -1309,6 +1329,36 @@ def play_figures(result: dict[str, Any], cpu: dict[str, float]) -> dict[str, Any
     }
 
 
+def slowest_and_pauses(
+    timeline: list[tuple[float, float, int]], pauses: dict[int, list[list[float]]]
+) -> dict[str, Any]:
+    """The slowest 1 % of the actions (at or above the p99) lined up with their server's
+    long collector pauses: how many of them overlapped one, and how much of their time
+    the overlaps make. A pause stalls every request of its process, and those that queue
+    behind it finish late after it, so the overlap is the least a pause cost them."""
+    if not timeline:
+        return {"n": 0}
+    cut = sorted(seconds for _, seconds, _ in timeline)[int(0.99 * (len(timeline) - 1))]
+    slowest = [(start, seconds, port) for start, seconds, port in timeline if seconds >= cut]
+    overlapped, overlap_seconds = 0, 0.0
+    for start, seconds, port in slowest:
+        end = start + seconds
+        overlaps = [
+            min(end, begun + paused) - max(start, begun)
+            for begun, _, paused in pauses.get(port, [])
+        ]
+        during = sum(o for o in overlaps if o > 0)
+        overlapped += during > 0
+        overlap_seconds += during
+    return {
+        "n": len(slowest),
+        "from_ms": cut * 1000,
+        "overlapping_a_pause": overlapped,
+        "overlap_share": overlap_seconds / sum(seconds for _, seconds, _ in slowest),
+        "long_pauses": sum(len(found) for found in pauses.values()),
+    }
+
+
 def figures(args: argparse.Namespace, result: dict[str, Any], watch: CpuWatch) -> dict[str, Any]:
     """Every figure of the run, as --json writes them."""
     run: Run = result["run"]
@@ -1321,6 +1371,7 @@ def figures(args: argparse.Namespace, result: dict[str, Any], watch: CpuWatch) -
     cpu = watch.between("play", "play end")
     return {
         "collections": result.get("collections", {}),
+        "slowest_and_pauses": slowest_and_pauses(stats.timeline, result.get("long_pauses", {})),
         "setup": {
             "players": result["players"],
             "watchers": result["watchers"],
@@ -1456,6 +1507,14 @@ def report(found: dict[str, Any]) -> bool:
         for gen, (count, total, longest) in sorted(found["collections"].items())
     )
     print(f"  the servers' garbage collector (whole run): {pauses or 'not measured'}")
+    slowest = found["slowest_and_pauses"]
+    if slowest["n"]:
+        print(
+            f"  the slowest 1 % of actions ({slowest['n']}, from {slowest['from_ms']:.1f} ms): "
+            f"{slowest['overlapping_a_pause']} overlapped one of their server's "
+            f"{slowest['long_pauses']} collector pauses of {LONG_PAUSE_MS} ms or more, "
+            f"which make {100 * slowest['overlap_share']:.0f} % of their time"
+        )
     idle = found["idle"]
     if idle["stream_queries"] is None:
         print("idle window: queries not counted (--workers > 1)")

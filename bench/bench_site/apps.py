@@ -15,3 +15,12 @@ class BenchSiteConfig(AppConfig):
         query_counter.install()
         if os.environ.get("BENCH_QUERY_DIR"):
             query_counter.keep_writing(os.environ["BENCH_QUERY_DIR"])
+        import gc
+        import sys
+
+        if os.environ.get("BENCH_GC_THRESHOLD"):
+            gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
+        if os.environ.get("BENCH_SWITCH_INTERVAL"):
+            sys.setswitchinterval(float(os.environ["BENCH_SWITCH_INTERVAL"]))
+        if os.environ.get("BENCH_CENSUS_DIR"):
+            query_counter.keep_taking_census(os.environ["BENCH_CENSUS_DIR"])

@@ -2,9 +2,12 @@
 
 Installed with Django's documented hooks: the ``connection_created`` signal gives each new
 database connection ``connection.execute_wrapper(count)``, entered once and kept entered for
-the connection wrapper's life (an ``ExitStack`` held in a ``WeakKeyDictionary`` keyed by the
-wrapper, so it goes when the wrapper does). A pooled or re-opened connection sends the signal
-again on the same wrapper: it is wrapped only once.
+the connection wrapper's life: its ``ExitStack`` is kept on the wrapper itself, so the two
+go together. (Kept in a ``WeakKeyDictionary`` keyed by the wrapper, it would keep the
+wrapper alive for good — the entered context holds the wrapper — and under ASGI, where each
+request has a wrapper of its own, every worker would hold thousands of dead wrappers for its
+full garbage collections to walk.) A pooled or re-opened connection sends the signal again on the
+same wrapper: it is wrapped only once.
 
 Queries are counted under the name of the thread that ran them, its trailing numbers cut
 (``table-stream-read_0`` -> ``table-stream-read``): the live streams read in threads named
@@ -23,7 +26,6 @@ import os
 import re
 import threading
 import time
-import weakref
 from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -42,7 +44,12 @@ _counts: Counter[str] = Counter()
 # at the longest (gc.callbacks).
 _collections: dict[int, list[float]] = {}
 _collection_started: list[float] = []
-_wrapped: weakref.WeakKeyDictionary[BaseDatabaseWrapper, ExitStack] = weakref.WeakKeyDictionary()
+# The longer pauses, each as [wall-clock start, generation, seconds]: the bench lines them
+# up with its slowest actions.
+_long_pauses: list[list[float]] = []
+LONG_PAUSE_SECONDS = 0.02
+MAX_LONG_PAUSES = 5_000
+_COUNTER_ATTRIBUTE = "bench_query_counter"
 
 
 def _count(
@@ -56,11 +63,11 @@ def _count(
 
 def _on_connection_created(sender: Any, connection: BaseDatabaseWrapper, **kwargs: Any) -> None:
     with _lock:
-        if connection in _wrapped:
+        if getattr(connection, _COUNTER_ATTRIBUTE, None) is not None:
             return
         stack = ExitStack()
         stack.enter_context(connection.execute_wrapper(_count))
-        _wrapped[connection] = stack
+        setattr(connection, _COUNTER_ATTRIBUTE, stack)
 
 
 def _time_collections(phase: str, info: dict[str, int]) -> None:
@@ -68,13 +75,16 @@ def _time_collections(phase: str, info: dict[str, int]) -> None:
         _collection_started[:] = [time.perf_counter()]
     elif _collection_started:
         paused = time.perf_counter() - _collection_started.pop()
+        if paused >= LONG_PAUSE_SECONDS and len(_long_pauses) < MAX_LONG_PAUSES:
+            _long_pauses.append([time.time() - paused, info["generation"], paused])
         count, total, longest = _collections.get(info["generation"], [0, 0.0, 0.0])
         _collections[info["generation"]] = [count + 1, total + paused, max(longest, paused)]
 
 
 def install() -> None:
     connection_created.connect(_on_connection_created, dispatch_uid="bench-query-counter")
-    gc.callbacks.append(_time_collections)
+    if _time_collections not in gc.callbacks:
+        gc.callbacks.append(_time_collections)
 
 
 def counts() -> dict[str, Any]:
@@ -93,16 +103,59 @@ def counts() -> dict[str, Any]:
 FILE_SECONDS = 0.2
 
 
+PAUSES_EVERY = 10  # the long pauses' file is written every this many counts' writes
+
+
 def keep_writing(directory: str) -> None:
-    """Writes this process's counts to ``<directory>/<pid>.json`` every FILE_SECONDS, from
-    a daemon thread (replaced whole each time: a reader never sees half a file)."""
+    """Writes this process's counts to ``<directory>/<pid>.json`` every FILE_SECONDS, and
+    its long collector pauses to ``<pid>.pauses.json`` every PAUSES_EVERY times that,
+    from a daemon thread (each replaced whole: a reader never sees half a file)."""
     path = Path(directory) / f"{os.getpid()}.json"
-    scratch = path.with_suffix(".writing")
+    pauses = path.with_name(f"{os.getpid()}.pauses.json")
+
+    def replace(target: Path, text: str) -> None:
+        scratch = target.with_suffix(".writing")
+        scratch.write_text(text)
+        os.replace(scratch, target)
 
     def write_forever() -> None:
+        written = 0
         while True:
-            scratch.write_text(json.dumps(counts()))
-            os.replace(scratch, path)
+            replace(path, json.dumps(counts()))
+            if written % PAUSES_EVERY == 0:
+                # A copy: the list grows from whichever thread a collection runs in.
+                replace(pauses, json.dumps(list(_long_pauses)))
+            written += 1
             time.sleep(FILE_SECONDS)
 
     threading.Thread(target=write_forever, name="bench-query-files", daemon=True).start()
+
+
+CENSUS_SECONDS = 30.0
+
+
+def census() -> dict[str, Any]:
+    """What the cyclic collector tracks in this process: how many objects in each
+    generation and frozen, and the commonest types of the oldest generation (the one a
+    full collection walks). Diagnosis only: listing a generation holds the process a while."""
+    oldest = gc.get_objects(generation=2)
+    by_type = Counter(type(obj).__qualname__ for obj in oldest)
+    del oldest
+    return {
+        "generations": [len(gc.get_objects(generation=g)) for g in (0, 1, 2)],
+        "frozen": gc.get_freeze_count(),
+        "oldest_by_type": by_type.most_common(40),
+    }
+
+
+def keep_taking_census(directory: str) -> None:
+    """Writes :func:`census` to ``<directory>/<pid>.census.json`` every CENSUS_SECONDS
+    (``BENCH_CENSUS_DIR``; diagnosis: it stalls the process while it counts)."""
+    path = Path(directory) / f"{os.getpid()}.census.json"
+
+    def take_forever() -> None:
+        while True:
+            time.sleep(CENSUS_SECONDS)
+            path.write_text(json.dumps(census(), indent=1))
+
+    threading.Thread(target=take_forever, name="bench-census", daemon=True).start()
