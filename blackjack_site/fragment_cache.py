@@ -5,7 +5,12 @@ keyed by everything they show, so an entry never goes stale and never needs to e
 Django's LocMemCache would serve them too, but it pickles every value on the way in and
 unpickles it on the way out, behind a lock: for a fragment of a few hundred bytes that
 cost as much as rendering it. A rendered fragment is an immutable string, so this backend
-keeps the object itself in a dict (a lookup under the GIL needs no lock of its own).
+keeps it in a dict as it is (a lookup under the GIL needs no lock of its own), as a plain
+``str``: a ``SafeString``, like any instance of a ``str`` subclass, is tracked by the
+cyclic garbage collector and a ``str`` is not, and the thousands of fragments a process
+keeps for good would otherwise be walked by every full collection, which stalls every
+request and stream of the process. ``{% cache %}`` puts what it gets back into its
+template's output as it is (the output of a template node is never escaped again).
 
 Timeouts are ignored: nothing here expires. When ``MAX_ENTRIES`` is reached the oldest
 ``1/CULL_FREQUENCY`` of the entries are dropped (insertion order), as LocMemCache culls.
@@ -17,6 +22,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT, BaseCache
+
+
+def _untracked(value: Any) -> Any:
+    """``value`` as a plain ``str`` when it is a string (joining one string of a subclass
+    makes a new plain one, of an exact ``str`` gives it back), anything else as it is."""
+    return "".join((value,)) if isinstance(value, str) else value
 
 
 class RenderedFragmentCache(BaseCache):
@@ -36,7 +47,7 @@ class RenderedFragmentCache(BaseCache):
     ) -> None:
         if len(self._entries) >= self._max_entries:
             self._cull()
-        self._entries[self.make_key(key, version=version)] = value
+        self._entries[self.make_key(key, version=version)] = _untracked(value)
 
     def add(
         self,
