@@ -100,6 +100,11 @@ The run, in order:
    - **CPU**: seconds of each server (its process tree), the clock, Redis, this process
      (the load generator's share of the 2 cores) and the whole machine; servers + clock +
      Redis per round dealt (``round_dealt`` events written in the window);
+   - **the collector**: each worker's garbage collections (count, seconds, the longest,
+     by generation), and the slowest 1 % of the actions lined up with their server's
+     collector pauses of 20 ms or more (each with its wall-clock start): how many
+     overlapped one, and the share of their time the overlaps make (a lower bound of
+     what the pauses cost them: a request queued behind a pause finishes late after it);
 6. the streams closed, 5 s for the servers to finish what they had queued, the
    baseline's second half (each half is reported too); **ratios** action p50 / bare p50
    and action p99 / bare p99 over both halves.
@@ -108,6 +113,13 @@ Goals, checked and printed: p99 action < 150 ms, fan-out p99 < 300 ms, 0 errors 
 fan-out unfinished 3 s after the play), < 100 KB per open stream, 0 stream queries in the
 idle window. The script exits 0 when it measured (goals met or not: ``make bench`` goes
 on); ``--check`` makes a missed goal exit 1. ``--json FILE`` writes every figure there.
+
+Diagnosis, through the servers' environment: ``BENCH_CENSUS_DIR=<dir>`` makes each worker
+write what its collector tracks (objects by generation, frozen, the commonest types of the
+oldest) to ``<dir>/<pid>.census.json`` every 30 s (it stalls the worker while counting);
+``BENCH_GC_THRESHOLD=700,10,10`` and ``BENCH_SWITCH_INTERVAL=0.005`` set the workers'
+collector thresholds and the interpreter's thread switch interval
+(bench/bench_site/apps.py), to measure other settings than the site's.
 """
 
 from __future__ import annotations
