@@ -753,8 +753,8 @@ class Player:
             self.last_action = action
             # Chipped once answered: a chip refused leaves the bet as it was.
             self.chipped = self.chipped or action == "chip"
-            stats.latencies[label].append(answered - started)
             took = answered - started
+            stats.latencies[label].append(took)
             stats.timeline.append((time.time() - took, took, self.port))
             self.offer_html(body)
             if action in EVENTFUL:
@@ -846,49 +846,47 @@ class Servers:
     ports: list[int]
     pids: Callable[[], list[list[int]]]  # each server's process tree, named anew each time
     database_url: str
-    workers: int
 
     def rss(self) -> list[int]:
         return [rss_bytes(tree) for tree in self.pids()]
 
+    def _written(self, suffix: str) -> list[tuple[int, Any]]:
+        """What each worker process of both servers wrote to QUERY_DIR/<pid><suffix>
+        (query_counter.py), as (the server's port, the file's JSON); a process that has
+        not written yet is left out."""
+        found = []
+        for port, tree in zip(self.ports, self.pids(), strict=True):
+            for pid in tree:
+                path = QUERY_DIR / f"{pid}{suffix}"
+                if path.exists():
+                    found.append((port, json.loads(path.read_text())))
+        return found
+
     async def queries(self) -> dict[str, int] | None:
         """Both servers' query counts so far, summed over their worker processes: each
-        writes its counts to QUERY_DIR/<pid>.json every FILE_SECONDS (query_counter.py);
-        read once the last writes are in. None when no server process has written."""
+        writes its counts every FILE_SECONDS; read once the last writes are in. None when
+        no server process has written."""
         await asyncio.sleep(3 * FILE_SECONDS)
+        written = self._written(".json")
         total: Counter[str] = Counter()
-        found = False
-        for pid in (pid for tree in self.pids() for pid in tree):
-            path = QUERY_DIR / f"{pid}.json"
-            if path.exists():
-                counts = json.loads(path.read_text())
-                total.update({"stream": counts["stream"], "requests": counts["requests"]})
-                found = True
-        return dict(total) if found else None
+        for _, counts in written:
+            total.update({"stream": counts["stream"], "requests": counts["requests"]})
+        return dict(total) if written else None
 
     def long_pauses(self) -> dict[int, list[list[float]]]:
-        """Each server's (by port) collector pauses of LONG_PAUSE_SECONDS or more in any
-        of its worker processes: [wall-clock start, generation, seconds] (query_counter.py)."""
-        found: dict[int, list[list[float]]] = {}
-        for port, tree in zip(self.ports, self.pids(), strict=True):
-            mine = found.setdefault(port, [])
-            for pid in tree:
-                path = QUERY_DIR / f"{pid}.pauses.json"
-                if path.exists():
-                    mine += json.loads(path.read_text())
+        """Each server's (by port) collector pauses of LONG_PAUSE_MS or more in any of its
+        worker processes: [wall-clock start, generation, seconds]."""
+        found: dict[int, list[list[float]]] = {port: [] for port in self.ports}
+        for port, pauses in self._written(".pauses.json"):
+            found[port] += pauses
         return found
 
     def collections(self) -> dict[str, list[float]]:
         """The collector's pauses so far in every worker process of both servers, by
-        generation: [count, seconds in all, the longest] (query_counter.py)."""
+        generation: [count, seconds in all, the longest]."""
         found: dict[str, list[float]] = {}
-        for pid in (pid for tree in self.pids() for pid in tree):
-            path = QUERY_DIR / f"{pid}.json"
-            if not path.exists():
-                continue
-            for gen, (count, total, longest) in (
-                json.loads(path.read_text()).get("collections", {}).items()
-            ):
+        for _, counts in self._written(".json"):
+            for gen, (count, total, longest) in counts.get("collections", {}).items():
                 mine = found.setdefault(gen, [0, 0.0, 0.0])
                 found[gen] = [mine[0] + count, mine[1] + total, max(mine[2], longest)]
         return found
@@ -1529,7 +1527,7 @@ def report(found: dict[str, Any]) -> bool:
         )
     idle = found["idle"]
     if idle["stream_queries"] is None:
-        print("idle window: queries not counted (--workers > 1)")
+        print("idle window: queries not counted (no server process wrote its counts)")
     else:
         print(
             f"idle window ({idle['seconds']:.1f} s, nobody acts): stream queries "
@@ -1771,7 +1769,6 @@ def main() -> int:
                 ports,
                 lambda: [with_workers(server.pid) for server in app_servers],
                 url,
-                args.workers,
             )
             cpu = CpuWatch(
                 {

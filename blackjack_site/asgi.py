@@ -28,7 +28,8 @@ application = get_asgi_application()
 
 # What was loaded to start (Django, the apps, the URL patterns) lives as long as the
 # process: frozen out of the cyclic collector's reach, its full collections, which pause
-# every request and stream of the process, need not walk it. (Fewer, larger collections,
-# thresholds 50,000 / 20 / 100, were measured and made the slowest actions slower:
-# bench/RESULTS.md "Shared tables under load".)
+# every request and stream of the process, need not walk it. Python's collector
+# thresholds stay: larger ones (5,000 / 10 / 10; 700 / 10 / 100) were measured under load
+# and made the slowest actions slower and the servers busier (bench/RESULTS.md "Shared
+# tables under load").
 gc.freeze()

@@ -101,8 +101,6 @@ def counts() -> dict[str, Any]:
 
 
 FILE_SECONDS = 0.2
-
-
 PAUSES_EVERY = 10  # the long pauses' file is written every this many counts' writes
 
 
