@@ -2,29 +2,53 @@
 
     uvicorn blackjack_site.asgi:application --host 127.0.0.1 --port 8000 --workers 2
 
-Under ASGI the shared tables' live streams (game/tables/sse.py) are async generators that
-hold no thread while they wait; every other view and middleware runs as under WSGI (Django
-adapts them), WhiteNoise included.
+Two handlers behind one application. A view marked to stream (game/core/streaming.py: a
+shared table's live events) is served by Django's ASGI handler: its async stream holds no
+thread while it waits. Every other request -- pages, posts, static files -- is served by
+Django's WSGI handler in one of PAGE_THREADS threads (a2wsgi): its middleware and view run
+in that thread from start to end. Under Django's ASGI handler each sync middleware hook and
+the view hop between the event loop and a thread of the request's own (about twenty hops a
+request here): the same request cost 1.2 to 2 times the CPU (bench/asgi_handlers_bench.py).
 """
 
 import gc
 import os
-import warnings
+from collections.abc import Mapping
+from typing import Any, cast
 
+from a2wsgi import WSGIMiddleware
+from django.conf import settings
 from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
+from django.urls import Resolver404, resolve
+
+from game.core.streaming import is_marked_to_stream
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "blackjack_site.settings")
 
-# WhiteNoise (6.x, sync only) answers a static file with a file response that Django reads
-# through once under ASGI, warning each time; the files are small, the warning noise.
-warnings.filterwarnings(
-    "ignore",
-    message="StreamingHttpResponse must consume synchronous iterators",
-    category=Warning,
-    module="django.core.handlers.asgi",
-)
+streams = get_asgi_application()
+# Django's stubs type the handler's answer as an HttpResponseBase: an iterable of bytes,
+# as WSGI asks.
+pages = WSGIMiddleware(cast(Any, get_wsgi_application()), workers=settings.PAGE_THREADS)
 
-application = get_asgi_application()
+
+def wants_the_event_loop(scope: Mapping[str, Any]) -> bool:
+    """Whether the HTTP request ``scope`` asks for a view marked to stream."""
+    path = scope["path"].removeprefix(scope.get("root_path", ""))
+    try:
+        return is_marked_to_stream(resolve(path).func)
+    except Resolver404:
+        return False
+
+
+async def application(scope: Any, receive: Any, send: Any) -> None:
+    """Serves a stream through Django's ASGI handler, anything else (lifespan included)
+    through the WSGI handler (see the module's docstring)."""
+    if scope["type"] == "http" and wants_the_event_loop(scope):
+        await streams(scope, receive, send)
+    else:
+        await pages(scope, receive, send)
+
 
 # What was loaded to start (Django, the apps, the URL patterns) lives as long as the
 # process: frozen out of the cyclic collector's reach, its full collections, which pause

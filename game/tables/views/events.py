@@ -10,6 +10,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET
 
 from game.core.http import AuthenticatedHttpRequest
+from game.core.streaming import streams_on_the_event_loop
 from game.tables import clock_runner, live, stream_limits
 from game.tables.models import TableEvent
 from game.tables.presentation import (
@@ -38,6 +39,7 @@ from game.tables.views.rendering import (
 LOG_BATCH = 200  # log lines a stream sends at once when catching up
 
 
+@streams_on_the_event_loop
 @require_GET
 def table_events(
     request: AuthenticatedHttpRequest, table_id: int

@@ -17,6 +17,7 @@ from django.http import HttpRequest
 from django.test import AsyncClient, Client, RequestFactory
 from django.urls import path
 
+from game.core.streaming import streams_on_the_event_loop
 from game.tables import live
 from game.tables.sse import SseMessage, StreamEnded, event_stream_response, last_event_id
 from tests.game.tables.helpers import run_in_fresh_loop
@@ -55,6 +56,7 @@ class FakeTable:
 TABLES: dict[int, FakeTable] = {}
 
 
+@streams_on_the_event_loop
 def stream_view(request: HttpRequest, table_id: int):
     return event_stream_response(
         request,

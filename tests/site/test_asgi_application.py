@@ -1,0 +1,125 @@
+"""The ASGI application (blackjack_site/asgi.py) serves a view marked to stream through
+Django's ASGI handler and every other request through Django's WSGI handler in a thread."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from typing import Any
+
+import pytest
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+from django.urls import path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET
+
+from blackjack_site.asgi import application
+from game.core.streaming import is_marked_to_stream, streams_on_the_event_loop
+from tests.game.tables.helpers import run_in_fresh_loop
+
+
+@csrf_exempt
+def page(request: HttpRequest) -> HttpResponse:
+    return HttpResponse(
+        f"{type(request).__name__} {request.method} {request.body.decode()} "
+        f"{threading.current_thread() is threading.main_thread()}"
+    )
+
+
+def stream(request: HttpRequest) -> StreamingHttpResponse:
+    async def chunks() -> Any:
+        yield type(request).__name__.encode()
+
+    return StreamingHttpResponse(chunks())
+
+
+urlpatterns = [
+    path("page/", page),
+    path("stream/", streams_on_the_event_loop(stream)),
+    # Marked under another decorator: the mark is carried out to the view the URL names.
+    path("guarded-stream/", require_GET(streams_on_the_event_loop(stream))),
+]
+
+
+@pytest.fixture(autouse=True)
+def site(settings) -> None:
+    settings.ROOT_URLCONF = __name__
+
+
+def serve(method: str, url: str, body: bytes = b"") -> tuple[int, bytes]:
+    async def call() -> tuple[int, bytes]:
+        sent: list[dict[str, Any]] = []
+        received = asyncio.Event()
+
+        async def receive() -> dict[str, Any]:
+            if not received.is_set():
+                received.set()
+                return {"type": "http.request", "body": body, "more_body": False}
+            await asyncio.Event().wait()  # the client stays until the response is sent
+            return {"type": "http.disconnect"}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        scope = {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": method,
+            "scheme": "http",
+            "path": url,
+            "raw_path": url.encode(),
+            "root_path": "",
+            "query_string": b"",
+            "headers": [(b"host", b"127.0.0.1"), (b"content-length", str(len(body)).encode())],
+            "client": ("127.0.0.1", 50000),
+            "server": ("127.0.0.1", 8000),
+        }
+        await asyncio.wait_for(application(scope, receive, send), timeout=10)
+        status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+        content = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+        return status, content
+
+    result: tuple[int, bytes] = run_in_fresh_loop(call)
+    return result
+
+
+def test_a_page_is_served_by_the_wsgi_handler_in_a_thread() -> None:
+    assert serve("GET", "/page/") == (200, b"WSGIRequest GET  False")
+
+
+def test_a_posted_body_reaches_the_wsgi_handler() -> None:
+    assert serve("POST", "/page/", b"chip=500") == (200, b"WSGIRequest POST chip=500 False")
+
+
+def test_a_view_marked_to_stream_is_served_by_the_asgi_handler() -> None:
+    assert serve("GET", "/stream/") == (200, b"ASGIRequest")
+    assert serve("GET", "/guarded-stream/") == (200, b"ASGIRequest")
+
+
+def test_an_unknown_address_is_the_wsgi_handlers_404() -> None:
+    assert serve("GET", "/nowhere/")[0] == 404
+
+
+def test_the_tables_live_events_are_marked_to_stream() -> None:
+    from game.tables.views.events import table_events
+
+    assert is_marked_to_stream(table_events)
+
+
+def test_the_application_answers_the_servers_lifespan_messages() -> None:
+    async def lifespan() -> list[str]:
+        incoming = iter(["lifespan.startup", "lifespan.shutdown"])
+        answers: list[str] = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": next(incoming)}
+
+        async def send(message: dict[str, Any]) -> None:
+            answers.append(message["type"])
+
+        await application({"type": "lifespan", "asgi": {"version": "3.0"}}, receive, send)
+        return answers
+
+    answers = run_in_fresh_loop(lifespan)
+    assert answers == ["lifespan.startup.complete", "lifespan.shutdown.complete"]
