@@ -427,6 +427,21 @@ def test_the_felt_prints_the_tables_surprising_rules_each_a_link(make_table, ana
     ]
 
 
+def test_the_felt_rules_kept_rendered_are_each_tables_own(make_table, ana):
+    """The rules line is kept rendered per process for every viewer of tables with the
+    same rules: a table with other rules never shows the first table's."""
+    usual = make_table()
+    surprising = make_table(charlie="off", double_after_split=True)
+    client = client_of(ana)
+
+    def felt_rules(table) -> str:
+        return parse(client.get(f"/tables/{table.pk}/").content.decode()).one("p.felt-rules").text()
+
+    first, second = felt_rules(usual), felt_rules(surprising)
+    assert "No double after split" in first and "No double after split" not in second
+    assert felt_rules(usual) == first and felt_rules(surprising) == second
+
+
 # The table's own forms (not the site's, e.g. Log out).
 POST_FORMS = re.compile(r'<form method="post" action="/tables/.*?</form>', re.S)
 
