@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.presentation.felt_rules import FeltRule, house_rules
+from game.presentation.fragments import FragmentModel
 from game.presentation.lookup import TemplateLookup
 from game.presentation.table import describe
 from game.rules.engine import Engine
@@ -53,6 +54,16 @@ COMMITMENT_SHOWN = 10  # hex characters of a commitment shown by the shoe (the r
 SCENE_EVENTS = 50  # the newest events a scene keeps: the log, and a stream's catching up
 
 
+@dataclass(frozen=True)
+class FeltRulesLine(FragmentModel):
+    """The rules line under the felt: the usual rules in words, then the surprising ones,
+    each a link. Kept rendered by its fragment key: every viewer of every table with the
+    same rules shares it."""
+
+    usual: str
+    house: tuple[FeltRule, ...] = ()
+
+
 @dataclass
 class TableScene(TemplateLookup):
     """What every viewer of a table shares at one revision: the seats as a watcher sees
@@ -77,6 +88,7 @@ class TableScene(TemplateLookup):
     # player reads "Your turn" (``view_for``), everyone else the scene's headline.
     playing_box: int | None = None
     house_rules: list[FeltRule] = field(default_factory=list)
+    felt_rules: FeltRulesLine = FeltRulesLine("")
     # Each seat's last question of the round once revealed (T-11), by the seat's id.
     reveals: dict[int, RevealView] = field(default_factory=dict)
     # The engine's public view of the round (None between rounds): the same for everyone,
@@ -126,6 +138,7 @@ def table_scene(
         else:
             dealer_total = f"showing {describe(dealer.upcard_total, dealer.upcard_soft)}"
     playing = engine is not None and engine.round is not None and engine.round.phase == PLAYER_TURN
+    usual, surprising = rules_text(options), house_rules(options)
     return TableScene(
         table=table,
         seats=seats,
@@ -135,8 +148,9 @@ def table_scene(
         dealer_cards=dealer_cards,
         dealer_total_text=dealer_total,
         headline=_headline(table, seats, engine, turn_box),
-        rules_text=rules_text(options),
-        house_rules=house_rules(options),
+        rules_text=usual,
+        house_rules=surprising,
+        felt_rules=FeltRulesLine(usual, tuple(surprising)),
         turn_box=turn_box,
         events=events,
         log=log,

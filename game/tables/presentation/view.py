@@ -38,7 +38,7 @@ from game.tables.presentation.offers import (
     OFFER_QUESTIONS,
     OFFER_TEXTS,
 )
-from game.tables.presentation.scene import YOUR_TURN, ShoeView, TableScene
+from game.tables.presentation.scene import YOUR_TURN, FeltRulesLine, ShoeView, TableScene
 from game.tables.presentation.seats import SeatView, box_round
 from trivia.models import DIFFICULTY_LABELS
 
@@ -71,6 +71,8 @@ class SharedTableView(TemplateLookup):
     log: list[str]
     # The table's surprising rules, printed on the felt under rules_text, each a link.
     house_rules: list[FeltRule] = field(default_factory=list)
+    # Both, as the felt prints them (kept rendered by their key).
+    felt_rules: FeltRulesLine = FeltRulesLine("")
     # The viewer's own controls (empty for a watcher).
     chips: list[int] = field(default_factory=list)
     betting: bool = False
@@ -157,6 +159,7 @@ def view_for(
         is_host=viewer_pk == table.host_id,
         rules_text=scene.rules_text,
         house_rules=scene.house_rules,
+        felt_rules=scene.felt_rules,
         log=scene.log[:log_size],  # newest first
         last_version=table.version,
         shoe=None if table.is_closed else scene.shoe,
