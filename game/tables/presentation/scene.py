@@ -80,15 +80,14 @@ class TableScene(TemplateLookup):
     dealer_cards: list[str | None]
     dealer_total_text: str
     headline: str
-    rules_text: str
+    # The rules line under the felt (its usual rules, then the surprising ones).
+    felt_rules: FeltRulesLine
     turn_box: int | None
     events: list[TableEvent]  # newest first, at most SCENE_EVENTS
     log: list[str]  # their lines, newest first
     # The box whose player's turn it is (RULES.md §5), None in every other moment: its
     # player reads "Your turn" (``view_for``), everyone else the scene's headline.
     playing_box: int | None = None
-    house_rules: list[FeltRule] = field(default_factory=list)
-    felt_rules: FeltRulesLine = FeltRulesLine("")
     # Each seat's last question of the round once revealed (T-11), by the seat's id.
     reveals: dict[int, RevealView] = field(default_factory=dict)
     # The engine's public view of the round (None between rounds): the same for everyone,
@@ -138,7 +137,6 @@ def table_scene(
         else:
             dealer_total = f"showing {describe(dealer.upcard_total, dealer.upcard_soft)}"
     playing = engine is not None and engine.round is not None and engine.round.phase == PLAYER_TURN
-    usual, surprising = rules_text(options), house_rules(options)
     return TableScene(
         table=table,
         seats=seats,
@@ -148,9 +146,7 @@ def table_scene(
         dealer_cards=dealer_cards,
         dealer_total_text=dealer_total,
         headline=_headline(table, seats, engine, turn_box),
-        rules_text=usual,
-        house_rules=surprising,
-        felt_rules=FeltRulesLine(usual, tuple(surprising)),
+        felt_rules=FeltRulesLine(rules_text(options), tuple(house_rules(options))),
         turn_box=turn_box,
         events=events,
         log=log,

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from game.presentation.felt_rules import FeltRule
 from game.presentation.lookup import TemplateLookup
 from game.presentation.side_bet_menu import SideBetMenu, menu_for
 from game.presentation.side_bet_panels import (
@@ -67,12 +66,9 @@ class SharedTableView(TemplateLookup):
     timer: Timer | None
     viewer_seat: Seat | None
     is_host: bool
-    rules_text: str
     log: list[str]
-    # The table's surprising rules, printed on the felt under rules_text, each a link.
-    house_rules: list[FeltRule] = field(default_factory=list)
-    # Both, as the felt prints them (kept rendered by their key).
-    felt_rules: FeltRulesLine = FeltRulesLine("")
+    # The rules line under the felt: the usual rules, then the surprising ones, each a link.
+    felt_rules: FeltRulesLine
     # The viewer's own controls (empty for a watcher).
     chips: list[int] = field(default_factory=list)
     betting: bool = False
@@ -157,8 +153,6 @@ def view_for(
         timer=_timer(table, scene.seats, scene.engine),
         viewer_seat=viewer_seat,
         is_host=viewer_pk == table.host_id,
-        rules_text=scene.rules_text,
-        house_rules=scene.house_rules,
         felt_rules=scene.felt_rules,
         log=scene.log[:log_size],  # newest first
         last_version=table.version,
