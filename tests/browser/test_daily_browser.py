@@ -156,7 +156,9 @@ def test_yesterday_revealed_replayed_and_checked_in_the_browser(
     replay_url = page.url
     page.goto("/daily/2026-11-27/leaderboard/")
     page.get_by_role("link", name="Replay eli's attempt").click()
-    assert page.url == replay_url
+    expect(page).to_have_url(replay_url)
+    # The url changes when the new page commits, before its document is parsed.
+    expect(page.locator("[data-round]").first).to_contain_text("Dealer")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     page.screenshot(path=str(SCREENSHOTS / "replay.png"))
     problems += axe_violations(page, "replay")
