@@ -9,14 +9,23 @@ Django's WSGI handler in one of PAGE_THREADS threads (a2wsgi): its middleware an
 in that thread from start to end. Under Django's ASGI handler each sync middleware hook and
 the view hop between the event loop and a thread of the request's own (about twenty hops a
 request here): the same request cost 1.2 to 2 times the CPU (bench/asgi_handlers_bench.py).
+
+A stream's own sync parts (its middleware hooks, the view that opens it, the response's
+close) run in one of a few threads the streams of the process share
+(STREAM_SETUP_THREADS), each stream always in the same one. Left to itself, Django's ASGI
+handler gives every request a thread of its own for them, which a stream would keep idle
+for its whole life: about 20 KB or more of memory an open stream.
 """
 
 import gc
+import itertools
 import os
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, cast
 
 from a2wsgi import WSGIMiddleware
+from asgiref.sync import ThreadSensitiveContext
 from django.conf import settings
 from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
@@ -30,6 +39,17 @@ streams = get_asgi_application()
 # Django's stubs type the handler's answer as an HttpResponseBase: an iterable of bytes,
 # as WSGI asks.
 pages = WSGIMiddleware(cast(Any, get_wsgi_application()), workers=settings.PAGE_THREADS)
+
+# Each runs one call at a time on one thread, as a thread-sensitive context asks: a stream's
+# database connection, made in its thread, is used in that thread only. More than one, so
+# that a slow opening (a lock wait) holds up only some of the others.
+STREAM_SETUP_THREADS = 2
+stream_setup_threads = itertools.cycle(
+    [
+        ThreadPoolExecutor(max_workers=1, thread_name_prefix="stream-setup")
+        for _ in range(STREAM_SETUP_THREADS)
+    ]
+)
 
 
 def wants_the_event_loop(scope: Mapping[str, Any]) -> bool:
@@ -45,7 +65,9 @@ async def application(scope: Any, receive: Any, send: Any) -> None:
     """Serves a stream through Django's ASGI handler, anything else (lifespan included)
     through the WSGI handler (see the module's docstring)."""
     if scope["type"] == "http" and wants_the_event_loop(scope):
-        await streams(scope, receive, send)
+        # Outermost, this context is the one Django's handler uses: its own, nested, reuses it.
+        async with ThreadSensitiveContext(executor=next(stream_setup_threads)):
+            await streams(scope, receive, send)
     else:
         await pages(scope, receive, send)
 

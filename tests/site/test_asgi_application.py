@@ -33,7 +33,23 @@ def stream(request: HttpRequest) -> StreamingHttpResponse:
     return StreamingHttpResponse(chunks())
 
 
+STREAMS_HELD = 20
+held: dict[str, Any] = {}
+
+
+def held_stream(request: HttpRequest) -> StreamingHttpResponse:
+    """A stream that stays open until the test releases it."""
+
+    async def chunks() -> Any:
+        held["open"] += 1
+        await held["release"].wait()
+        yield b"released"
+
+    return StreamingHttpResponse(chunks())
+
+
 urlpatterns = [
+    path("held-stream/", streams_on_the_event_loop(held_stream)),
     path("page/", page),
     path("stream/", streams_on_the_event_loop(stream)),
     # Marked under another decorator: the mark is carried out to the view the URL names.
@@ -46,41 +62,44 @@ def site(settings) -> None:
     settings.ROOT_URLCONF = __name__
 
 
+async def call(method: str, url: str, body: bytes = b"") -> tuple[int, bytes]:
+    """The status and body ``application`` answers a request with, the client staying
+    until the whole response is sent."""
+    sent: list[dict[str, Any]] = []
+    received = asyncio.Event()
+
+    async def receive() -> dict[str, Any]:
+        if not received.is_set():
+            received.set()
+            return {"type": "http.request", "body": body, "more_body": False}
+        await asyncio.Event().wait()  # the client stays until the response is sent
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": url,
+        "raw_path": url.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1"), (b"content-length", str(len(body)).encode())],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+    await asyncio.wait_for(application(scope, receive, send), timeout=10)
+    status = next(m["status"] for m in sent if m["type"] == "http.response.start")
+    content = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return status, content
+
+
 def serve(method: str, url: str, body: bytes = b"") -> tuple[int, bytes]:
-    async def call() -> tuple[int, bytes]:
-        sent: list[dict[str, Any]] = []
-        received = asyncio.Event()
-
-        async def receive() -> dict[str, Any]:
-            if not received.is_set():
-                received.set()
-                return {"type": "http.request", "body": body, "more_body": False}
-            await asyncio.Event().wait()  # the client stays until the response is sent
-            return {"type": "http.disconnect"}
-
-        async def send(message: dict[str, Any]) -> None:
-            sent.append(message)
-
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": method,
-            "scheme": "http",
-            "path": url,
-            "raw_path": url.encode(),
-            "root_path": "",
-            "query_string": b"",
-            "headers": [(b"host", b"127.0.0.1"), (b"content-length", str(len(body)).encode())],
-            "client": ("127.0.0.1", 50000),
-            "server": ("127.0.0.1", 8000),
-        }
-        await asyncio.wait_for(application(scope, receive, send), timeout=10)
-        status = next(m["status"] for m in sent if m["type"] == "http.response.start")
-        content = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-        return status, content
-
-    result: tuple[int, bytes] = run_in_fresh_loop(call)
+    result: tuple[int, bytes] = run_in_fresh_loop(lambda: call(method, url, body))
     return result
 
 
@@ -95,6 +114,24 @@ def test_a_posted_body_reaches_the_wsgi_handler() -> None:
 def test_a_view_marked_to_stream_is_served_by_the_asgi_handler() -> None:
     assert serve("GET", "/stream/") == (200, b"ASGIRequest")
     assert serve("GET", "/guarded-stream/") == (200, b"ASGIRequest")
+
+
+def test_open_streams_hold_no_thread_each() -> None:
+    async def open_streams_then_release() -> tuple[int, int, list[tuple[int, bytes]]]:
+        held.update(open=0, release=asyncio.Event())
+        threads_before = threading.active_count()
+        streams = [asyncio.create_task(call("GET", "/held-stream/")) for _ in range(STREAMS_HELD)]
+        async with asyncio.timeout(10):
+            while held["open"] < STREAMS_HELD:
+                await asyncio.sleep(0.01)
+        threads_while_open = threading.active_count()
+        held["release"].set()
+        return threads_before, threads_while_open, list(await asyncio.gather(*streams))
+
+    threads_before, threads_while_open, answers = run_in_fresh_loop(open_streams_then_release)
+    assert answers == [(200, b"released")] * STREAMS_HELD
+    # A few threads the streams share for their middleware and views, not one a stream.
+    assert threads_while_open - threads_before <= 4
 
 
 def test_an_unknown_address_is_the_wsgi_handlers_404() -> None:
