@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET
 
 from blackjack_site.asgi import application
 from game.core.streaming import is_marked_to_stream, streams_on_the_event_loop
-from tests.game.tables.helpers import run_in_fresh_loop
+from tests.game.tables.helpers import http_scope, run_in_fresh_loop
 
 
 @csrf_exempt
@@ -78,20 +78,7 @@ async def call(method: str, url: str, body: bytes = b"") -> tuple[int, bytes]:
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": method,
-        "scheme": "http",
-        "path": url,
-        "raw_path": url.encode(),
-        "root_path": "",
-        "query_string": b"",
-        "headers": [(b"host", b"127.0.0.1"), (b"content-length", str(len(body)).encode())],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 8000),
-    }
+    scope = http_scope(method, url, [(b"content-length", str(len(body)).encode())])
     await asyncio.wait_for(application(scope, receive, send), timeout=10)
     status = next(m["status"] for m in sent if m["type"] == "http.response.start")
     content = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")

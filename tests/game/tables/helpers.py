@@ -27,6 +27,27 @@ def with_cards_on_top(state: dict[str, Any], cards: list[str]) -> dict[str, Any]
     return {**state, "shoe": shoe}
 
 
+def http_scope(
+    method: str, path: str, headers: Sequence[tuple[bytes, bytes]] = ()
+) -> dict[str, Any]:
+    """The ASGI scope of an HTTP request from 127.0.0.1 to ``path``, with the host header
+    and ``headers``."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", b"127.0.0.1"), *headers],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+
+
 def run_in_fresh_loop(make_coroutine: Callable[[], Awaitable[Any]]) -> Any:
     """Run a coroutine on its own event loop in its own thread.
 

@@ -20,7 +20,7 @@ from django.urls import path
 from game.core.streaming import streams_on_the_event_loop
 from game.tables import live
 from game.tables.sse import SseMessage, StreamEnded, event_stream_response, last_event_id
-from tests.game.tables.helpers import run_in_fresh_loop
+from tests.game.tables.helpers import http_scope, run_in_fresh_loop
 
 _table_ids = itertools.count(800_000_000 + (os.getpid() % 1000) * 10_000)
 
@@ -218,19 +218,8 @@ def test_the_asgi_handler_sends_each_event_as_it_comes(table):
         async def send(message: dict) -> None:
             sent.append((time.monotonic() - started, message))
 
-        scope = {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": "GET",
-            "scheme": "http",
-            "path": f"/stream/{table.table_id}/",
-            "raw_path": f"/stream/{table.table_id}/".encode(),
-            "query_string": b"",
-            "headers": [(b"host", b"127.0.0.1"), (b"last-event-id", b"2")],
-            "client": ("127.0.0.1", 50000),
-            "server": ("127.0.0.1", 8000),
-        }
+        path = f"/stream/{table.table_id}/"
+        scope = http_scope("GET", path, [(b"last-event-id", b"2")])
         timer = announce_later(table, 0.15, "dealt", live.publish_now)
         await application(scope, receive, send)
         timer.join()
