@@ -55,11 +55,18 @@ def may_see(
     return Seat.objects.filter(table=table, player=request.user).exists()
 
 
-def visible_table(request: AuthenticatedHttpRequest, table_id: int) -> SharedTable:
-    table = table_by_id(table_id)
+def _seen_or_404(request: AuthenticatedHttpRequest, table: SharedTable | None) -> SharedTable:
+    """``table`` when the requesting player may see it; else 404, as for no table at all
+    (a private table's existence is not told)."""
     if table is None or not may_see(request, table):
         raise Http404("No such table")
     return table
+
+
+def visible_table(request: AuthenticatedHttpRequest, table_id: int) -> SharedTable:
+    """The table ``table_id`` with its engine's state, when the requesting player may
+    see it, else 404."""
+    return _seen_or_404(request, table_by_id(table_id))
 
 
 # What ``may_see`` reads of a table: not the engine's state (tens of KB of JSON to parse).
@@ -71,9 +78,7 @@ def visible_table_id(request: AuthenticatedHttpRequest, table_id: int) -> int:
     decides it: for an action, which reads the table with its lock anyway, and a stream,
     which keeps only the id."""
     table = SharedTable.objects.filter(pk=table_id).only(*ACCESS_FIELDS).first()
-    if table is None or not may_see(request, table):
-        raise Http404("No such table")
-    return table.pk
+    return _seen_or_404(request, table).pk
 
 
 @functools.lru_cache(maxsize=1024)
