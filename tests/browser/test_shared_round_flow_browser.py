@@ -308,6 +308,10 @@ def steady(page, what: str) -> None:
     assert overflow <= 0, f"{what}: {overflow}px to scroll sideways"
 
 
+def middle(box: dict) -> float:
+    return float(box["y"] + box["height"] / 2)
+
+
 def same_place(before: dict, after: dict, what: str) -> None:
     moved = max(abs(before["x"] - after["x"]), abs(before["y"] - after["y"]))
     assert moved <= 4, f"{what} moved {moved:.0f}px: {before} → {after}"
@@ -365,7 +369,11 @@ def test_the_viewers_controls_keep_their_place_on_a_phone_and_a_desktop(table_sc
     steady(ana, "betting, side bets")
     shot(ana, "steady-betting-side-bets-390")
     steady(ben, "betting")
-    in_view(ben, ben.get_by_role("button", name="Ready"))
+    ben_ready = in_view(ben, ben.get_by_role("button", name="Ready"))
+    # A desktop's bet bar is one row (the rack beside Ready), low under the felt.
+    ben_chip = in_view(ben, rack_chip(ben, "$1"))
+    assert abs(middle(ben_ready) - middle(ben_chip)) <= 4, (ben_ready, ben_chip)
+    felt_docked = box_of(ben, ben.locator("#shared-table .felt"))
     shot(ben, "steady-betting-1280")
     ready.click()
     expect(seat_of(ben, 1)).to_contain_text("Ready")
@@ -385,6 +393,10 @@ def test_the_viewers_controls_keep_their_place_on_a_phone_and_a_desktop(table_sc
     shot(ana, "steady-your-turn-390")
     expect(ben.get_by_test_id("headline")).to_have_text("ana's turn")
     steady(ben, "another's turn")
+    # The bar no longer docked (nothing for Ben to do): the felt keeps its place and size.
+    felt = box_of(ben, ben.locator("#shared-table .felt"))
+    same_place(felt_docked, felt, "the felt once the bar went")
+    assert abs(felt["width"] - felt_docked["width"]) <= 1, (felt_docked, felt)
     card = seat_of(ben, 1).locator(".playing-card").first
     assert box_of(ben, card)["width"] >= 44  # seat cards on a desktop
     shot(ben, "steady-their-turn-1280")
@@ -427,6 +439,12 @@ def test_the_viewers_controls_keep_their_place_on_a_phone_and_a_desktop(table_sc
     expect(ben.get_by_test_id("my-bank")).to_have_text("$1,010.00")
     shot(ana, "steady-round-over-390")
     shot(ben, "steady-round-over-1280")
+    # On the desktop every seat's result shows above the docked bar, none under it.
+    bar_top = box_of(ben, ben.get_by_role("region", name="Your controls"))["y"]
+    badges = ben.locator(".seat .badge")
+    expect(badges).to_have_count(2)
+    for badge in badges.all():
+        assert box_of(ben, badge)["y"] + box_of(ben, badge)["height"] <= bar_top, "under the bar"
 
 
 def seat_of(page, number: int):
