@@ -40,9 +40,11 @@ streams = get_asgi_application()
 # as WSGI asks.
 pages = WSGIMiddleware(cast(Any, get_wsgi_application()), workers=settings.PAGE_THREADS)
 
-# Each runs one call at a time on one thread, as a thread-sensitive context asks: a stream's
-# database connection, made in its thread, is used in that thread only. More than one, so
-# that a slow opening (a lock wait) holds up only some of the others.
+# Each runs one call at a time on one thread, as a thread-sensitive context asks. Django's
+# database connections belong to a thread: the streams of one thread take turns with its
+# connection between their calls, in autocommit, as a WSGI thread's requests do one after
+# another (and the view gives it back before its stream starts). More than one, so that a
+# slow opening holds up only some of the others.
 STREAM_SETUP_THREADS = 2
 stream_setup_threads = itertools.cycle(
     [

@@ -120,6 +120,12 @@ def test_two_players_play_a_trivia_round_at_one_table_live(
     expect(seat(ana, 3)).to_contain_text("LOSE", ignore_case=True)
     expect(seat(ben, 1)).to_contain_text("WIN", ignore_case=True)
     expect(ana.get_by_test_id("headline")).to_have_text("Place your bets.")
+    # The end as the player sees it: the dealer's cards landed and the banks counted.
+    ana.wait_for_function(
+        "() => !window.DealSequence.playing()"
+        " && document.getAnimations().every((a) => a.playState !== 'running')"
+        " && !document.querySelector('#shared-table .bank-counting')"
+    )
     ana.screenshot(path=str(SCREENSHOTS / "ana_after_the_round.png"), full_page=True)
     banks = dict(Seat.objects.values_list("player__username", "bank_cents"))
     assert banks == {"ana": 101_000, "ben": 99_000}
