@@ -6,9 +6,9 @@ process's entry points, which apply what is due table by table.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from django.db import connection, transaction
@@ -41,22 +41,24 @@ def lock_table(table_id: int, *, skip_locked: bool = False) -> LockedTable:
     return LockedTable(table, seats_of_table(table.pk))
 
 
-_committing = threading.local()
+# The collector of the action under way in this context (a request's thread, or its task).
+_committing: ContextVar[dict[int, LockedTable] | None] = ContextVar(
+    "committed_tables", default=None
+)
 
 
 @contextmanager
 def committed_tables() -> Iterator[dict[int, LockedTable]]:
-    """Collects, by table id, each table an action of this thread commits meanwhile
+    """Collects, by table id, each table an action of this context commits meanwhile
     (``locked_table``), as the action left it: its row and every seat as written, and the
     events it wrote. The view that answers the action shows the table from it rather than
     reading back what it just wrote. A refused action leaves nothing here."""
     kept: dict[int, LockedTable] = {}
-    outer = getattr(_committing, "kept", None)
-    _committing.kept = kept
+    token = _committing.set(kept)
     try:
         yield kept
     finally:
-        _committing.kept = outer
+        _committing.reset(token)
 
 
 @contextmanager
@@ -83,7 +85,7 @@ def locked_table(*, table_id: int, open_only: bool = True) -> Iterator[LockedTab
             refused = error
     if refused is not None:
         raise refused
-    kept = getattr(_committing, "kept", None)
+    kept = _committing.get()
     if kept is not None:
         kept[locked.table.pk] = locked
 
