@@ -436,3 +436,32 @@ def test_each_player_follows_the_shared_table_in_time(player_pages, axe_violatio
     expect(notice).to_contain_text("Live updates have stopped")
     in_viewport(ben, notice.get_by_role("button", name="Reload"))
     shot(ben, f"stream-ended-{width}")
+
+
+@pytest.mark.parametrize("width", [768, 1024, 1280])
+def test_the_hosts_tools_keep_one_row_with_the_tables_name(table_screens, width) -> None:
+    """A seated host's five tools and Sound share the table name's row from a tablet up
+    (on narrower screens than a laptop's each shows its key word), and nothing scrolls
+    sideways."""
+    from tests.game.factories import PlayerFactory
+
+    host = PlayerFactory(username="ana")
+    table = services.create_table(host=host, name="Friday night", public=True, seat_count=5)
+    services.sit(table_id=table.pk, user=host, version=services.NO_SEAT_VERSION, number=1)
+    page = table_screens(host, {"width": width, "height": 900})
+    page.goto(f"/tables/{table.pk}/")
+    name = page.get_by_role("heading", name="Friday night", level=1).bounding_box()
+    assert name is not None
+    row = name["y"] + name["height"] / 2
+    tools = [
+        page.get_by_role("link", name="Table Options"),
+        page.get_by_role("link", name="Invite Link"),
+        page.get_by_role("button", name="Close Table"),
+        page.get_by_role("button", name="Leave Table"),
+        page.get_by_role("link", name="Lobby", exact=True).last,
+        page.get_by_role("button", name="Sound"),
+    ]
+    for tool in tools:
+        box = tool.bounding_box()
+        assert box is not None and abs(box["y"] + box["height"] / 2 - row) <= 12, (tool, box)
+    assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
