@@ -465,3 +465,23 @@ def test_the_hosts_tools_keep_one_row_with_the_tables_name(table_screens, width)
         box = tool.bounding_box()
         assert box is not None and abs(box["y"] + box["height"] / 2 - row) <= 12, (tool, box)
     assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
+
+
+def test_the_side_bets_drawer_on_a_desktop_keeps_each_bets_chips_on_one_line(
+    table_screens,
+) -> None:
+    from tests.game.factories import PlayerFactory
+
+    host = PlayerFactory(username="ana")
+    table = services.create_table(host=host, name="Friday night", public=True, seat_count=5)
+    services.sit(table_id=table.pk, user=host, version=services.NO_SEAT_VERSION, number=1)
+    page = table_screens(host, {"width": 1280, "height": 800})
+    page.goto(f"/tables/{table.pk}/")
+    page.get_by_role("button", name="Side Bets").click()
+    from playwright.sync_api import expect
+
+    chips = page.get_by_role("group", name="Perfect Pair").get_by_role("button", name="$")
+    expect(chips).to_have_count(6)
+    expect(chips.last).to_be_visible()
+    lines = {round(chip.bounding_box()["y"]) for chip in chips.all()}
+    assert len(lines) == 1, lines
