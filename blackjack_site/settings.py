@@ -218,7 +218,8 @@ TABLE_STREAM_SECONDS = float(os.environ.get("TABLE_STREAM_SECONDS", "300"))
 TABLE_STREAM_READ_THREADS = int(os.environ.get("TABLE_STREAM_READ_THREADS", "2"))
 # Threads an ASGI (uvicorn) process serves every other request in (blackjack_site/asgi.py),
 # each holding a database connection while it runs: with DATABASE_POOL_SIZE, keep the pool
-# at least PAGE_THREADS + TABLE_STREAM_READ_THREADS so no request waits for a connection.
+# at least PAGE_THREADS + TABLE_STREAM_READ_THREADS + 2 (the threads the live streams open
+# in, blackjack_site/asgi.py) so no request waits for a connection.
 PAGE_THREADS = int(os.environ.get("PAGE_THREADS", "8"))
 # Live streams a player may hold open at once, across every process (counted in the cache,
 # each one expiring with its stream, so a crashed process cannot hold them for ever), and
